@@ -1,0 +1,47 @@
+package dev.gradcheck.check;
+
+import java.util.List;
+
+/**
+ * The plain record of one spec's check: what report/ renders. No ND4J types.
+ *
+ * @param name      spec name
+ * @param location  {@code file:line:col} of the spec document
+ * @param op        operator name ("" when the spec was unreadable)
+ * @param backend   engine that ran it ("cpu")
+ * @param dtype     dtype of the checked inputs, or "" when unknown
+ * @param status    final status after the expectation
+ * @param expected  the expectation, "pass", "fail" or "error"
+ * @param reason    the expectation's reason, or null
+ * @param message   error text for ERROR / INVALID (one line per problem), or null
+ * @param gradients one entry per (output, input) block, in output-major order
+ * @param tolerance the rule used, as text (e.g. "max_relative_error=1e-06")
+ * @param delta     the finite-difference step used
+ * @param seconds   wall time of the whole check
+ */
+public record CheckResult(
+        String name,
+        String location,
+        String op,
+        String backend,
+        String dtype,
+        Status status,
+        String expected,
+        String reason,
+        String message,
+        List<GradientResult> gradients,
+        String tolerance,
+        double delta,
+        double seconds) {
+
+    /** The block with the highest score, or null when there is none. */
+    public GradientResult worstGradient() {
+        GradientResult worst = null;
+        for (GradientResult g : gradients) {
+            if (worst == null || !(g.maxScore() <= worst.maxScore())) {
+                worst = g;
+            }
+        }
+        return worst;
+    }
+}

@@ -1,0 +1,32 @@
+package dev.gradcheck.cli;
+
+/** The process exit codes; when several apply, the highest wins. */
+public enum ExitCode {
+    OK(0, "every check ended as expected"),
+    MISMATCH(1, "at least one gradient mismatch, or an expected failure that passed"),
+    USAGE(2, "usage error or invalid spec"),
+    OP_ERROR(3, "an operator errored, crashed or timed out");
+
+    private final int code;
+    private final String meaning;
+
+    ExitCode(int code, String meaning) {
+        this.code = code;
+        this.meaning = meaning;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    /** The exit-code list for --help footers, one "  N  meaning" line each. */
+    static String[] helpLines() {
+        ExitCode[] all = values();
+        String[] lines = new String[all.length + 1];
+        lines[0] = "%nExit codes (the highest that applies):";
+        for (int i = 0; i < all.length; i++) {
+            lines[i + 1] = "  " + all[i].code + "   " + all[i].meaning;
+        }
+        return lines;
+    }
+}

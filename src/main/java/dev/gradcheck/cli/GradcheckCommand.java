@@ -1,0 +1,20 @@
+package dev.gradcheck.cli;
+
+import picocli.CommandLine.Command;
+
+/** The top-level command: only subcommands do work. */
+@Command(name = "gradcheck", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Verifies backward passes: compares each operator's analytic gradient with a numerical one"
+            + " computed from its forward pass, as described by YAML op-specs."},
+        subcommandsRepeatable = false,
+        footer = {"%nRun 'gradcheck COMMAND --help' for a command's options. Spec format: docs/spec-format.md"})
+final class GradcheckCommand implements Runnable {
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec command;
+
+    @Override
+    public void run() {
+        throw new picocli.CommandLine.ParameterException(command.commandLine(), "missing command");
+    }
+}

@@ -1,0 +1,100 @@
+package dev.gradcheck.cli;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gradcheck.op.ArgInfo;
+import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.op.OpInfo;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code gradcheck list-ops}: the operators a spec can name. */
+@Command(name = "list-ops", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Lists the ND4J operators: whether a spec can name them (they have a SameDiff class to build"
+            + " and differentiate), whether ND4J has a native backward kernel (NAME_bp), and the named arguments"
+            + " a spec's attrs can set (from ND4J's op descriptors).",
+            "Registry-only ops (no SameDiff class) are listed with --all."})
+final class ListOpsCommand implements Callable<Integer> {
+
+    @Parameters(arity = "0..1", paramLabel = "GLOB", description = "Only ops whose name matches (* and ?).")
+    String pattern;
+
+    @Option(names = "--json", description = "Print JSON instead of a table.")
+    boolean json;
+
+    @Option(names = "--all", description = "Include registry-only ops that specs cannot name.")
+    boolean all;
+
+    @Spec
+    CommandSpec command;
+
+    @Override
+    public Integer call() throws IOException {
+        Glob glob = pattern == null ? null : new Glob(pattern);
+        List<OpInfo> ops = OpCatalog.nd4j().all().stream()
+                .filter(o -> all || o.checkable())
+                .filter(o -> glob == null || glob.matches(o.name()))
+                .toList();
+        PrintWriter out = Console.of(command).out();
+        if (json) {
+            writeJson(ops, out);
+        } else {
+            writeTable(ops, out);
+        }
+        out.flush();
+        return ExitCode.OK.code();
+    }
+
+    private static void writeTable(List<OpInfo> ops, PrintWriter out) {
+        int width = Math.max(4, ops.stream().mapToInt(o -> o.name().length()).max().orElse(0));
+        out.printf("%-" + width + "s  %-9s  %-5s  %s%n", "NAME", "BP KERNEL", "SPEC", "ATTRIBUTES");
+        for (OpInfo o : ops) {
+            out.printf("%-" + width + "s  %-9s  %-5s  %s%n", o.name(), o.bpKernel() ? "yes" : "-",
+                    o.checkable() ? "yes" : "no", attributes(o));
+        }
+        long bp = ops.stream().filter(OpInfo::bpKernel).count();
+        out.println(ops.size() + " ops, " + bp + " with a native backward kernel");
+    }
+
+    private static String attributes(OpInfo o) {
+        return String.join(", ", o.args().stream().filter(a -> a.kind() != ArgInfo.Kind.INPUT)
+                .map(a -> a.kind().label() + " " + a.name()).toList());
+    }
+
+    private static void writeJson(List<OpInfo> ops, PrintWriter out) throws IOException {
+        ObjectMapper mapper = new ObjectMapper();
+        try (JsonGenerator g = mapper.getFactory().createGenerator(out)) {
+            g.setPrettyPrinter(new DefaultPrettyPrinter());
+            g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+            g.writeStartArray();
+            for (OpInfo o : ops) {
+                g.writeStartObject();
+                g.writeStringField("name", o.name());
+                g.writeStringField("source", o.source());
+                g.writeStringField("class", o.javaClass());
+                g.writeBooleanField("checkable", o.checkable());
+                g.writeBooleanField("bp_kernel", o.bpKernel());
+                g.writeArrayFieldStart("args");
+                for (ArgInfo a : o.args()) {
+                    g.writeStartObject();
+                    g.writeStringField("name", a.name());
+                    g.writeStringField("kind", a.kind().label());
+                    g.writeNumberField("index", a.index());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        }
+        out.println();
+    }
+}

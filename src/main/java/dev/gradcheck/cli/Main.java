@@ -1,0 +1,64 @@
+package dev.gradcheck.cli;
+
+import dev.gradcheck.backend.Backend;
+import dev.gradcheck.backend.InProcessCpuBackend;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
+import picocli.CommandLine;
+
+/** Entry point: wires the commands and keeps stdout for reports. */
+public final class Main {
+
+    private Main() {}
+
+    public static void main(String[] args) {
+        // ND4J logs through slf4j-simple (stderr); keep it to warnings unless the user asked for more.
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        }
+        // ND4J warns about its own duplicate TF import mappings on every start: noise to a gradcheck user.
+        System.setProperty("org.slf4j.simpleLogger.log.org.nd4j.imports.converters.ImportClassMapping", "error");
+        // SameDiff prints to System.out ("Added differentiated op ..."): only reports may reach the real stdout.
+        PrintStream stdout = System.out;
+        System.setOut(new PrintStream(new ChatterFilter(System.err), true, StandardCharsets.UTF_8));
+        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(stdout, StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        int code = commandLine(out, err, InProcessCpuBackend::new).execute(args);
+        out.flush();
+        err.flush();
+        System.exit(code);
+    }
+
+    /** The full command tree over the given streams and engine; tests call this with captured streams. */
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err, Supplier<Backend> backends) {
+        CommandLine cl = new CommandLine(new GradcheckCommand());
+        cl.addSubcommand(new CommandLine(new CheckCommand(backends)));
+        cl.addSubcommand(new CommandLine(new ValidateCommand()));
+        cl.addSubcommand(new CommandLine(new ListOpsCommand()));
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            commandLine.getErr().println("gradcheck: internal error: " + e
+                    + (System.getenv("GRADCHECK_DEBUG") == null ? " (set GRADCHECK_DEBUG=1 for the stack trace)" : ""));
+            if (System.getenv("GRADCHECK_DEBUG") != null) {
+                e.printStackTrace(commandLine.getErr());
+            }
+            return ExitCode.OP_ERROR.code();
+        });
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            sub.getCommandSpec().usageMessage().footer(concat(sub.getCommandSpec().usageMessage().footer(),
+                    ExitCode.helpLines()));
+        }
+        cl.getCommandSpec().usageMessage().footer(concat(cl.getCommandSpec().usageMessage().footer(),
+                ExitCode.helpLines()));
+        return cl;
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+}

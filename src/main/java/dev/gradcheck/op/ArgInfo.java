@@ -1,0 +1,22 @@
+package dev.gradcheck.op;
+
+/**
+ * One named argument of an ND4J op, from ND4J's op descriptors: an integer, floating or boolean argument at a
+ * position among its kind, or an input tensor.
+ */
+public record ArgInfo(String name, Kind kind, int index) {
+
+    public enum Kind {
+        INT("int"), FLOAT("float"), BOOL("bool"), DTYPE("dtype"), INPUT("input");
+
+        private final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+}

@@ -1,0 +1,207 @@
+package dev.gradcheck.op;
+
+import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.OpSpec;
+import dev.gradcheck.spec.Suggestions;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.nd4j.autodiff.functions.DifferentialFunction;
+import org.nd4j.autodiff.samediff.SDVariable;
+import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.ops.BaseReduceOp;
+import org.nd4j.linalg.api.ops.DynamicCustomOp;
+
+/**
+ * Builds a registry op as a one-op SameDiff graph, the way ND4J's own importers do: an instance of the op's
+ * class, its inputs registered as arguments, positional arguments from the spec's named attributes, then the
+ * op's own {@code configureFromArguments} so that its Java-side backward ({@code doDiff}) sees the same
+ * configuration as the native kernel.
+ */
+public final class Nd4jOpBuilder {
+
+    private final OpCatalog catalog;
+
+    public Nd4jOpBuilder(OpCatalog catalog) {
+        this.catalog = catalog;
+    }
+
+    /** Checks that the op exists and its attributes bind, without building anything. */
+    public void validate(OpSpec spec) throws InvalidSpecException {
+        bind(lookup(spec), spec);
+    }
+
+    private static AttributeBinder.Bound bind(OpInfo info, OpSpec spec) throws InvalidSpecException {
+        DifferentialFunction proto = OpCatalog.prototype(info.name());
+        return AttributeBinder.bind(info.name(), bindableArgs(proto, info.args()), propertyNames(proto),
+                spec.attrs());
+    }
+
+    /**
+     * Positional arguments reach only custom ops. Legacy ops (transforms, reductions, ...) are configured through
+     * Java properties, plus a reduction's dimensions; their descriptor's other arguments cannot be set.
+     */
+    private static List<ArgInfo> bindableArgs(DifferentialFunction proto, List<ArgInfo> args) {
+        if (proto instanceof DynamicCustomOp) {
+            return args;
+        }
+        if (proto instanceof BaseReduceOp) {
+            return args.stream().filter(a -> a.name().equals("dimensions") && a.kind() == ArgInfo.Kind.INT).toList();
+        }
+        return List.of();
+    }
+
+    /**
+     * Builds the op over the given input arrays (which fix each input's dtype and shape). Floating inputs become
+     * SameDiff variables, the others constants.
+     */
+    public Differentiable build(OpSpec spec, Map<String, INDArray> inputs) throws InvalidSpecException {
+        OpInfo info = lookup(spec);
+        DifferentialFunction proto = OpCatalog.prototype(info.name());
+        AttributeBinder.Bound bound = bind(info, spec);
+
+        SameDiff sd = SameDiff.create();
+        Map<String, SDVariable> vars = new LinkedHashMap<>();
+        for (Map.Entry<String, INDArray> e : inputs.entrySet()) {
+            INDArray arr = e.getValue().dup();
+            String varName = "input_" + e.getKey();
+            vars.put(e.getKey(), arr.dataType().isFPType() ? sd.var(varName, arr) : sd.constant(varName, arr));
+        }
+        SDVariable[] args = vars.values().toArray(new SDVariable[0]);
+        DifferentialFunction op = proto instanceof BaseReduceOp && args.length == 1
+                ? reduction(proto, sd, args[0], bound)
+                : blank(proto, sd, args, bound);
+        List<SDVariable> outputs = new ArrayList<>(List.of(op.outputVariables()));
+        return new SameDiffFunction(sd, vars, outputs);
+    }
+
+    private OpInfo lookup(OpSpec spec) throws InvalidSpecException {
+        String name = spec.op().value();
+        OpInfo info = catalog.find(name).filter(OpInfo::checkable).orElse(null);
+        if (info == null) {
+            boolean nativeOnly = catalog.find(name).isPresent();
+            String msg = nativeOnly
+                    ? "op '" + name + "' exists only in ND4J's native registry, with no SameDiff class to build and"
+                      + " differentiate it"
+                    : "unknown op '" + name + "'" + Suggestions.closest(name, catalog.checkableNames())
+                      .map(s -> " (did you mean '" + s + "'?)").orElse("") + "; `gradcheck list-ops` lists them";
+            throw new InvalidSpecException(spec.op().pos(), msg);
+        }
+        return info;
+    }
+
+    private static DifferentialFunction instantiate(DifferentialFunction proto) {
+        try {
+            var ctor = proto.getClass().getDeclaredConstructor();
+            ctor.setAccessible(true);
+            return ctor.newInstance();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot instantiate " + proto.getClass().getName(), e);
+        }
+    }
+
+    /** A custom (or other non-reduction) op: a blank instance, registered in the graph, then configured. */
+    private static DifferentialFunction blank(DifferentialFunction proto, SameDiff sd, SDVariable[] args,
+                                              AttributeBinder.Bound bound) {
+        DifferentialFunction op = instantiate(proto);
+        op.setSameDiff(sd);
+        String opName = sd.generateNewVarName(op.opName(), 0);
+        op.setOwnName(opName);
+        sd.putOpForId(opName, op);
+        sd.addArgsFor(args, op);
+        if (op instanceof DynamicCustomOp custom) {
+            bound.ints().forEach(custom::addIArgument);
+            bound.floats().forEach(custom::addTArgument);
+            bound.bools().forEach(custom::addBArgument);
+            bound.dtypes().forEach(d -> custom.addDArgument(Nd4jTypes.of(d)));
+            custom.configureFromArguments();
+        }
+        setProperties(op, bound.byName());
+        return op;
+    }
+
+    /**
+     * A legacy reduction keeps its dimensions outside the argument lists, where only its own constructor
+     * (the one {@code sd.sum(x, keepDims, dims)} uses) sets them consistently.
+     */
+    private static DifferentialFunction reduction(DifferentialFunction proto, SameDiff sd, SDVariable input,
+                                                  AttributeBinder.Bound bound) {
+        Map<String, Object> rest = new LinkedHashMap<>(bound.byName());
+        Object dimsValue = rest.remove("dimensions");
+        Object keepValue = rest.remove("keepDims");
+        int[] dims = dimsValue == null ? new int[0]
+                : AttrValues.toLongs(dimsValue).stream().mapToInt(Long::intValue).toArray();
+        boolean keepDims = keepValue != null && AttrValues.toBoolean(keepValue);
+        DifferentialFunction op;
+        try {
+            op = (DifferentialFunction) proto.getClass()
+                    .getConstructor(SameDiff.class, SDVariable.class, boolean.class, int[].class)
+                    .newInstance(sd, input, keepDims, dims);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(proto.opName() + " has no (SameDiff, SDVariable, boolean, int[])"
+                    + " constructor to set its dimensions with", e);
+        }
+        setProperties(op, rest);
+        return op;
+    }
+
+    /**
+     * Java-side properties that {@code configureFromArguments} does not set (or that legacy ops only have as
+     * properties) are set by name, converted to the property's own type.
+     */
+    private static void setProperties(DifferentialFunction op, Map<String, Object> byName) {
+        Map<String, Object> current = properties(op);
+        Map<String, Object> update = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : byName.entrySet()) {
+            if (!current.containsKey(e.getKey())) {
+                continue;
+            }
+            Object converted = convertLike(current.get(e.getKey()), e.getValue());
+            if (!converted.equals(current.get(e.getKey()))) {
+                update.put(e.getKey(), converted);
+            }
+        }
+        if (!update.isEmpty()) {
+            op.setPropertiesForFunction(update);
+        }
+    }
+
+    private static Object convertLike(Object like, Object value) {
+        if (like instanceof Integer) {
+            return (int) AttrValues.toLong(value);
+        }
+        if (like instanceof Long) {
+            return AttrValues.toLong(value);
+        }
+        if (like instanceof Double) {
+            return AttrValues.toDouble(value);
+        }
+        if (like instanceof Boolean) {
+            return AttrValues.toBoolean(value);
+        }
+        if (like instanceof int[]) {
+            return AttrValues.toLongs(value).stream().mapToInt(Long::intValue).toArray();
+        }
+        if (like instanceof long[]) {
+            return AttrValues.toLongs(value).stream().mapToLong(Long::longValue).toArray();
+        }
+        return value instanceof Long l && like == null ? l.intValue() : value;
+    }
+
+    static Set<String> propertyNames(DifferentialFunction proto) {
+        return properties(proto).keySet();
+    }
+
+    /** Some ops throw from propertiesForFunction before they are configured: they then have no settable ones. */
+    private static Map<String, Object> properties(DifferentialFunction op) {
+        try {
+            Map<String, Object> p = op.propertiesForFunction();
+            return p == null ? Map.of() : p;
+        } catch (RuntimeException e) {
+            return Map.of();
+        }
+    }
+}

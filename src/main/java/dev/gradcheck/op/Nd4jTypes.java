@@ -1,0 +1,22 @@
+package dev.gradcheck.op;
+
+import dev.gradcheck.spec.DType;
+import org.nd4j.linalg.api.buffer.DataType;
+
+/** The one place spec dtypes meet ND4J's. */
+public final class Nd4jTypes {
+
+    private Nd4jTypes() {}
+
+    public static DataType of(DType d) {
+        return switch (d) {
+            case FLOAT64 -> DataType.DOUBLE;
+            case FLOAT32 -> DataType.FLOAT;
+            case FLOAT16 -> DataType.HALF;
+            case BFLOAT16 -> DataType.BFLOAT16;
+            case INT32 -> DataType.INT;
+            case INT64 -> DataType.LONG;
+            case BOOL -> DataType.BOOL;
+        };
+    }
+}

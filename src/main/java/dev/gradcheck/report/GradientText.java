@@ -1,0 +1,40 @@
+package dev.gradcheck.report;
+
+import dev.gradcheck.check.GradientResult;
+import dev.gradcheck.check.WorstElement;
+
+/** How the table names a gradient block and points at one of its Jacobian entries. */
+final class GradientText {
+
+    private GradientText() {}
+
+    /** {@code d<output>/d<input>}, e.g. {@code d0/dx}; {@code -} when there is no block (errored checks). */
+    static String name(GradientResult g) {
+        return g == null ? "-" : "d" + g.output() + "/d" + g.input();
+    }
+
+    /** {@code out[1, 2] / x[0, 3]}: the output element, then the input element it was differentiated by. */
+    static String location(GradientResult g, WorstElement w) {
+        return element(outputLabel(g.output()), w.outputIndex()) + " / " + element(g.input(), w.inputIndex());
+    }
+
+    /**
+     * A numbered output ("0") reads badly as {@code 0[1, 2]}, so it becomes {@code out}; a named graph output keeps
+     * its name. The block's own label ({@code d1/dx}) still says which output it was.
+     */
+    private static String outputLabel(String output) {
+        return output == null || output.isEmpty() || output.chars().allMatch(Character::isDigit) ? "out" : output;
+    }
+
+    /** {@code x[0, 3]}, or the bare name for a scalar (empty index). */
+    private static String element(String name, long[] index) {
+        if (index == null || index.length == 0) {
+            return name;
+        }
+        StringBuilder sb = new StringBuilder(name).append('[');
+        for (int i = 0; i < index.length; i++) {
+            sb.append(i == 0 ? "" : ", ").append(index[i]);
+        }
+        return sb.append(']').toString();
+    }
+}

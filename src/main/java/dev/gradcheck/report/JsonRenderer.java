@@ -1,0 +1,158 @@
+package dev.gradcheck.report;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.check.GradientResult;
+import dev.gradcheck.check.Status;
+import dev.gradcheck.check.Summary;
+import dev.gradcheck.check.WorstElement;
+import java.io.IOException;
+import java.io.Writer;
+import java.util.List;
+
+/**
+ * The machine-readable report, schema {@value #SCHEMA} version {@value #SCHEMA_VERSION}, documented field by
+ * field in docs/report-schema.md. Written with a streaming generator rather than data binding so that key order
+ * is fixed by this code, not by reflection, and the bytes stay stable across Jackson versions.
+ */
+public final class JsonRenderer implements ReportRenderer {
+
+    public static final String SCHEMA = "gradcheck-report";
+    /** Bump on any breaking change (removing, renaming or retyping a field); adding fields is not breaking. */
+    public static final int SCHEMA_VERSION = 1;
+    public static final String TOOL_NAME = "gradcheck";
+
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    @Override
+    public void render(List<CheckResult> results, Summary summary, ReportContext ctx, Writer out)
+            throws IOException {
+        // The caller owns the writer (stdout or --output FILE): closing the generator must not close it.
+        try (JsonGenerator gen = FACTORY.createGenerator(out).disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)) {
+            gen.setPrettyPrinter(prettyPrinter());
+            gen.writeStartObject();
+            gen.writeStringField("schema", SCHEMA);
+            gen.writeNumberField("schema_version", SCHEMA_VERSION);
+            gen.writeObjectFieldStart("tool");
+            gen.writeStringField("name", TOOL_NAME);
+            gen.writeStringField("version", ctx.toolVersion());
+            gen.writeEndObject();
+            writeSummary(gen, summary);
+            gen.writeArrayFieldStart("checks");
+            for (CheckResult r : results) {
+                writeCheck(gen, r);
+            }
+            gen.writeEndArray();
+            gen.writeEndObject();
+        }
+        out.write("\n"); // POSIX text file, and `cat report.json` leaves the prompt on its own line
+    }
+
+    private static void writeSummary(JsonGenerator gen, Summary s) throws IOException {
+        gen.writeObjectFieldStart("summary");
+        gen.writeNumberField("total", s.total());
+        for (Status status : Status.values()) {
+            gen.writeNumberField(status.jsonName(), s.counts().getOrDefault(status, 0));
+        }
+        gen.writeNumberField("exit_code", s.exitCode());
+        writeDouble(gen, "seconds", s.seconds());
+        gen.writeEndObject();
+    }
+
+    private static void writeCheck(JsonGenerator gen, CheckResult r) throws IOException {
+        gen.writeStartObject();
+        gen.writeStringField("name", r.name());
+        gen.writeStringField("location", r.location());
+        gen.writeStringField("op", r.op());
+        gen.writeStringField("backend", r.backend());
+        gen.writeStringField("dtype", r.dtype());
+        gen.writeStringField("status", r.status().jsonName());
+        gen.writeStringField("expected", r.expected());
+        gen.writeStringField("reason", r.reason());
+        gen.writeStringField("message", r.message());
+        gen.writeStringField("tolerance", r.tolerance());
+        writeDouble(gen, "delta", r.delta());
+        writeDouble(gen, "seconds", r.seconds());
+        gen.writeArrayFieldStart("gradients");
+        for (GradientResult g : r.gradients() == null ? List.<GradientResult>of() : r.gradients()) {
+            writeGradient(gen, g);
+        }
+        gen.writeEndArray();
+        gen.writeEndObject();
+    }
+
+    private static void writeGradient(JsonGenerator gen, GradientResult g) throws IOException {
+        gen.writeStartObject();
+        gen.writeStringField("output", g.output());
+        gen.writeStringField("input", g.input());
+        gen.writeStringField("verdict", g.verdict().reportName());
+        writeDouble(gen, "max_abs_error", g.maxAbsError());
+        writeDouble(gen, "max_rel_error", g.maxRelError());
+        writeDouble(gen, "max_score", g.maxScore());
+        writeWorst(gen, g.worst());
+        gen.writeNumberField("evaluations", g.evaluations());
+        writeDouble(gen, "seconds", g.seconds());
+        gen.writeEndObject();
+    }
+
+    private static void writeWorst(JsonGenerator gen, WorstElement w) throws IOException {
+        gen.writeFieldName("worst");
+        if (w == null) {
+            gen.writeNull();
+            return;
+        }
+        gen.writeStartObject();
+        writeIndex(gen, "output_index", w.outputIndex());
+        writeIndex(gen, "input_index", w.inputIndex());
+        writeDouble(gen, "analytic", w.analytic());
+        writeDouble(gen, "numerical", w.numerical());
+        gen.writeEndObject();
+    }
+
+    /**
+     * A multi-index on one line, {@code [1, 2]}: the pretty printer would put each coordinate on its own line.
+     * Raw output is safe here because the content is only integers that this method formats itself.
+     */
+    private static void writeIndex(JsonGenerator gen, String field, long[] index) throws IOException {
+        gen.writeFieldName(field);
+        if (index == null) {
+            gen.writeNull();
+            return;
+        }
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < index.length; i++) {
+            sb.append(i == 0 ? "" : ", ").append(index[i]);
+        }
+        gen.writeRawValue(sb.append(']').toString());
+    }
+
+    /**
+     * JSON has no NaN or Infinity, and a gradient check produces them (a NaN numerical gradient is a finding).
+     * They are written as the strings "NaN", "Infinity" and "-Infinity", the spellings Jackson, JavaScript's
+     * Number() and Python's float() all read back. Done here rather than through the generator's
+     * QUOTE_NON_NUMERIC_NUMBERS feature so the schema does not hang on a library default.
+     */
+    private static void writeDouble(JsonGenerator gen, String field, double v) throws IOException {
+        if (Double.isNaN(v)) {
+            gen.writeStringField(field, "NaN");
+        } else if (Double.isInfinite(v)) {
+            gen.writeStringField(field, v > 0 ? "Infinity" : "-Infinity");
+        } else {
+            gen.writeNumberField(field, v);
+        }
+    }
+
+    /** Two-space indent, {@code "key": value}, {@code \n} line ends on every platform, empty containers as [] / {}. */
+    private static DefaultPrettyPrinter prettyPrinter() {
+        Separators separators = Separators.createDefaultInstance()
+                .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
+                .withObjectEmptySeparator("")
+                .withArrayEmptySeparator("");
+        DefaultIndenter indenter = new DefaultIndenter("  ", "\n");
+        return new DefaultPrettyPrinter(separators).withObjectIndenter(indenter).withArrayIndenter(indenter);
+    }
+}

@@ -1,0 +1,15 @@
+package dev.gradcheck.report;
+
+/**
+ * What a renderer needs to know beyond the results themselves.
+ *
+ * @param color       emit ANSI colour codes (only formats meant for a terminal use it)
+ * @param toolVersion the gradcheck version, recorded in machine-readable reports
+ */
+public record ReportContext(boolean color, String toolVersion) {
+
+    /** No colour: for files, pipes and CI logs. */
+    public static ReportContext plain(String toolVersion) {
+        return new ReportContext(false, toolVersion);
+    }
+}

@@ -1,0 +1,52 @@
+package dev.gradcheck.report;
+
+import dev.gradcheck.check.Status;
+import dev.gradcheck.check.Summary;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The last line of a table report, e.g. {@code 32 checks: 30 passed, 1 failed, 1 expected failure (4.21 s)}.
+ *
+ * <p>"passed" and "failed" always appear, so a script or a reader finds them in the same place every run; the
+ * other categories appear only when non-zero, to keep a healthy run short. Categories come in {@link Status}
+ * declaration order. Public because the CLI's {@code --quiet} mode prints this line alone.
+ */
+public final class SummaryLine {
+
+    /** The whole table report when a run found nothing to check. */
+    public static final String NO_SPECS = "no specs found";
+
+    private SummaryLine() {}
+
+    public static String of(Summary s) {
+        if (s.total() == 0) {
+            return NO_SPECS;
+        }
+        List<String> parts = new ArrayList<>();
+        for (Status status : Status.values()) {
+            int n = s.counts().getOrDefault(status, 0);
+            if (n > 0 || status == Status.PASSED || status == Status.FAILED) {
+                parts.add(n + " " + category(status, n));
+            }
+        }
+        return plural(s.total(), "check", "checks") + ": " + String.join(", ", parts)
+                + " (" + Numbers.seconds(s.seconds()) + ")";
+    }
+
+    private static String category(Status status, int n) {
+        return switch (status) {
+            case PASSED -> "passed";
+            case FAILED -> "failed";
+            case EXPECTED_FAIL -> n == 1 ? "expected failure" : "expected failures";
+            case UNEXPECTED_PASS -> n == 1 ? "unexpected pass" : "unexpected passes";
+            case ERROR -> n == 1 ? "error" : "errors";
+            case EXPECTED_ERROR -> n == 1 ? "expected error" : "expected errors";
+            case INVALID -> "invalid";
+        };
+    }
+
+    private static String plural(int n, String one, String many) {
+        return n + " " + (n == 1 ? one : many);
+    }
+}

@@ -1,0 +1,86 @@
+package dev.gradcheck.spec;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code check} and {@code no_grad}: which inputs get their gradient checked. The default is every floating
+ * input not in no_grad, in input order; an explicit check list must name floating inputs only.
+ */
+final class CheckSelection {
+
+    record Result(List<String> check, List<String> noGrad) {}
+
+    private final ValueReader reader;
+    private final InputsValidator.Result inputs;
+
+    CheckSelection(ValueReader reader, InputsValidator.Result inputs) {
+        this.reader = reader;
+        this.inputs = inputs;
+    }
+
+    /**
+     * @param checkNode  the {@code check} value, or null when absent
+     * @param noGradNode the {@code no_grad} value, or null when absent
+     * @param inputsPos  where to report "nothing to check" when check was defaulted
+     */
+    Result read(YamlNode checkNode, YamlNode noGradNode, SourcePos inputsPos) {
+        List<String> noGrad = noGradNode == null ? List.of() : names(noGradNode, "no_grad", Set.of());
+        Set<String> noGradSet = new HashSet<>(noGrad);
+        List<String> check;
+        if (checkNode != null) {
+            check = names(checkNode, "check", noGradSet);
+            if (checkNode instanceof YamlNode.Sequence s && s.items().isEmpty()) {
+                reader.problems.add(checkNode.pos(), "nothing to check: 'check' is empty");
+            }
+        } else {
+            check = inputs.names().stream()
+                    .filter(n -> inputs.dtypes().containsKey(n) && inputs.dtypes().get(n).isFloating())
+                    .filter(n -> !noGradSet.contains(n))
+                    .toList();
+            if (check.isEmpty() && inputs.complete()) {
+                boolean anyFloating = inputs.dtypes().values().stream().anyMatch(DType::isFloating);
+                reader.problems.add(anyFloating && noGradNode != null ? noGradNode.pos() : inputsPos,
+                        anyFloating ? "nothing to check: every floating input is in no_grad"
+                                : "nothing to check: no floating input");
+            }
+        }
+        return new Result(check, noGrad);
+    }
+
+    /** A list of input names; for {@code check}, each must also be floating and not in {@code noGrad}. */
+    private List<String> names(YamlNode node, String key, Set<String> noGrad) {
+        Optional<YamlNode.Sequence> seq = reader.sequence(node, key);
+        if (seq.isEmpty()) {
+            return List.of();
+        }
+        boolean isCheck = key.equals("check");
+        List<String> result = new ArrayList<>();
+        List<YamlNode> items = seq.get().items();
+        for (int i = 0; i < items.size(); i++) {
+            YamlNode item = items.get(i);
+            Optional<String> name = reader.name(item, ValueReader.element(key, i));
+            if (name.isEmpty()) {
+                continue;
+            }
+            String n = name.get();
+            if (!inputs.names().contains(n)) {
+                reader.problems.add(item.pos(), key + " names '" + n + "', which is not an input"
+                        + Suggestions.hint(n, inputs.names(), "inputs"));
+            } else if (result.contains(n)) {
+                reader.problems.add(item.pos(), "input '" + n + "' appears twice in " + key);
+            } else if (isCheck && noGrad.contains(n)) {
+                reader.problems.add(item.pos(), "input '" + n + "' is in both check and no_grad");
+            } else if (isCheck && inputs.dtypes().containsKey(n) && !inputs.dtypes().get(n).isFloating()) {
+                reader.problems.add(item.pos(), "input '" + n + "' is " + inputs.dtypes().get(n)
+                        + " and cannot be checked");
+            } else {
+                result.add(n);
+            }
+        }
+        return List.copyOf(result);
+    }
+}

@@ -1,0 +1,42 @@
+package dev.gradcheck.spec;
+
+import java.util.List;
+
+/**
+ * One document of a spec file after loading: either a valid {@code spec} (and no errors), or no spec and at least
+ * one error. Invalid documents keep a name so reports can still list them.
+ *
+ * @param pos    where the document starts (file:1:1 when the file itself could not be read)
+ * @param name   the spec's name, or its default when the name is missing or invalid
+ * @param spec   the validated spec, or null
+ * @param errors every error found, in file order; empty exactly when spec is non-null
+ */
+public record LoadedSpec(SourcePos pos, String name, OpSpec spec, List<SpecError> errors) {
+
+    public LoadedSpec {
+        errors = List.copyOf(errors);
+        if ((spec == null) == errors.isEmpty()) {
+            throw new IllegalArgumentException("exactly one of spec and errors must be given");
+        }
+    }
+
+    static LoadedSpec valid(OpSpec spec) {
+        return new LoadedSpec(spec.pos(), spec.name(), spec, List.of());
+    }
+
+    static LoadedSpec invalid(SourcePos pos, String name, List<SpecError> errors) {
+        return new LoadedSpec(pos, name, null, errors);
+    }
+
+    public boolean isValid() {
+        return spec != null;
+    }
+
+    /** The spec, or an exception carrying every error, for callers that treat an invalid spec as a failure. */
+    public OpSpec specOrThrow() throws InvalidSpecException {
+        if (spec == null) {
+            throw new InvalidSpecException(errors);
+        }
+        return spec;
+    }
+}

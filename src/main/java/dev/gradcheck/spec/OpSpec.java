@@ -1,0 +1,49 @@
+package dev.gradcheck.spec;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One validated op-spec (one YAML document). Values the spec left out are already filled with their defaults,
+ * except those that depend on the op (which outputs exist), resolved in op/.
+ *
+ * @param name      spec name; defaults to the file name (with {@code #k} for the k-th of several documents)
+ * @param pos       where the document starts
+ * @param op        the operator name, as written
+ * @param attrs     named op attributes; values are Long, Double, Boolean, String or List of those
+ * @param inputs    inputs in the order written (the op's argument order)
+ * @param outputs   the outputs to check, by name or index as written; empty means every floating output
+ * @param check     inputs to check; already defaulted to every floating input not in noGrad
+ * @param noGrad    inputs never checked
+ * @param delta     finite-difference step; null means the per-dtype default
+ * @param tolerance comparison rule; null means the per-dtype default
+ */
+public record OpSpec(
+        String name,
+        SourcePos pos,
+        Located<String> op,
+        Map<String, Located<Object>> attrs,
+        List<InputSpec> inputs,
+        List<Located<String>> outputs,
+        List<String> check,
+        List<String> noGrad,
+        Double delta,
+        Tolerance tolerance,
+        Mode mode,
+        int order,
+        List<String> backends,
+        long seed,
+        Expectation expect) {
+
+    public enum Mode {
+        FULL;
+
+        public String specName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    public InputSpec input(String name) {
+        return inputs.stream().filter(i -> i.name().equals(name)).findFirst().orElseThrow();
+    }
+}

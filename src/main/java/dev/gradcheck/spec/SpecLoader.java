@@ -1,0 +1,185 @@
+package dev.gradcheck.spec;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Loads spec files: YAML documents to validated {@link OpSpec}s, every problem as {@code file:line:col: message}.
+ * Never throws for bad input; a bad document becomes an entry with errors and the other documents still load.
+ */
+public final class SpecLoader {
+
+    /** One entry per non-empty YAML document, in file order, plus one for a syntax error that stopped reading. */
+    public List<LoadedSpec> load(Path file) {
+        String fileName = file.toString();
+        String stem = stem(file);
+        String text;
+        try {
+            text = readUtf8(file);
+        } catch (UnreadableFileException e) {
+            return List.of(LoadedSpec.invalid(SourcePos.ofFile(fileName), stem,
+                    List.of(new SpecError(SourcePos.ofFile(fileName), e.getMessage()))));
+        }
+        YamlTreeReader.Result read = YamlTreeReader.read(fileName, text);
+        List<YamlTreeReader.Document> documents = read.documents().stream().filter(d -> !d.isEmpty()).toList();
+        boolean several = documents.size() + (read.syntaxError() != null ? 1 : 0) > 1;
+
+        List<LoadedSpec> loaded = new ArrayList<>();
+        for (int k = 1; k <= documents.size(); k++) {
+            String defaultName = several ? stem + "#" + k : stem;
+            loaded.add(SpecValidator.validate(documents.get(k - 1), defaultName));
+        }
+        rejectDuplicateNames(loaded);
+        if (read.syntaxError() != null) {
+            int k = documents.size() + 1;
+            SourcePos pos = read.failedDocStart() != null ? read.failedDocStart() : read.syntaxError().pos();
+            loaded.add(LoadedSpec.invalid(pos, several ? stem + "#" + k : stem, List.of(read.syntaxError())));
+        }
+        return List.copyOf(loaded);
+    }
+
+    /**
+     * Expands the paths given on a command line: a directory becomes every {@code *.yaml} / {@code *.yml} file
+     * under it (recursively, sorted by path); a file is taken as given, whatever its extension. A file reached twice
+     * is listed once, where first reached.
+     *
+     * @throws SpecPathException naming every path that does not exist or cannot be walked
+     */
+    public static List<Path> collect(List<Path> paths) throws SpecPathException {
+        Set<Path> seen = new LinkedHashSet<>();
+        List<Path> result = new ArrayList<>();
+        List<SpecPathException.Problem> problems = new ArrayList<>();
+        for (Path path : paths) {
+            List<Path> found;
+            if (Files.isDirectory(path)) {
+                found = walk(path, problems);
+            } else if (Files.exists(path)) {
+                found = List.of(path);
+            } else {
+                problems.add(new SpecPathException.Problem(path, "no such file or directory"));
+                continue;
+            }
+            for (Path p : found) {
+                if (seen.add(p.toAbsolutePath().normalize())) {
+                    result.add(p);
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new SpecPathException(problems);
+        }
+        return List.copyOf(result);
+    }
+
+    private static List<Path> walk(Path dir, List<SpecPathException.Problem> problems) {
+        List<Path> found = new ArrayList<>();
+        try {
+            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                    if (isSpecFile(file) && Files.isRegularFile(file)) {
+                        found.add(file);
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) {
+                    // Say so instead of silently checking fewer specs than the user thinks.
+                    problems.add(new SpecPathException.Problem(file, reason(e)));
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            problems.add(new SpecPathException.Problem(dir, reason(e)));
+        }
+        found.sort(null);
+        return found;
+    }
+
+    private static boolean isSpecFile(Path file) {
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        return name.endsWith(".yaml") || name.endsWith(".yml");
+    }
+
+    /** Later documents reusing a name would make reports (and --only) ambiguous. */
+    private static void rejectDuplicateNames(List<LoadedSpec> loaded) {
+        Map<String, SourcePos> first = new HashMap<>();
+        for (int i = 0; i < loaded.size(); i++) {
+            LoadedSpec spec = loaded.get(i);
+            SourcePos earlier = first.putIfAbsent(spec.name(), spec.pos());
+            if (earlier != null) {
+                List<SpecError> errors = new ArrayList<>(spec.errors());
+                errors.add(0, new SpecError(spec.pos(), "duplicate spec name '" + spec.name()
+                        + "' (first at line " + earlier.line() + ")"));
+                loaded.set(i, LoadedSpec.invalid(spec.pos(), spec.name(), errors));
+            }
+        }
+    }
+
+    /** File name without its last extension: {@code specs/softmax.yaml} is named {@code softmax}. */
+    static String stem(Path file) {
+        Path fileName = file.getFileName();
+        String name = fileName == null ? file.toString() : fileName.toString();
+        int dot = name.lastIndexOf('.');
+        return dot > 0 ? name.substring(0, dot) : name;
+    }
+
+    private static String readUtf8(Path file) throws UnreadableFileException {
+        if (Files.isDirectory(file)) {
+            throw new UnreadableFileException("is a directory");
+        }
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (IOException | UncheckedIOException | SecurityException e) {
+            throw new UnreadableFileException(reason(e));
+        }
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw new UnreadableFileException("not valid UTF-8 text");
+        }
+        // A byte-order mark is legal UTF-8 but not YAML content when read from a String.
+        return text.startsWith("\uFEFF") ? text.substring(1) : text;
+    }
+
+    private static String reason(Exception e) {
+        if (e instanceof NoSuchFileException) {
+            return "no such file or directory";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        return "cannot read: " + e.getMessage();
+    }
+
+    private static final class UnreadableFileException extends Exception {
+        UnreadableFileException(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

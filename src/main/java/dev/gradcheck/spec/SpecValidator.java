@@ -1,0 +1,159 @@
+package dev.gradcheck.spec;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** One YAML document's tree to an {@link OpSpec}, or to every error found in it. */
+final class SpecValidator {
+
+    static final List<String> KEYS = List.of("name", "op", "attrs", "inputs", "output", "check", "no_grad", "delta",
+            "tolerance", "mode", "order", "backends", "seed", "expect", "reason");
+
+    static final long DEFAULT_SEED = 7;
+    static final List<String> DEFAULT_BACKENDS = List.of("cpu");
+
+    private static final List<String> MODES = List.of("full", "fast");
+    private static final List<String> BACKENDS = List.of("cpu", "cuda");
+    private static final List<String> EXPECTATIONS = List.of("pass", "fail", "error");
+
+    private final Problems problems = new Problems();
+    private final ValueReader reader = new ValueReader(problems);
+
+    private SpecValidator() {}
+
+    /** @param defaultName the name used when the document has no valid {@code name} */
+    static LoadedSpec validate(YamlTreeReader.Document doc, String defaultName) {
+        return new SpecValidator().run(doc, defaultName);
+    }
+
+    private LoadedSpec run(YamlTreeReader.Document doc, String defaultName) {
+        problems.addAll(doc.errors());
+        YamlNode root = doc.root();
+        if (!(root instanceof YamlNode.Mapping m)) {
+            problems.add(root.pos(), "a spec must be a mapping of keys (op, inputs, ...), got " + root.describe());
+            return LoadedSpec.invalid(root.pos(), defaultName, problems.sorted());
+        }
+        reader.rejectUnknownKeys(m, KEYS, "");
+        String name = m.get("name").flatMap(n -> reader.text(n, "name")).orElse(defaultName);
+        Located<String> op = required(m, "op").flatMap(n -> reader.text(n, "op").map(s -> new Located<>(s, n.pos())))
+                .orElse(null);
+        Map<String, Located<Object>> attrs = m.get("attrs").map(n -> new AttrsValidator(reader).read(n))
+                .orElse(Map.of());
+        InputsValidator.Result inputs = required(m, "inputs").map(n -> new InputsValidator(reader).read(n))
+                .orElse(InputsValidator.Result.NONE);
+        List<Located<String>> outputs = m.get("output").map(n -> new OutputsValidator(reader).read(n))
+                .orElse(List.of());
+        SourcePos inputsPos = m.entry("inputs").map(YamlNode.Entry::keyPos).orElse(m.pos());
+        CheckSelection.Result selection = new CheckSelection(reader, inputs)
+                .read(m.get("check").orElse(null), m.get("no_grad").orElse(null), inputsPos);
+        Double delta = m.get("delta").flatMap(this::delta).orElse(null);
+        Tolerance tolerance = m.get("tolerance").flatMap(n -> new ToleranceValidator(reader).read(n)).orElse(null);
+        OpSpec.Mode mode = m.get("mode").map(this::mode).orElse(OpSpec.Mode.FULL);
+        int order = m.get("order").map(this::order).orElse(1);
+        List<String> backends = m.get("backends").map(this::backends).orElse(DEFAULT_BACKENDS);
+        long seed = m.get("seed").flatMap(n -> reader.integer(n, "seed")).orElse(DEFAULT_SEED);
+        Expectation expect = expectation(m);
+
+        if (!problems.isEmpty()) {
+            return LoadedSpec.invalid(m.pos(), name, problems.sorted());
+        }
+        OpSpec spec = new OpSpec(name, m.pos(), op, attrs, inputs.specs(), outputs, selection.check(),
+                selection.noGrad(), delta, tolerance, mode, order, backends, seed, expect);
+        return LoadedSpec.valid(spec);
+    }
+
+    private Optional<YamlNode> required(YamlNode.Mapping m, String key) {
+        Optional<YamlNode> node = m.get(key);
+        if (node.isEmpty()) {
+            problems.add(m.pos(), "missing required key '" + key + "'");
+        }
+        return node;
+    }
+
+    private Optional<Double> delta(YamlNode node) {
+        Optional<Double> delta = reader.number(node, "delta");
+        if (delta.isPresent() && delta.get() <= 0) {
+            problems.add(node.pos(), "'delta' must be > 0, got " + ((YamlNode.Scalar) node).text());
+            return Optional.empty();
+        }
+        return delta;
+    }
+
+    private OpSpec.Mode mode(YamlNode node) {
+        reader.string(node, "mode").ifPresent(mode -> {
+            if (mode.equals("fast")) {
+                problems.add(node.pos(), "mode 'fast' is not supported yet (only 'full')");
+            } else if (!mode.equals("full")) {
+                problems.add(node.pos(), "unknown mode '" + mode + "'" + Suggestions.choices(mode, MODES));
+            }
+        });
+        return OpSpec.Mode.FULL;
+    }
+
+    private int order(YamlNode node) {
+        reader.integer(node, "order").ifPresent(order -> {
+            if (order == 2) {
+                problems.add(node.pos(), "order 2 is not supported yet (only 1)");
+            } else if (order != 1) {
+                problems.add(node.pos(), "unknown order " + order + "; valid: 1, 2");
+            }
+        });
+        return 1;
+    }
+
+    private List<String> backends(YamlNode node) {
+        Optional<YamlNode.Sequence> seq = reader.sequence(node, "backends");
+        if (seq.isEmpty()) {
+            return DEFAULT_BACKENDS;
+        }
+        if (seq.get().items().isEmpty()) {
+            problems.add(node.pos(), "'backends' is empty; leave it out to run on cpu");
+        }
+        List<String> backends = new ArrayList<>();
+        List<YamlNode> items = seq.get().items();
+        for (int i = 0; i < items.size(); i++) {
+            YamlNode item = items.get(i);
+            reader.string(item, ValueReader.element("backends", i)).ifPresent(b -> {
+                if (backends.contains(b)) {
+                    problems.add(item.pos(), "backend '" + b + "' appears twice");
+                } else if (b.equals("cuda")) {
+                    problems.add(item.pos(), "backend 'cuda' is not supported yet (only 'cpu')");
+                } else if (!BACKENDS.contains(b)) {
+                    problems.add(item.pos(), "unknown backend '" + b + "'" + Suggestions.choices(b, BACKENDS));
+                } else {
+                    backends.add(b);
+                }
+            });
+        }
+        return List.copyOf(backends);
+    }
+
+    /** A non-pass expectation must say why, so a known bug stays explained wherever the report is read. */
+    private Expectation expectation(YamlNode.Mapping m) {
+        Optional<String> reason = m.get("reason").flatMap(n -> reader.text(n, "reason"));
+        Optional<YamlNode> node = m.get("expect");
+        if (node.isEmpty()) {
+            return Expectation.PASS;
+        }
+        Optional<String> kind = reader.string(node.get(), "expect");
+        if (kind.isEmpty()) {
+            return Expectation.PASS;
+        }
+        if (!EXPECTATIONS.contains(kind.get())) {
+            problems.add(node.get().pos(), "unknown expect '" + kind.get() + "'"
+                    + Suggestions.choices(kind.get(), EXPECTATIONS));
+            return Expectation.PASS;
+        }
+        if (kind.get().equals("pass")) {
+            return Expectation.PASS; // a reason next to pass is harmless and ignored
+        }
+        if (reason.isEmpty() && m.get("reason").isEmpty()) {
+            problems.add(node.get().pos(), "expect '" + kind.get() + "' needs a 'reason' (why it is expected to "
+                    + kind.get() + ")");
+        }
+        Expectation.Kind k = kind.get().equals("fail") ? Expectation.Kind.FAIL : Expectation.Kind.ERROR;
+        return new Expectation(k, reason.orElse(null));
+    }
+}

@@ -1,0 +1,47 @@
+package dev.gradcheck.spec;
+
+/**
+ * When an analytic value {@code a} is close enough to a numerical value {@code n}. The one comparison helper of
+ * the project: {@link #score} is the error divided by what the rule allows, so {@code score <= 1} passes.
+ */
+public sealed interface Tolerance {
+
+    /** |n| below this counts as "small" in Paddle's rule, and the denominator becomes 1. */
+    double PADDLE_SMALL = 1e-3;
+
+    double score(double analytic, double numerical);
+
+    /** Paddle's check_grad rule: |a - n| / d <= max, with d = |n|, or d = 1 where |n| < 1e-3. */
+    record MaxRelative(double maxRelativeError) implements Tolerance {
+        @Override
+        public double score(double analytic, double numerical) {
+            return relativeError(analytic, numerical) / maxRelativeError;
+        }
+    }
+
+    /** numpy/torch allclose rule: |a - n| <= atol + rtol * |n|. */
+    record AllClose(double atol, double rtol) implements Tolerance {
+        @Override
+        public double score(double analytic, double numerical) {
+            double allowed = atol + rtol * Math.abs(numerical);
+            double err = Math.abs(analytic - numerical);
+            if (Double.isNaN(err)) {
+                return Double.POSITIVE_INFINITY;
+            }
+            if (allowed == 0) {
+                return err == 0 ? 0 : Double.POSITIVE_INFINITY;
+            }
+            return err / allowed;
+        }
+    }
+
+    /** The relative error every report shows, whatever the rule: Paddle's denominator. */
+    static double relativeError(double analytic, double numerical) {
+        double d = Math.abs(numerical);
+        if (d < PADDLE_SMALL) {
+            d = 1;
+        }
+        double err = Math.abs(analytic - numerical);
+        return Double.isNaN(err) ? Double.POSITIVE_INFINITY : err / d;
+    }
+}

@@ -1,0 +1,159 @@
+package dev.gradcheck.check;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.op.Nd4jOpBuilder;
+import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.spec.OpSpec;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/** The checker on real ND4J ops: attributes reach the kernel, and a corrupted backward is caught. */
+class RealOpTest {
+
+    private final Nd4jOpBuilder builder = new Nd4jOpBuilder(OpCatalog.nd4j());
+
+    private CheckResult check(String yaml) {
+        return new GradientChecker(builder::build, "cpu").check(Specs.parse(yaml));
+    }
+
+    @Test
+    void softmaxOverRowsPasses() {
+        CheckResult r = check("""
+                op: softmax
+                attrs: {dimension: 1}
+                inputs:
+                  x: {shape: [3, 5], init: {uniform: [-2, 2]}}
+                """);
+        assertEquals(Status.PASSED, r.status(), r.toString());
+        assertTrue(r.gradients().get(0).maxRelError() < 1e-7);
+        assertEquals(2 * 15 + 15, r.gradients().get(0).evaluations(), "2 forwards per input element, 1 backward per output");
+    }
+
+    @Test
+    void theDimensionAttributeReachesTheKernel() throws Exception {
+        OpSpec spec = Specs.parse("""
+                op: softmax
+                attrs: {dimension: 0}
+                inputs:
+                  x: {shape: [3, 4]}
+                """);
+        INDArray x = Nd4j.rand(org.nd4j.linalg.api.buffer.DataType.DOUBLE, 3, 4);
+        try (Differentiable f = builder.build(spec, Map.of("x", x))) {
+            INDArray y = f.forward(Map.of("x", x)).get("0");
+            assertArrayEquals(new double[] {1, 1, 1, 1}, y.sum(0).toDoubleVector(), 1e-12, "columns sum to one");
+        }
+    }
+
+    @Test
+    void reductionDimensionsAndKeepDimsShapeTheOutput() throws Exception {
+        OpSpec spec = Specs.parse("""
+                op: reduce_sum
+                attrs: {dimensions: [1], keepDims: true}
+                inputs:
+                  x: {shape: [3, 4]}
+                """);
+        INDArray x = Nd4j.ones(org.nd4j.linalg.api.buffer.DataType.DOUBLE, 3, 4);
+        try (Differentiable f = builder.build(spec, Map.of("x", x))) {
+            INDArray y = f.forward(Map.of("x", x)).get("0");
+            assertArrayEquals(new long[] {3, 1}, y.shape());
+            assertEquals(4.0, y.getDouble(0));
+        }
+    }
+
+    @Test
+    void matmulWithTransposePasses() {
+        CheckResult r = check("""
+                op: matmul
+                attrs: {transX: 1, transY: 1}
+                inputs:
+                  a: {shape: [4, 3]}
+                  b: {shape: [5, 4]}
+                """);
+        assertEquals(Status.PASSED, r.status(), r.toString());
+        assertEquals(2, r.gradients().size());
+    }
+
+    @Test
+    void aRealOpWithAScaledBackwardFails() {
+        OpSpec spec = Specs.parse("""
+                op: tanh
+                inputs:
+                  x: {shape: [2, 3], init: {uniform: [-2, 2]}}
+                """);
+        FunctionFactory corrupted = (s, in) -> Functions.withBackward(builder.build(s, in), Functions.scaledBy(0.999));
+        CheckResult r = new GradientChecker(corrupted, "cpu").check(spec);
+        assertEquals(Status.FAILED, r.status());
+        assertEquals(1e-3, r.gradients().get(0).maxRelError(), 1e-6);
+    }
+
+    @Test
+    void float32IsJudgedAgainstAFloat64Reference() {
+        CheckResult r = check("""
+                op: sigmoid
+                inputs:
+                  x: {shape: [4, 4], dtype: float32, init: {uniform: [-3, 3]}}
+                """);
+        assertEquals(Status.PASSED, r.status(), r.toString());
+        assertEquals("float32", r.dtype());
+        assertEquals(1e-3, r.delta());
+        // float32 rounding shows, but stays far inside the float32 default (1e-2)
+        assertTrue(r.gradients().get(0).maxRelError() > 1e-9 && r.gradients().get(0).maxRelError() < 1e-3,
+                r.toString());
+    }
+
+    @Test
+    void unknownOpSuggestsTheClosestName() {
+        CheckResult r = check("""
+                op: sofmax
+                inputs:
+                  x: {shape: [2]}
+                """);
+        assertEquals(Status.INVALID, r.status());
+        assertTrue(r.message().matches("(?s).*:1:5: unknown op 'sofmax' \\(did you mean 'softmax'\\?\\).*"),
+                r.message());
+    }
+
+    @Test
+    void unknownAttributeSuggestsAndListsTheKnownOnes() {
+        CheckResult r = check("""
+                op: softmax
+                attrs: {dimensoin: 1}
+                inputs:
+                  x: {shape: [2, 2]}
+                """);
+        assertEquals(Status.INVALID, r.status());
+        assertTrue(r.message().contains(":2:20: unknown attribute 'dimensoin' for op softmax (did you mean"
+                + " 'dimension'?)"), r.message());
+    }
+
+    @Test
+    void positionalArgumentsCannotSkipEarlierOnes() {
+        CheckResult r = check("""
+                op: matmul
+                attrs: {transY: 1}
+                inputs:
+                  a: {shape: [2, 2]}
+                  b: {shape: [2, 2]}
+                """);
+        assertEquals(Status.INVALID, r.status());
+        assertTrue(r.message().contains("'transY' needs 'transX' too"), r.message());
+    }
+
+    @Test
+    void aBackwardThatThrowsIsAnOperatorError() {
+        CheckResult r = check("""
+                op: log_softmax
+                attrs: {dimension: 1}
+                inputs:
+                  x: {shape: [2, 3]}
+                """);
+        assertEquals(Status.ERROR, r.status());
+        assertTrue(r.message().contains("LogSoftMax"), r.message());
+    }
+}

@@ -1,0 +1,202 @@
+package dev.gradcheck.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gradcheck.backend.Backend;
+import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.check.GradientChecker;
+import dev.gradcheck.op.Nd4jOpBuilder;
+import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.spec.OpSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code gradcheck check} end to end through picocli: streams, formats and exit codes. */
+class CheckCommandTest {
+
+    static final String TANH = """
+            name: tanh-ok
+            op: tanh
+            inputs:
+              x: {shape: [2, 3]}
+            """;
+
+    @TempDir
+    Path dir;
+
+    private Path write(String name, String yaml) throws IOException {
+        Path file = dir.resolve(name);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, yaml);
+        return file;
+    }
+
+    @Test
+    void passingSpecsExitZeroWithTheTableOnStdout() throws IOException {
+        write("a/tanh.yaml", TANH);
+        Cli r = Cli.run("check", dir.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().startsWith("STATUS"), r.out());
+        assertTrue(r.out().matches("(?s).*\\npass\\s+tanh-ok.*"), r.out());
+        assertTrue(r.out().contains("1 check: 1 passed, 0 failed"), r.out());
+    }
+
+    @Test
+    void jsonGoesToStdoutAndParses() throws IOException {
+        write("tanh.yaml", TANH);
+        Cli r = Cli.run("check", dir.toString(), "--format", "json");
+        assertEquals(0, r.exit());
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertEquals(1, json.get("schema_version").asInt());
+        assertEquals("passed", json.get("checks").get(0).get("status").asText());
+        assertEquals("x", json.get("checks").get(0).get("gradients").get(0).get("input").asText());
+    }
+
+    @Test
+    void aWrongBackwardExitsOneAndTheReportNamesTheInput() throws IOException {
+        write("tanh.yaml", TANH);
+        Nd4jOpBuilder builder = new Nd4jOpBuilder(OpCatalog.nd4j());
+        // a backend whose tanh backward is 2% off: the checker must say so
+        Supplier<Backend> wrong = () -> new Backend() {
+            final GradientChecker checker = new GradientChecker((spec, in) -> scaled(builder, spec, in), "cpu");
+
+            @Override
+            public String name() {
+                return "cpu";
+            }
+
+            @Override
+            public CheckResult run(OpSpec spec) {
+                return checker.check(spec);
+            }
+        };
+        Cli r = Cli.run(wrong, "check", dir.toString());
+        assertEquals(1, r.exit());
+        assertTrue(r.out().matches("(?s).*\\nFAIL\\s+tanh-ok.*"), r.out());
+        assertTrue(r.out().matches("(?s).*d0/dx: mismatch, max rel err 2\\.00e-02.*worst at out\\[.*\\] / x\\[.*"),
+                r.out());
+    }
+
+    private static dev.gradcheck.op.Differentiable scaled(Nd4jOpBuilder builder, OpSpec spec,
+            java.util.Map<String, org.nd4j.linalg.api.ndarray.INDArray> in) throws dev.gradcheck.spec.InvalidSpecException {
+        dev.gradcheck.op.Differentiable f = builder.build(spec, in);
+        return new dev.gradcheck.op.Differentiable() {
+            public java.util.List<String> inputNames() {
+                return f.inputNames();
+            }
+
+            public java.util.List<String> outputNames() {
+                return f.outputNames();
+            }
+
+            public java.util.Map<String, org.nd4j.linalg.api.ndarray.INDArray> forward(
+                    java.util.Map<String, org.nd4j.linalg.api.ndarray.INDArray> x) {
+                return f.forward(x);
+            }
+
+            public java.util.Map<String, org.nd4j.linalg.api.ndarray.INDArray> vjp(
+                    java.util.Map<String, org.nd4j.linalg.api.ndarray.INDArray> x,
+                    java.util.Map<String, org.nd4j.linalg.api.ndarray.INDArray> ct, java.util.List<String> wrt) {
+                java.util.Map<String, org.nd4j.linalg.api.ndarray.INDArray> g = new java.util.HashMap<>(f.vjp(x, ct, wrt));
+                g.replaceAll((k, v) -> v.mul(1.02));
+                return g;
+            }
+        };
+    }
+
+    @Test
+    void anExpectedFailureThatPassesExitsOne() throws IOException {
+        write("xpass.yaml", TANH + "expect: fail\nreason: thought to be broken\n");
+        Cli r = Cli.run("check", dir.toString());
+        assertEquals(1, r.exit());
+        assertTrue(r.out().contains("XPASS"), r.out());
+    }
+
+    @Test
+    void aBadSpecExitsTwoWithItsPositionAndTheRestStillRuns() throws IOException {
+        write("bad.yaml", "op: tanh\ninputs:\n  x: {shape: [2, 3], dtype: float65}\n");
+        write("good.yaml", TANH);
+        Cli r = Cli.run("check", dir.toString());
+        assertEquals(2, r.exit());
+        assertTrue(r.out().matches("(?s).*\\npass\\s+tanh-ok.*"), r.out());
+        assertTrue(r.out().contains("bad.yaml:3:29: unknown dtype 'float65'"), r.out());
+        assertFalse(r.out().contains("Exception"), "no stack traces: " + r.out());
+    }
+
+    @Test
+    void anOperatorErrorExitsThree() throws IOException {
+        write("logsm.yaml", "op: log_softmax\nattrs: {dimension: 1}\ninputs:\n  x: {shape: [2, 3]}\n");
+        write("good.yaml", TANH);
+        Cli r = Cli.run("check", dir.toString());
+        assertEquals(3, r.exit());
+        assertTrue(r.out().contains("ERROR"), r.out());
+        assertTrue(r.out().matches("(?s).*\\npass\\s+tanh-ok.*"), r.out());
+    }
+
+    @Test
+    void anExpectedErrorExitsZero() throws IOException {
+        write("logsm.yaml", "op: log_softmax\nattrs: {dimension: 1}\ninputs:\n  x: {shape: [2, 3]}\n"
+                + "expect: error\nreason: SameDiff cannot clone LogSoftMax for its gradient\n");
+        Cli r = Cli.run("check", dir.toString());
+        assertEquals(0, r.exit(), r.out());
+        assertTrue(r.out().contains("xerror"), r.out());
+    }
+
+    @Test
+    void aMissingPathIsReportedAndTheOthersAreStillChecked() throws IOException {
+        Path good = write("good.yaml", TANH);
+        Cli r = Cli.run("check", dir.resolve("nope").toString(), good.toString());
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("nope: no such file or directory"), r.err());
+        assertTrue(r.out().matches("(?s).*\\npass\\s+tanh-ok.*"), r.out());
+    }
+
+    @Test
+    void noSpecsFoundIsAUsageError() {
+        Cli r = Cli.run("check", dir.toString());
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("no specs found"), r.err());
+    }
+
+    @Test
+    void onlySelectsByNameAndFailFastStops() throws IOException {
+        write("two.yaml", TANH + "---\nname: sig\nop: sigmoid\ninputs:\n  x: {shape: [3]}\n");
+        Cli only = Cli.run("check", dir.toString(), "--only", "si*");
+        assertEquals(0, only.exit());
+        assertTrue(only.out().contains("sig") && !only.out().contains("tanh-ok"), only.out());
+
+        write("three.yaml", "name: a-xpass\n" + TANH.substring(TANH.indexOf("op:"))
+                + "expect: fail\nreason: r\n");
+        Cli ff = Cli.run("check", dir.resolve("three.yaml").toString(), dir.resolve("two.yaml").toString(),
+                "--fail-fast");
+        assertEquals(1, ff.exit());
+        assertTrue(ff.out().contains("1 check:"), "stopped after the first unexpected result: " + ff.out());
+    }
+
+    @Test
+    void outputFileGetsTheReportAndStdoutStaysEmpty() throws IOException {
+        write("tanh.yaml", TANH);
+        Path report = dir.resolve("report.json");
+        Cli r = Cli.run("check", dir.resolve("tanh.yaml").toString(), "--format", "json", "--output", report.toString());
+        assertEquals(0, r.exit());
+        assertEquals("", r.out());
+        assertEquals("passed", new ObjectMapper().readTree(report.toFile()).get("checks").get(0).get("status").asText());
+        assertTrue(r.err().contains("1 check: 1 passed"), r.err());
+    }
+
+    @Test
+    void anUnknownFormatIsAUsageErrorListingTheFormats() throws IOException {
+        write("tanh.yaml", TANH);
+        Cli r = Cli.run("check", dir.toString(), "--format", "xml");
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("table, json"), r.err());
+    }
+}

@@ -1,0 +1,22 @@
+package dev.gradcheck.cli;
+
+import dev.gradcheck.backend.Backend;
+import dev.gradcheck.backend.InProcessCpuBackend;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.function.Supplier;
+
+/** Runs the real command tree with captured stdout and stderr. */
+record Cli(int exit, String out, String err) {
+
+    static Cli run(String... args) {
+        return run(InProcessCpuBackend::new, args);
+    }
+
+    static Cli run(Supplier<Backend> backends, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true), backends).execute(args);
+        return new Cli(exit, out.toString(), err.toString());
+    }
+}

@@ -1,0 +1,83 @@
+package dev.gradcheck.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** validate, list-ops, --help and --version. */
+class OtherCommandsTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void validateReportsEveryProblemWithItsPosition() throws IOException {
+        Files.writeString(dir.resolve("ok.yaml"), CheckCommandTest.TANH);
+        Files.writeString(dir.resolve("bad.yaml"), "op: tanhh\ninputs:\n  x: {shape: [2]}\n---\nop: softmax\n"
+                + "attrs: {dim: 1}\ninputs:\n  x: {shape: [2]}\n");
+        Cli r = Cli.run("validate", dir.toString());
+        assertEquals(2, r.exit());
+        assertTrue(r.out().contains("bad.yaml:1:5: unknown op 'tanhh' (did you mean 'tanh'?)"), r.out());
+        assertTrue(r.out().contains("bad.yaml:6:14: unknown attribute 'dim' for op softmax"), r.out());
+        assertTrue(r.out().contains("3 specs: 1 valid, 2 invalid"), r.out());
+    }
+
+    @Test
+    void validateOfValidSpecsExitsZero() throws IOException {
+        Files.writeString(dir.resolve("ok.yaml"), CheckCommandTest.TANH);
+        Cli r = Cli.run("validate", dir.toString());
+        assertEquals(0, r.exit(), r.out());
+        assertTrue(r.out().contains("1 spec: 1 valid, 0 invalid"), r.out());
+    }
+
+    @Test
+    void listOpsShowsBackwardKernelsAndAttributes() {
+        Cli r = Cli.run("list-ops", "softmax");
+        assertEquals(0, r.exit());
+        assertTrue(r.out().matches("(?s).*\\nsoftmax\\s+yes\\s+yes\\s+int dimension.*"), r.out());
+    }
+
+    @Test
+    void listOpsJsonParses() throws IOException {
+        Cli r = Cli.run("list-ops", "--json");
+        JsonNode ops = new ObjectMapper().readTree(r.out());
+        assertTrue(ops.size() > 300, "ND4J has hundreds of ops: " + ops.size());
+        boolean conv = false;
+        for (JsonNode op : ops) {
+            if (op.get("name").asText().equals("conv2d")) {
+                conv = op.get("bp_kernel").asBoolean() && op.get("args").size() >= 10;
+            }
+        }
+        assertTrue(conv, "conv2d with its backward kernel and named arguments");
+    }
+
+    @Test
+    void helpListsCommandsAndExitCodes() {
+        Cli r = Cli.run("--help");
+        assertEquals(0, r.exit());
+        for (String s : new String[] {"check", "validate", "list-ops", "Exit codes", "  3   an operator errored"}) {
+            assertTrue(r.out().contains(s), s + " in " + r.out());
+        }
+        Cli check = Cli.run("check", "--help");
+        assertTrue(check.out().contains("--fail-fast") && check.out().contains("Exit codes"), check.out());
+    }
+
+    @Test
+    void versionNamesTheEngine() {
+        Cli r = Cli.run("--version");
+        assertEquals(0, r.exit());
+        assertTrue(r.out().startsWith("gradcheck ") && r.out().contains("ND4J 1.0.0-M2.1"), r.out());
+    }
+
+    @Test
+    void noCommandIsAUsageError() {
+        assertEquals(2, Cli.run().exit());
+    }
+}

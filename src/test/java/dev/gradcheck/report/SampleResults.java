@@ -1,0 +1,136 @@
+package dev.gradcheck.report;
+
+import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.check.GradientResult;
+import dev.gradcheck.check.Status;
+import dev.gradcheck.check.Summary;
+import dev.gradcheck.check.Verdict;
+import dev.gradcheck.check.WorstElement;
+import java.util.List;
+
+/**
+ * A fixed batch covering every {@link Status} and every {@link Verdict}, plus the awkward cases: a NaN and an
+ * infinite error, a multi-gradient spec, a named graph output, a scalar index, null reason/message/tolerance.
+ * Changing it changes the goldens: regenerate them (see {@link ReportGoldenTest}) and review the diff.
+ */
+final class SampleResults {
+
+    static final String VERSION = "0.1.0-test";
+    static final double BATCH_SECONDS = 4.2149;
+    static final String MAX_REL = "max_relative_error=1e-06";
+
+    private SampleResults() {}
+
+    static List<CheckResult> all() {
+        return List.of(
+                passedSingle(), passedMulti(), failedMismatch(), failedZeroGradient(), failedNaN(),
+                expectedFail(), unexpectedPass(), error(), expectedError(), invalid());
+    }
+
+    static Summary summary() {
+        return Summary.of(all(), BATCH_SECONDS);
+    }
+
+    static ReportContext context(boolean color) {
+        return new ReportContext(color, VERSION);
+    }
+
+    private static CheckResult passedSingle() {
+        return check("tanh-basic", "specs/tanh.yaml:1:1", "tanh", "float64", Status.PASSED, "pass", null, null,
+                List.of(grad("0", "x", Verdict.PASS, 3.2e-10, 1.234e-9, 1.234e-3,
+                        worst(new long[] {2, 1}, new long[] {2, 1}, 0.41997434161402614, 0.4199743412))),
+                        MAX_REL, 0.0123);
+    }
+
+    /** Two inputs, both passing; the worst block is the second one. */
+    private static CheckResult passedMulti() {
+        return check("matmul-2x3x4", "specs/linalg.yaml:12:1", "matmul", "float32", Status.PASSED, "pass", null,
+                null,
+                List.of(grad("0", "a", Verdict.PASS, 1e-7, 2e-7, 0.2,
+                                worst(new long[] {0, 0}, new long[] {0, 1}, 1.5, 1.4999998)),
+                        grad("0", "b", Verdict.PASS, 3e-7, 4.5e-7, 0.45,
+                                worst(new long[] {1, 3}, new long[] {2, 3}, -0.75, -0.7499997))),
+                "atol=1e-05, rtol=0.001", 1.5e-3);
+    }
+
+    /** One of three blocks mismatches: only that one gets a detail line. */
+    private static CheckResult failedMismatch() {
+        return check("softmax-rows", "specs/softmax.yaml:1:1", "softmax", "float64", Status.FAILED, "pass", null,
+                null,
+                List.of(grad("0", "x", Verdict.PASS, 1e-11, 2e-11, 2e-5,
+                                worst(new long[] {0, 0}, new long[] {0, 0}, 0.1, 0.1)),
+                        grad("0", "w", Verdict.MISMATCH, 0.25, 0.2, 200000.0,
+                                worst(new long[] {1, 2}, new long[] {0, 3}, 0.5, 0.25)),
+                        grad("1", "x", Verdict.PASS, 1e-12, 1e-12, 1e-6,
+                                worst(new long[] {3}, new long[] {3, 6}, 2.0, 2.0))),
+                MAX_REL, 0.0871);
+    }
+
+    /** A graph whose output is named: the worst element reads y[...] rather than out[...]; scalar input index. */
+    private static CheckResult failedZeroGradient() {
+        return check("mlp-clip", "specs/graphs/mlp.yaml:4:1", "graph", "float64", Status.FAILED, "pass", null, null,
+                List.of(grad("y", "bias", Verdict.ZERO_GRADIENT, 0.3125, 0.3125, 312500.0,
+                        worst(new long[] {0, 1}, new long[] {}, 0.0, -0.3125))),
+                MAX_REL, 0.2045);
+    }
+
+    /** The op's backward produced NaN: errors are NaN / infinite and must print as such in both formats. */
+    private static CheckResult failedNaN() {
+        return check("log-near-zero", "specs/log.yaml:9:1", "log", "float32", Status.FAILED, "pass", null, null,
+                List.of(grad("0", "x", Verdict.MISMATCH, Double.NaN, Double.POSITIVE_INFINITY,
+                        Double.POSITIVE_INFINITY, worst(new long[] {0}, new long[] {0}, Double.NaN, 1.0e6))),
+                MAX_REL, 0.003);
+    }
+
+    private static CheckResult expectedFail() {
+        return check("cumsum-reverse", "specs/cumsum.yaml:20:1", "cumsum", "float64", Status.EXPECTED_FAIL, "fail",
+                "cumsum_bp ignores reverse=true (issue 42)", null,
+                List.of(grad("0", "x", Verdict.MISMATCH, 2.0, 1.0, 1.0e6,
+                        worst(new long[] {4}, new long[] {0}, 1.0, -1.0))),
+                MAX_REL, 0.0158);
+    }
+
+    private static CheckResult unexpectedPass() {
+        return check("cumprod-exclusive", "specs/cumsum.yaml:40:1", "cumprod", "float64", Status.UNEXPECTED_PASS,
+                "fail", "cumprod_bp wrong for exclusive=true",
+                null,
+                List.of(grad("0", "x", Verdict.PASS, 4e-11, 5e-11, 5e-5,
+                        worst(new long[] {1}, new long[] {1}, 3.0, 3.0))),
+                MAX_REL, 0.0112);
+    }
+
+    private static CheckResult error() {
+        return check("conv2d-nchw", "specs/conv.yaml:1:1", "conv2d", "float32", Status.ERROR, "pass", null,
+                "operator threw IllegalStateException: Op [conv2d] failed check for input [0]\n"
+                        + "  at backward pass, input w\n",
+                List.of(), MAX_REL, 1.5);
+    }
+
+    private static CheckResult expectedError() {
+        return check("lstm-bf16", "specs/rnn.yaml:3:1", "lstmLayer", "bfloat16", Status.EXPECTED_ERROR, "error",
+                "no bfloat16 kernel on cpu", "unsupported dtype BFLOAT16 for lstmLayer", List.of(), MAX_REL, 0.0421);
+    }
+
+    /** Unreadable spec: no op, no dtype, no tolerance (null), two problems in the message. */
+    private static CheckResult invalid() {
+        return check("bad", "specs/bad.yaml:1:1", "", "", Status.INVALID, "pass", null,
+                "specs/bad.yaml:3:12: unknown dtype 'float8'\nspecs/bad.yaml:7:3: 'tolerance' needs a rule",
+                List.of(), null, 0.0);
+    }
+
+    private static CheckResult check(String name, String location, String op, String dtype, Status status,
+            String expected, String reason, String message, List<GradientResult> gradients, String tolerance,
+            double seconds) {
+        return new CheckResult(name, location, op, "cpu", dtype, status, expected, reason, message, gradients,
+                tolerance, 1.0e-6, seconds);
+    }
+
+    private static GradientResult grad(String output, String input, Verdict verdict, double abs, double rel,
+            double score, WorstElement worst) {
+        return new GradientResult(output, input, verdict, abs, rel, score, worst, 2L * 12 + 12, 0.0042);
+    }
+
+    private static WorstElement worst(long[] out, long[] in, double analytic, double numerical) {
+        return new WorstElement(out, in, analytic, numerical);
+    }
+}

@@ -1,0 +1,72 @@
+package dev.gradcheck.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gradcheck.check.Summary;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Properties of the table that a golden diff would show but not explain. */
+class TableRendererTest {
+
+    private static final String ESC = "\u001b[";
+
+    @Test
+    void noColorMeansNoEscapeCodes() throws IOException {
+        assertFalse(ReportGoldenTest.render(ReportFormat.TABLE, false).contains(ESC));
+    }
+
+    @Test
+    void colorDoesNotShiftColumns() throws IOException {
+        String colored = ReportGoldenTest.render(ReportFormat.TABLE, true);
+        assertTrue(colored.contains(ESC + "31mFAIL" + ESC + "0m"));
+        assertEquals(ReportGoldenTest.render(ReportFormat.TABLE, false), colored.replaceAll("\u001b\\[\\d+m", ""));
+    }
+
+    @Test
+    void rowsAreAlignedAndCarryNoTrailingBlanks() throws IOException {
+        List<String> rows = ReportGoldenTest.render(ReportFormat.TABLE, false).lines()
+                .takeWhile(l -> !l.isEmpty())
+                .filter(l -> !l.startsWith(" "))
+                .toList();
+        assertEquals(SampleResults.all().size() + 1, rows.size(), "header plus one row per check");
+        int specColumn = rows.get(0).indexOf("SPEC");
+        int width = rows.get(0).length();
+        for (String row : rows) {
+            assertEquals(width, row.length(), row);
+            assertEquals(' ', row.charAt(specColumn - 1), row);
+            assertFalse(row.endsWith(" "), row);
+        }
+    }
+
+    @Test
+    void detailsExplainWhatNeedsAttention() throws IOException {
+        String table = ReportGoldenTest.render(ReportFormat.TABLE, false);
+        assertTrue(table.contains("\n  d0/dw: mismatch, max rel err 2.00e-01, max abs err 2.50e-01 "
+                + "(tolerance max_relative_error=1e-06), worst at out[1, 2] / w[0, 3]: analytic 0.5, numerical 0.25\n"));
+        assertTrue(table.contains("\n  dy/dbias: zero-gradient, analytic gradient is zero but numerical is not, "
+                + "e.g. y[0, 1] / bias: numerical -0.3125\n"));
+        assertTrue(table.contains("\n  expected: cumsum_bp ignores reverse=true (issue 42)\n"));
+        assertTrue(table.contains("\n  expected fail (cumprod_bp wrong for exclusive=true) but every gradient passed\n"));
+        assertTrue(table.contains("\n  specs/bad.yaml:7:3: 'tolerance' needs a rule\n"));
+        assertFalse(table.contains("d0/dx: pass"), "passing blocks get no detail line");
+    }
+
+    @Test
+    void nonFiniteValuesPrintAsNanAndInf() throws IOException {
+        String row = ReportGoldenTest.render(ReportFormat.TABLE, false).lines()
+                .filter(l -> l.contains("log-near-zero")).findFirst().orElseThrow();
+        assertTrue(row.matches(".*\\binf\\s+nan\\s+3\\.0 ms$"), row);
+    }
+
+    @Test
+    void emptyBatchSaysSo() throws IOException {
+        StringWriter out = new StringWriter();
+        new TableRenderer().render(List.of(), Summary.of(List.of(), 0.01), SampleResults.context(true), out);
+        assertEquals("no specs found\n", out.toString());
+    }
+}
