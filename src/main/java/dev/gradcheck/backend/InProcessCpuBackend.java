@@ -1,6 +1,7 @@
 package dev.gradcheck.backend;
 
 import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.check.FunctionFactory;
 import dev.gradcheck.check.GradientChecker;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.OpCatalog;
@@ -12,8 +13,12 @@ public final class InProcessCpuBackend implements Backend {
     private final GradientChecker checker;
 
     public InProcessCpuBackend() {
-        Nd4jOpBuilder builder = new Nd4jOpBuilder(OpCatalog.nd4j());
-        this.checker = new GradientChecker(builder::build, name());
+        this(new Nd4jOpBuilder(OpCatalog.nd4j())::build);
+    }
+
+    /** With another way to build functions: tests use it to wrap real ops in a deliberately wrong backward. */
+    public InProcessCpuBackend(FunctionFactory factory) {
+        this.checker = new GradientChecker(factory, name());
     }
 
     @Override

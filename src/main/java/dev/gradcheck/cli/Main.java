@@ -37,6 +37,7 @@ public final class Main {
         cl.addSubcommand(new CommandLine(new CheckCommand(backends)));
         cl.addSubcommand(new CommandLine(new ValidateCommand()));
         cl.addSubcommand(new CommandLine(new ListOpsCommand()));
+        cl.addSubcommand(new CommandLine(new BenchCommand()));
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

@@ -38,6 +38,14 @@ public final class SpecLoader {
             return List.of(LoadedSpec.invalid(SourcePos.ofFile(fileName), stem,
                     List.of(new SpecError(SourcePos.ofFile(fileName), e.getMessage()))));
         }
+        return loadText(fileName, stem, text);
+    }
+
+    /**
+     * Loads specs from YAML text that did not come from a file (benchmarks, tests, the library API): positions
+     * name {@code fileName}, and unnamed specs are named after {@code stem}.
+     */
+    public List<LoadedSpec> loadText(String fileName, String stem, String text) {
         YamlTreeReader.Result read = YamlTreeReader.read(fileName, text);
         List<YamlTreeReader.Document> documents = read.documents().stream().filter(d -> !d.isEmpty()).toList();
         boolean several = documents.size() + (read.syntaxError() != null ? 1 : 0) > 1;

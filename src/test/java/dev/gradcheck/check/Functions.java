@@ -8,7 +8,7 @@ import java.util.function.UnaryOperator;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /** Test functions with Jacobians known in closed form, and a way to corrupt any backward. */
-final class Functions {
+public final class Functions {
 
     private Functions() {}
 
@@ -51,7 +51,7 @@ final class Functions {
     }
 
     /** The same function with every gradient passed through {@code corrupt}. */
-    static Differentiable withBackward(Differentiable f, UnaryOperator<INDArray> corrupt) {
+    public static Differentiable withBackward(Differentiable f, UnaryOperator<INDArray> corrupt) {
         return new Differentiable() {
             @Override
             public List<String> inputNames() {
@@ -82,7 +82,7 @@ final class Functions {
         };
     }
 
-    static UnaryOperator<INDArray> scaledBy(double factor) {
+    public static UnaryOperator<INDArray> scaledBy(double factor) {
         return g -> g.mul(factor);
     }
 

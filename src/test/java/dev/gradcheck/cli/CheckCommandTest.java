@@ -7,11 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gradcheck.backend.Backend;
-import dev.gradcheck.check.CheckResult;
-import dev.gradcheck.check.GradientChecker;
+import dev.gradcheck.backend.InProcessCpuBackend;
+import dev.gradcheck.check.Functions;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.OpCatalog;
-import dev.gradcheck.spec.OpSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,51 +64,13 @@ class CheckCommandTest {
         write("tanh.yaml", TANH);
         Nd4jOpBuilder builder = new Nd4jOpBuilder(OpCatalog.nd4j());
         // a backend whose tanh backward is 2% off: the checker must say so
-        Supplier<Backend> wrong = () -> new Backend() {
-            final GradientChecker checker = new GradientChecker((spec, in) -> scaled(builder, spec, in), "cpu");
-
-            @Override
-            public String name() {
-                return "cpu";
-            }
-
-            @Override
-            public CheckResult run(OpSpec spec) {
-                return checker.check(spec);
-            }
-        };
+        Supplier<Backend> wrong = () -> new InProcessCpuBackend(
+                (spec, in) -> Functions.withBackward(builder.build(spec, in), Functions.scaledBy(1.02)));
         Cli r = Cli.run(wrong, "check", dir.toString());
         assertEquals(1, r.exit());
         assertTrue(r.out().matches("(?s).*\\nFAIL\\s+tanh-ok.*"), r.out());
         assertTrue(r.out().matches("(?s).*d0/dx: mismatch, max rel err 2\\.00e-02.*worst at out\\[.*\\] / x\\[.*"),
                 r.out());
-    }
-
-    private static dev.gradcheck.op.Differentiable scaled(Nd4jOpBuilder builder, OpSpec spec,
-            java.util.Map<String, org.nd4j.linalg.api.ndarray.INDArray> in) throws dev.gradcheck.spec.InvalidSpecException {
-        dev.gradcheck.op.Differentiable f = builder.build(spec, in);
-        return new dev.gradcheck.op.Differentiable() {
-            public java.util.List<String> inputNames() {
-                return f.inputNames();
-            }
-
-            public java.util.List<String> outputNames() {
-                return f.outputNames();
-            }
-
-            public java.util.Map<String, org.nd4j.linalg.api.ndarray.INDArray> forward(
-                    java.util.Map<String, org.nd4j.linalg.api.ndarray.INDArray> x) {
-                return f.forward(x);
-            }
-
-            public java.util.Map<String, org.nd4j.linalg.api.ndarray.INDArray> vjp(
-                    java.util.Map<String, org.nd4j.linalg.api.ndarray.INDArray> x,
-                    java.util.Map<String, org.nd4j.linalg.api.ndarray.INDArray> ct, java.util.List<String> wrt) {
-                java.util.Map<String, org.nd4j.linalg.api.ndarray.INDArray> g = new java.util.HashMap<>(f.vjp(x, ct, wrt));
-                g.replaceAll((k, v) -> v.mul(1.02));
-                return g;
-            }
-        };
     }
 
     @Test

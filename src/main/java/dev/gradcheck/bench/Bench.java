@@ -1,0 +1,119 @@
+package dev.gradcheck.bench;
+
+import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.check.GradientChecker;
+import dev.gradcheck.check.GradientResult;
+import dev.gradcheck.check.InputValues;
+import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.op.Nd4jOpBuilder;
+import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.spec.InputSpec;
+import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.OpSpec;
+import dev.gradcheck.spec.SpecLoader;
+import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.ops.DynamicCustomOp;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Measures what a check costs: the whole check (median of several), one finite-difference evaluation through the
+ * built graph, one backward row, and the bare native kernel on the same inputs.
+ */
+public final class Bench {
+
+    private final int repeats;
+    private final PrintWriter out;
+
+    public Bench(int repeats, PrintWriter out) {
+        this.repeats = repeats;
+        this.out = out;
+    }
+
+    public void run() throws InvalidSpecException {
+        Nd4jOpBuilder builder = new Nd4jOpBuilder(OpCatalog.nd4j());
+        GradientChecker checker = new GradientChecker(builder::build, "cpu");
+        out.printf("%-26s %8s %8s %12s %12s %12s %12s%n", "CASE", "IN ELEMS", "OUT ELEM", "FULL CHECK",
+                "FD EVAL", "BACKWARD ROW", "BARE EXEC");
+        for (BenchCase c : BenchCase.DEFAULT) {
+            OpSpec spec = parse(c.yaml());
+            checker.check(spec); // warm-up: class loading, JIT, SameDiff's first gradient
+            double[] checks = new double[repeats];
+            CheckResult last = null;
+            for (int i = 0; i < repeats; i++) {
+                long t = System.nanoTime();
+                last = checker.check(spec);
+                checks[i] = (System.nanoTime() - t) / 1e6;
+            }
+            Map<String, INDArray> inputs = inputs(spec);
+            double fd;
+            double row;
+            long outElems;
+            try (Differentiable f = builder.build(spec, inputs)) {
+                Map<String, INDArray> y = f.forward(inputs);
+                outElems = y.get("0").length();
+                fd = perCall(() -> f.forward(inputs));
+                Map<String, INDArray> ct = Map.of("0", Nd4j.zeros(y.get("0").dataType(), y.get("0").shape()));
+                ct.get("0").putScalar(0, 1.0);
+                List<String> wrt = spec.check();
+                row = perCall(() -> f.vjp(inputs, ct, wrt));
+            }
+            double bare = perCall(() -> bareExec(c, inputs));
+            long inElems = spec.check().stream().mapToLong(n -> spec.input(n).length()).sum();
+            out.printf("%-26s %8d %8d %9.1f ms %9.1f us %9.1f us %9.1f us%n", c.label(), inElems, outElems,
+                    median(checks), fd, row, bare);
+            if (last.gradients().stream().anyMatch(g -> !g.verdict().passed())) {
+                out.println("  (check did not pass: " + last.gradients().stream().map(GradientResult::verdict).toList()
+                        + ")");
+            }
+        }
+        out.println("FULL CHECK: median of " + repeats + " after one warm-up; FD EVAL: one forward through the"
+                + " built SameDiff graph (2 per checked input element); BACKWARD ROW: one VJP (1 per output element);"
+                + " BARE EXEC: Nd4j.exec of the native op alone.");
+        out.flush();
+    }
+
+    private static Map<String, INDArray> inputs(OpSpec spec) {
+        Map<String, INDArray> in = new LinkedHashMap<>();
+        for (InputSpec i : spec.inputs()) {
+            in.put(i.name(), Nd4j.createFromArray(InputValues.generate(i, spec.seed())).reshape('c', i.shape()));
+        }
+        return in;
+    }
+
+    private static INDArray bareExec(BenchCase c, Map<String, INDArray> inputs) {
+        DynamicCustomOp op = DynamicCustomOp.builder(c.nativeOp())
+                .addInputs(inputs.values().toArray(new INDArray[0]))
+                .addIntegerArguments(Arrays.stream(c.intArgs()).mapToInt(l -> (int) l).toArray())
+                .build();
+        return Nd4j.exec(op)[0];
+    }
+
+    /** Microseconds per call: enough calls for about 200 ms after a warm-up, to ride out timer noise. */
+    private static double perCall(Runnable call) {
+        for (int i = 0; i < 50; i++) {
+            call.run();
+        }
+        int n = 0;
+        long start = System.nanoTime();
+        while (System.nanoTime() - start < 200_000_000L || n < 20) {
+            call.run();
+            n++;
+        }
+        return (System.nanoTime() - start) / 1e3 / n;
+    }
+
+    private static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s[s.length / 2];
+    }
+
+    private static OpSpec parse(String yaml) throws InvalidSpecException {
+        return new SpecLoader().loadText("<bench>", "bench", yaml).get(0).specOrThrow();
+    }
+}
