@@ -21,7 +21,7 @@ public final class Main {
         // ND4J warns about its own duplicate TF import mappings on every start: noise to a gradcheck user.
         System.setProperty("org.slf4j.simpleLogger.log.org.nd4j.imports.converters.ImportClassMapping", "error");
         // SameDiff prints to System.out ("Added differentiated op ..."): only reports may reach the real stdout.
-        PrintStream stdout = System.out;
+        PrintStream stdout = reportStream();
         System.setOut(new PrintStream(new ChatterFilter(System.err), true, StandardCharsets.UTF_8));
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(stdout, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
@@ -29,6 +29,22 @@ public final class Main {
         out.flush();
         err.flush();
         System.exit(code);
+    }
+
+    /**
+     * Where reports go: the launcher passes the real stdout as a file descriptor in {@code gradcheck.stdout}
+     * (with fd 1 pointed at stderr, where native printf()s then land); run without it, plain stdout.
+     */
+    private static PrintStream reportStream() {
+        String path = System.getProperty("gradcheck.stdout");
+        if (path != null) {
+            try {
+                return new PrintStream(new java.io.FileOutputStream(path), true, StandardCharsets.UTF_8);
+            } catch (java.io.IOException e) {
+                System.err.println("gradcheck: cannot open " + path + " for the report, using stdout: " + e.getMessage());
+            }
+        }
+        return System.out;
     }
 
     /** The full command tree over the given streams and engine; tests call this with captured streams. */

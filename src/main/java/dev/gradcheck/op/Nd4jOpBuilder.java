@@ -13,6 +13,8 @@ import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.BaseReduceOp;
+import org.nd4j.linalg.api.ops.BaseScalarOp;
+import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.api.ops.DynamicCustomOp;
 
 /**
@@ -49,7 +51,17 @@ public final class Nd4jOpBuilder {
             return args;
         }
         if (proto instanceof BaseReduceOp) {
-            return args.stream().filter(a -> a.name().equals("dimensions") && a.kind() == ArgInfo.Kind.INT).toList();
+            List<ArgInfo> dims = args.stream()
+                    .filter(a -> a.name().equals("dimensions") && a.kind() == ArgInfo.Kind.INT).toList();
+            if (hasVarianceConstructor(proto)) {
+                dims = new java.util.ArrayList<>(dims);
+                dims.add(new ArgInfo(BIAS_CORRECTED, ArgInfo.Kind.BOOL, 0));
+            }
+            return dims;
+        }
+        if (proto instanceof BaseScalarOp) {
+            // the op's one floating argument (relu's cutoff, leakyrelu's alpha, pow's pow) is its scalar
+            return args.stream().filter(a -> a.kind() == ArgInfo.Kind.FLOAT && a.index() == 0).toList();
         }
         return List.of();
     }
@@ -93,6 +105,18 @@ public final class Nd4jOpBuilder {
         return info;
     }
 
+    /** Variance and standard deviation take Bessel's correction before keepDims; it defaults to on, as in ND4J. */
+    private static final String BIAS_CORRECTED = "biasCorrected";
+
+    private static boolean hasVarianceConstructor(DifferentialFunction proto) {
+        try {
+            proto.getClass().getConstructor(SameDiff.class, SDVariable.class, boolean.class, boolean.class, int[].class);
+            return true;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
     private static DifferentialFunction instantiate(DifferentialFunction proto) {
         try {
             var ctor = proto.getClass().getDeclaredConstructor();
@@ -119,6 +143,11 @@ public final class Nd4jOpBuilder {
             bound.dtypes().forEach(d -> custom.addDArgument(Nd4jTypes.of(d)));
             custom.configureFromArguments();
         }
+        if (op instanceof BaseScalarOp scalarOp) {
+            // in the input's dtype: a float scalar beside a double input fails in the kernel
+            double value = bound.floats().isEmpty() ? 0.0 : bound.floats().get(0);
+            scalarOp.setScalar(Nd4j.scalar(args[0].dataType(), value));
+        }
         setProperties(op, bound.byName());
         return op;
     }
@@ -132,14 +161,22 @@ public final class Nd4jOpBuilder {
         Map<String, Object> rest = new LinkedHashMap<>(bound.byName());
         Object dimsValue = rest.remove("dimensions");
         Object keepValue = rest.remove("keepDims");
+        Object biasValue = rest.remove(BIAS_CORRECTED);
         int[] dims = dimsValue == null ? new int[0]
                 : AttrValues.toLongs(dimsValue).stream().mapToInt(Long::intValue).toArray();
         boolean keepDims = keepValue != null && AttrValues.toBoolean(keepValue);
         DifferentialFunction op;
         try {
-            op = (DifferentialFunction) proto.getClass()
-                    .getConstructor(SameDiff.class, SDVariable.class, boolean.class, int[].class)
-                    .newInstance(sd, input, keepDims, dims);
+            if (hasVarianceConstructor(proto)) {
+                boolean biasCorrected = biasValue == null || AttrValues.toBoolean(biasValue);
+                op = (DifferentialFunction) proto.getClass()
+                        .getConstructor(SameDiff.class, SDVariable.class, boolean.class, boolean.class, int[].class)
+                        .newInstance(sd, input, biasCorrected, keepDims, dims);
+            } else {
+                op = (DifferentialFunction) proto.getClass()
+                        .getConstructor(SameDiff.class, SDVariable.class, boolean.class, int[].class)
+                        .newInstance(sd, input, keepDims, dims);
+            }
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(proto.opName() + " has no (SameDiff, SDVariable, boolean, int[])"
                     + " constructor to set its dimensions with", e);

@@ -104,6 +104,13 @@ public final class OpCatalog {
                 args.add(new ArgInfo(a.getName(), kind, a.getArgIndex()));
             }
         }
+        if (name.equals("layer_norm")) {
+            // ND4J's descriptor names bool 0 noBias, but the kernel and LayerNorm read bool 0 as channelsFirst and
+            // bool 1 as noBias (docs/nd4j-findings.md): describe what the op really reads.
+            args.removeIf(a -> a.kind() == ArgInfo.Kind.BOOL);
+            args.add(new ArgInfo("channelsFirst", ArgInfo.Kind.BOOL, 0));
+            args.add(new ArgInfo("noBias", ArgInfo.Kind.BOOL, 1));
+        }
         args.sort(Comparator.comparing(ArgInfo::kind).thenComparingInt(ArgInfo::index));
         return List.copyOf(args);
     }

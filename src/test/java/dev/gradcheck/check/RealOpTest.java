@@ -66,6 +66,47 @@ class RealOpTest {
         }
     }
 
+    private INDArray forward(String yaml, INDArray x) throws Exception {
+        try (Differentiable f = builder.build(Specs.parse(yaml), Map.of("x", x))) {
+            return f.forward(Map.of("x", x)).get("0");
+        }
+    }
+
+    @Test
+    void scalarOpsTakeTheirScalarFromTheAttribute() throws Exception {
+        INDArray x = Nd4j.createFromArray(-1.0, 0.2, 0.7, 2.0);
+        // ND4J's relu with a cutoff is max(x, cutoff)
+        assertArrayEquals(new double[] {0.5, 0.5, 0.7, 2}, forward("""
+                op: relu
+                attrs: {cutoff: 0.5}
+                inputs: {x: {shape: [4]}}
+                """, x).toDoubleVector(), 1e-12);
+        assertArrayEquals(new double[] {-0.2, 0.2, 0.7, 2}, forward("""
+                op: leakyrelu
+                attrs: {alpha: 0.2}
+                inputs: {x: {shape: [4]}}
+                """, x).toDoubleVector(), 1e-12);
+        assertArrayEquals(new double[] {-1, 0.008, 0.343, 8}, forward("""
+                op: pow
+                attrs: {pow: 3}
+                inputs: {x: {shape: [4]}}
+                """, x).toDoubleVector(), 1e-12);
+    }
+
+    @Test
+    void varianceHonoursBiasCorrection() throws Exception {
+        INDArray x = Nd4j.createFromArray(1.0, 2.0, 3.0, 4.0);
+        assertEquals(1.25, forward("""
+                op: var
+                attrs: {biasCorrected: false}
+                inputs: {x: {shape: [4]}}
+                """, x).getDouble(0), 1e-12);
+        assertEquals(5.0 / 3, forward("""
+                op: var
+                inputs: {x: {shape: [4]}}
+                """, x).getDouble(0), 1e-12, "Bessel's correction by default");
+    }
+
     @Test
     void matmulWithTransposePasses() {
         CheckResult r = check("""

@@ -1,0 +1,204 @@
+#!/usr/bin/python3
+"""PyTorch autograd as an independent oracle for gradcheck specs.
+
+What it checks: for each spec (in the given YAML spec files) whose op is in ORACLE below and whose inputs are
+written out (init: values / constant / range -- random inits cannot be reproduced outside gradcheck), it
+rebuilds the op in PyTorch (float64), prints the forward output and the full Jacobian d out / d input of every
+checked floating input, computed by torch.autograd. Given a gradcheck JSON report (--report), it also looks up
+each gradient block's worst element there and prints ND4J's analytic value, gradcheck's numerical value and
+PyTorch's value side by side, saying which of the two PyTorch agrees with.
+
+It is used to verify the `expect: fail` / `expect: error` specs under specs/ (see docs/nd4j-findings.md):
+a mismatch is only called an ND4J bug when PyTorch agrees with the numerical Jacobian, not the analytic one.
+
+Usage (Debian's python with python3-torch and python3-yaml):
+    java -jar gradcheck.jar check specs/shape/gather.yaml --format json > /tmp/r.json
+    /usr/bin/python3 tools/torch_oracle.py specs/shape/gather.yaml --report /tmp/r.json [--only NAME] [--jacobian]
+"""
+import argparse
+import json
+import sys
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+import yaml
+
+torch.set_default_dtype(torch.float64)
+
+
+def dims(attrs, key="dimensions"):
+    d = attrs.get(key)
+    if d is None:
+        return None
+    return [int(v) for v in (d if isinstance(d, list) else [d])]
+
+
+def upsampling2d(ins, a):
+    x = ins[0]
+    fh, fw = int(a["factorH"]), int(a["factorW"])
+    nchw = int(a.get("isNCHW", 1)) != 0          # ND4J upsampling2d: isNCHW 1 = NCHW, 0 = NHWC
+    h_ax, w_ax = (2, 3) if nchw else (1, 2)
+    return x.repeat_interleave(fh, dim=h_ax).repeat_interleave(fw, dim=w_ax)
+
+
+def batchnorm(ins, a):
+    x, mean, var, gamma, beta = ins
+    axis = dims(a)[0]
+    shape = [1] * x.dim()
+    shape[axis] = -1
+    r = lambda t: t.reshape(shape)
+    return (x - r(mean)) / torch.sqrt(r(var) + float(a["epsilon"])) * r(gamma) + r(beta)
+
+
+def clipbynorm(ins, a):
+    x = ins[0]
+    c = float(a["clipValue"])
+    d = dims(a)
+    n = torch.sqrt((x * x).sum(dim=d, keepdim=True)) if d else torch.sqrt((x * x).sum())
+    return torch.where(n > c, x * c / n, x)
+
+
+def lrn(ins, a):
+    # ND4J's lrn kernel normalizes over the LAST axis (TF-style, channels last), whatever the docs say about NCHW:
+    # out_c = x_c / (bias + alpha * sum_{|c'-c| <= depth} x_c'^2)^beta
+    x = ins[0]
+    depth = int(a["depth"])
+    n = x.shape[-1]
+    sq = F.pad(x * x, (depth, depth))
+    window = sum(sq[..., k:k + n] for k in range(2 * depth + 1))
+    return x / (float(a["bias"]) + float(a["alpha"]) * window) ** float(a["beta"])
+
+
+def cumulative(prod):
+    def f(ins, a):
+        x, axis = ins[0], int(ins[1])
+        if int(a.get("reverse", 0)):
+            x = x.flip(axis)
+        y = torch.cumprod(x, axis) if prod else torch.cumsum(x, axis)
+        if int(a.get("exclusive", 0)):
+            pad = torch.ones_like(y.narrow(axis, 0, 1)) if prod else torch.zeros_like(y.narrow(axis, 0, 1))
+            y = torch.cat([pad, y.narrow(axis, 0, y.shape[axis] - 1)], axis)
+        return y.flip(axis) if int(a.get("reverse", 0)) else y
+    return f
+
+
+# ND4J op name -> f(list of input tensors in spec order, attrs) -> output 0
+ORACLE = {
+    "log_softmax": lambda i, a: torch.log_softmax(i[0], int(a.get("dimension", -1))),
+    "softmax": lambda i, a: torch.softmax(i[0], int(a.get("dimension", -1))),
+    "maximum": lambda i, a: torch.maximum(i[0], i[1]),
+    "minimum": lambda i, a: torch.minimum(i[0], i[1]),
+    "reduce_logsumexp": lambda i, a: torch.logsumexp(i[0], dims(a) or list(range(i[0].dim()))),
+    "cumsum": cumulative(False),
+    "cumprod": cumulative(True),
+    "mish": lambda i, a: F.mish(i[0]),
+    "tanh": lambda i, a: torch.tanh(i[0]),
+    "batchnorm": batchnorm,
+    "clipbynorm": clipbynorm,
+    "gather": lambda i, a: torch.index_select(i[0], dims(a)[0], i[1].long()),
+    "upsampling2d": upsampling2d,
+    "lrn": lrn,
+}
+
+FLOAT = {"float64", "float32", "float16", "bfloat16"}
+
+
+def values(inp):
+    shape = inp["shape"]
+    init = inp.get("init", {"uniform": [-1, 1]})
+    n = int(np.prod(shape)) if shape else 1
+    if "values" in init:
+        v = np.array(init["values"], dtype=np.float64)
+    elif "constant" in init:
+        v = np.full(n, float(init["constant"]))
+    elif "range" in init:
+        start, step = init["range"]
+        v = start + step * np.arange(n, dtype=np.float64)
+    else:
+        return None
+    return v.reshape(shape)
+
+
+def load(paths):
+    for p in paths:
+        with open(p, encoding="utf-8") as f:
+            for k, doc in enumerate(yaml.safe_load_all(f), 1):
+                if doc:
+                    doc.setdefault("name", f"{p}#{k}")
+                    yield p, doc
+
+
+def fmt(v):
+    return f"{v: .6g}"
+
+
+def run(spec, report, show_jacobian):
+    name, op = spec["name"], spec.get("op")
+    if op not in ORACLE:
+        return f"{name}: no oracle for op {op}"
+    inputs = spec["inputs"]
+    arrays = {}
+    for k, inp in inputs.items():
+        v = values(inp)
+        if v is None:
+            return f"{name}: input {k} has a random init; write its values out to use the oracle"
+        arrays[k] = v
+    no_grad = set(spec.get("no_grad", []))
+    checked = spec.get("check") or [k for k, inp in inputs.items()
+                                     if inp.get("dtype", "float64") in FLOAT and k not in no_grad]
+    attrs = spec.get("attrs", {}) or {}
+
+    def f(*xs):
+        it = iter(xs)
+        ins = [next(it) if k in checked else torch.tensor(arrays[k]) for k in inputs]
+        return ORACLE[op](ins, attrs)
+
+    xs = tuple(torch.tensor(arrays[k], requires_grad=True) for k in checked)
+    y = f(*xs)
+    jac = torch.autograd.functional.jacobian(f, xs)
+    lines = [f"== {name} (op {op}, expect {spec.get('expect', 'pass')})",
+             f"   torch forward {list(y.shape)}: " + " ".join(fmt(v) for v in y.detach().flatten().tolist())]
+    for k, J in zip(checked, jac):
+        J = J.reshape(y.numel(), -1)
+        lines.append(f"   d out / d {k}: finite={bool(torch.isfinite(J).all())}, shape {list(J.shape)}")
+        if show_jacobian:
+            for r in range(J.shape[0]):
+                lines.append("     " + " ".join(f"{v: .4f}" for v in J[r].tolist()))
+    for check in (report or {}).get("checks", []):
+        if check["name"] != name:
+            continue
+        lines.append(f"   gradcheck: status {check['status']}" + (f", message: {check['message']}" if check.get("message") else ""))
+        for g in check.get("gradients", []):
+            w = g.get("worst")
+            if not w or g["input"] not in checked:
+                continue
+            J = jac[checked.index(g["input"])]
+            t = float(J[tuple(w["output_index"]) + tuple(w["input_index"])])
+            an, nu = w["analytic"], w["numerical"]
+            agrees = ("numerical" if abs(t - nu) <= 1e-6 * max(1, abs(t)) else
+                      "analytic" if abs(t - an) <= 1e-6 * max(1, abs(t)) else "neither")
+            lines.append(f"   worst d out{w['output_index']} / d {g['input']}{w['input_index']}: ND4J analytic {fmt(an)},"
+                         f" numerical {fmt(nu)}, torch {fmt(t)} -> torch agrees with: {agrees}")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("specs", nargs="+")
+    ap.add_argument("--report", help="gradcheck --format json output for the same specs")
+    ap.add_argument("--only", help="only the spec with this name")
+    ap.add_argument("--jacobian", action="store_true", help="print PyTorch's full Jacobians")
+    a = ap.parse_args()
+    report = None
+    if a.report:
+        text = open(a.report, encoding="utf-8").read()
+        report = json.loads(text[text.index("{\n"):])  # tolerate native chatter before the JSON
+    for _, spec in load(a.specs):
+        if a.only and spec["name"] != a.only:
+            continue
+        print(run(spec, report, a.jacobian))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
