@@ -32,16 +32,21 @@ public final class Main {
     }
 
     /**
-     * Where reports go: the launcher passes the real stdout as a file descriptor in {@code gradcheck.stdout}
-     * (with fd 1 pointed at stderr, where native printf()s then land); run without it, plain stdout.
+     * Where reports go: the launcher passes the real stdout as an inherited file descriptor
+     * ({@code gradcheck.stdout.fd}) and points fd 1 at stderr, where native printf()s then land. The descriptor is
+     * used as it is, not reopened by path, so it shares the caller's file offset. Without it, plain stdout.
      */
     private static PrintStream reportStream() {
-        String path = System.getProperty("gradcheck.stdout");
-        if (path != null) {
+        String fd = System.getProperty("gradcheck.stdout.fd");
+        if (fd != null) {
             try {
-                return new PrintStream(new java.io.FileOutputStream(path), true, StandardCharsets.UTF_8);
-            } catch (java.io.IOException e) {
-                System.err.println("gradcheck: cannot open " + path + " for the report, using stdout: " + e.getMessage());
+                java.io.FileDescriptor descriptor = new java.io.FileDescriptor();
+                java.lang.reflect.Field field = java.io.FileDescriptor.class.getDeclaredField("fd");
+                field.setAccessible(true); // needs --add-opens java.base/java.io=ALL-UNNAMED, as the launcher gives
+                field.setInt(descriptor, Integer.parseInt(fd));
+                return new PrintStream(new java.io.FileOutputStream(descriptor), true, StandardCharsets.UTF_8);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                System.err.println("gradcheck: cannot write the report to fd " + fd + ", using stdout: " + e);
             }
         }
         return System.out;

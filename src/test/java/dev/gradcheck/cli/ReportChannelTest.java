@@ -8,14 +8,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * libnd4j printf()s to fd 1, which Java cannot redirect; the launcher gives the JVM its real stdout as another
- * descriptor ({@code -Dgradcheck.stdout}). Run the real main in a child JVM and check the report channel stays
- * pure JSON while native chatter lands on the process's stdout.
+ * descriptor ({@code -Dgradcheck.stdout.fd}). Run the real main in a child JVM the way the launcher does and check
+ * the report stays pure JSON, shares stdout's offset, and native chatter lands on stderr.
  */
 class ReportChannelTest {
 
@@ -34,20 +33,23 @@ class ReportChannelTest {
                 expect: error
                 reason: reduce_sum_bp receives no dimensions (docs/nd4j-findings.md)
                 """);
-        Path report = dir.resolve("report.json");
         Path stdout = dir.resolve("stdout.txt");
         String java = ProcessHandle.current().info().command().orElse("java");
-        Process p = new ProcessBuilder(List.of(java, "-Dgradcheck.stdout=" + report,
-                "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                "check", spec.toString(), "--format", "json"))
+        // what bin/gradcheck does, followed by another write to the same stdout, which must not clobber the report
+        String command = "'" + java + "' --add-opens java.base/java.io=ALL-UNNAMED -Dgradcheck.stdout.fd=3"
+                + " -cp '" + System.getProperty("java.class.path") + "' " + Main.class.getName()
+                + " check '" + spec + "' --format json 3>&1 1>&2; echo END";
+        Process p = new ProcessBuilder("bash", "-c", command)
                 .redirectOutput(stdout.toFile())
-                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(dir.resolve("stderr.txt").toFile())
                 .start();
         assertEquals(0, p.waitFor(), "the expected error ends as expected");
-        JsonNode json = new ObjectMapper().readTree(report.toFile());
+        String out = Files.readString(stdout);
+        assertTrue(out.endsWith("}\nEND\n"), "the report, then the shell's own line: " + out);
+        JsonNode json = new ObjectMapper().readTree(out.substring(0, out.length() - "END\n".length()));
         assertEquals("expected_error", json.get("checks").get(0).get("status").asText());
-        assertTrue(Files.readString(stdout).contains("Mismatched shape")
-                        || Files.readString(stdout).contains("Shape requested"),
-                "the native chatter went to fd 1, not into the report: " + Files.readString(stdout));
+        String err = Files.readString(dir.resolve("stderr.txt"));
+        assertTrue(err.contains("Mismatched shape") || err.contains("Shape requested"),
+                "the native chatter went to fd 1, now stderr: " + err);
     }
 }
