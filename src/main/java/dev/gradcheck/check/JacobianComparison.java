@@ -23,7 +23,9 @@ final class JacobianComparison {
         double maxAbs = 0;
         double maxRel = 0;
         double maxScore = Double.NEGATIVE_INFINITY;
-        double maxNumerical = 0;
+        double maxNumerical = -1;
+        int largestRow = 0;
+        int largestCol = 0;
         boolean analyticAllZero = true;
         int worstRow = 0;
         int worstCol = 0;
@@ -40,7 +42,11 @@ final class JacobianComparison {
                 }
                 maxAbs = Math.max(maxAbs, Double.isNaN(a - n) ? Double.POSITIVE_INFINITY : Math.abs(a - n));
                 maxRel = Math.max(maxRel, Tolerance.relativeError(a, n));
-                maxNumerical = Math.max(maxNumerical, Math.abs(n));
+                if (Math.abs(n) > maxNumerical) { // where a zero analytic gradient is most plainly wrong
+                    maxNumerical = Math.abs(n);
+                    largestRow = j;
+                    largestCol = i;
+                }
                 analyticAllZero &= a == 0;
             }
         }
@@ -51,9 +57,8 @@ final class JacobianComparison {
         double noiseFloor = NOISE_MARGIN * Math.ulp(1.0) * Math.max(1, outputScale) / delta;
         if (analyticAllZero && maxNumerical > noiseFloor) {
             verdict = Verdict.ZERO_GRADIENT;
-            int[] at = worstAt(numerical);
-            worstRow = at[0];
-            worstCol = at[1];
+            worstRow = largestRow;
+            worstCol = largestCol;
         } else {
             verdict = maxScore <= 1 ? Verdict.PASS : Verdict.MISMATCH;
         }
@@ -61,20 +66,5 @@ final class JacobianComparison {
                 Flat.unravel(worstRow, numerical.outputShape()), Flat.unravel(worstCol, numerical.inputShape()),
                 analytic.values()[worstRow][worstCol], numerical.values()[worstRow][worstCol]);
         return new GradientResult(output, input, verdict, maxAbs, maxRel, maxScore, worst, evaluations, seconds);
-    }
-
-    /** The largest numerical entry: where a zero analytic gradient is most plainly wrong. */
-    private static int[] worstAt(Jacobian numerical) {
-        int[] at = {0, 0};
-        double best = -1;
-        for (int j = 0; j < numerical.rows(); j++) {
-            for (int i = 0; i < numerical.cols(); i++) {
-                if (Math.abs(numerical.values()[j][i]) > best) {
-                    best = Math.abs(numerical.values()[j][i]);
-                    at = new int[] {j, i};
-                }
-            }
-        }
-        return at;
     }
 }

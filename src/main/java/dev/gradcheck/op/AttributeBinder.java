@@ -35,7 +35,6 @@ final class AttributeBinder {
         TreeMap<Integer, Boolean> bools = new TreeMap<>();
         TreeMap<Integer, DType> dtypes = new TreeMap<>();
         Map<String, Object> byName = new java.util.LinkedHashMap<>();
-        Map<String, Located<Object>> located = new java.util.HashMap<>();
         for (Map.Entry<String, Located<Object>> e : attrs.entrySet()) {
             String name = e.getKey();
             Located<Object> value = e.getValue();
@@ -51,7 +50,6 @@ final class AttributeBinder {
                     byName.put(name, value.value());
                     continue;
                 }
-                located.put(arg.kind() + "#" + arg.index(), value);
                 switch (arg.kind()) {
                     case INT -> {
                         List<Long> list = AttrValues.toLongs(value.value());
