@@ -3,10 +3,12 @@ package dev.gradcheck.op;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.Suggestions;
+import java.lang.reflect.Constructor;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.nd4j.autodiff.functions.DifferentialFunction;
 import org.nd4j.autodiff.samediff.SDVariable;
@@ -53,7 +55,7 @@ public final class Nd4jOpBuilder {
         if (proto instanceof BaseReduceOp) {
             List<ArgInfo> dims = args.stream()
                     .filter(a -> a.name().equals("dimensions") && a.kind() == ArgInfo.Kind.INT).toList();
-            if (hasVarianceConstructor(proto)) {
+            if (varianceConstructor(proto).isPresent()) {
                 dims = new java.util.ArrayList<>(dims);
                 dims.add(new ArgInfo(BIAS_CORRECTED, ArgInfo.Kind.BOOL, 0));
             }
@@ -108,12 +110,13 @@ public final class Nd4jOpBuilder {
     /** Variance and standard deviation take Bessel's correction before keepDims; it defaults to on, as in ND4J. */
     private static final String BIAS_CORRECTED = "biasCorrected";
 
-    private static boolean hasVarianceConstructor(DifferentialFunction proto) {
+    /** The (SameDiff, SDVariable, biasCorrected, keepDims, dims) constructor, where the op has one. */
+    private static Optional<Constructor<?>> varianceConstructor(DifferentialFunction proto) {
         try {
-            proto.getClass().getConstructor(SameDiff.class, SDVariable.class, boolean.class, boolean.class, int[].class);
-            return true;
+            return Optional.of(proto.getClass()
+                    .getConstructor(SameDiff.class, SDVariable.class, boolean.class, boolean.class, int[].class));
         } catch (NoSuchMethodException e) {
-            return false;
+            return Optional.empty();
         }
     }
 
@@ -167,11 +170,10 @@ public final class Nd4jOpBuilder {
         boolean keepDims = keepValue != null && AttrValues.toBoolean(keepValue);
         DifferentialFunction op;
         try {
-            if (hasVarianceConstructor(proto)) {
+            Optional<Constructor<?>> variance = varianceConstructor(proto);
+            if (variance.isPresent()) {
                 boolean biasCorrected = biasValue == null || AttrValues.toBoolean(biasValue);
-                op = (DifferentialFunction) proto.getClass()
-                        .getConstructor(SameDiff.class, SDVariable.class, boolean.class, boolean.class, int[].class)
-                        .newInstance(sd, input, biasCorrected, keepDims, dims);
+                op = (DifferentialFunction) variance.get().newInstance(sd, input, biasCorrected, keepDims, dims);
             } else {
                 op = (DifferentialFunction) proto.getClass()
                         .getConstructor(SameDiff.class, SDVariable.class, boolean.class, int[].class)
