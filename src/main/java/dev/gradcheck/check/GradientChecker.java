@@ -114,14 +114,24 @@ public final class GradientChecker {
                 double analyticSeconds = (System.nanoTime() - t) / 1e9;
                 double scale = yRef.get(out).length() == 0 ? 0 : Math.abs(yRef.get(out).castTo(DataType.DOUBLE)
                         .amaxNumber().doubleValue());
+                boolean outputFinite = allFinite(y.get(out)) && allFinite(yRef.get(out));
                 for (String in : spec.check()) {
                     results.add(JacobianComparison.compare(out, in, analytic.get(in), numerical.get(in).get(out),
-                            tolerance, delta, scale, numericalEvals.get(in) + passes.value(),
+                            tolerance, delta, scale, outputFinite, numericalEvals.get(in) + passes.value(),
                             numericalSeconds.get(in) + analyticSeconds));
                 }
             }
             return results;
         }
+    }
+
+    private static boolean allFinite(INDArray a) {
+        for (double v : a.castTo(DataType.DOUBLE).data().asDouble()) {
+            if (!Double.isFinite(v)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The outputs the spec names (by index or name), or every floating output. */

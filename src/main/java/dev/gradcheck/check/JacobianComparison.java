@@ -5,7 +5,8 @@ import dev.gradcheck.spec.Tolerance;
 /**
  * Compares an analytic Jacobian block with the numerical one, element by element, under one tolerance rule.
  * A block whose analytic side is entirely zero while the numerical side is not is a failure whatever the
- * tolerance: a missing backward must never pass (ND4J's own GradCheckUtil lets it).
+ * tolerance: a missing backward must never pass (ND4J's own GradCheckUtil lets it). A NaN or infinity on either
+ * side, or in the forward output, is its own verdict ({@link Verdict#NON_FINITE}), never a pass.
  */
 final class JacobianComparison {
 
@@ -20,6 +21,13 @@ final class JacobianComparison {
     static GradientResult compare(String output, String input, Jacobian analytic, Jacobian numerical,
                                   Tolerance tolerance, double delta, double outputScale, long evaluations,
                                   double seconds) {
+        return compare(output, input, analytic, numerical, tolerance, delta, outputScale, true, evaluations, seconds);
+    }
+
+    /** @param outputFinite false when the forward output itself holds a NaN or infinity: the block cannot pass */
+    static GradientResult compare(String output, String input, Jacobian analytic, Jacobian numerical,
+                                  Tolerance tolerance, double delta, double outputScale, boolean outputFinite,
+                                  long evaluations, double seconds) {
         double maxAbs = 0;
         double maxRel = 0;
         double maxScore = Double.NEGATIVE_INFINITY;
@@ -27,6 +35,9 @@ final class JacobianComparison {
         int largestRow = 0;
         int largestCol = 0;
         boolean analyticAllZero = true;
+        boolean allFinite = outputFinite;
+        int firstNonFiniteRow = -1;
+        int firstNonFiniteCol = -1;
         int worstRow = 0;
         int worstCol = 0;
         for (int j = 0; j < numerical.rows(); j++) {
@@ -48,6 +59,11 @@ final class JacobianComparison {
                     largestCol = i;
                 }
                 analyticAllZero &= a == 0;
+                if (firstNonFiniteRow < 0 && !(Double.isFinite(a) && Double.isFinite(n))) {
+                    allFinite = false;
+                    firstNonFiniteRow = j;
+                    firstNonFiniteCol = i;
+                }
             }
         }
         if (maxScore == Double.NEGATIVE_INFINITY) {
@@ -55,7 +71,13 @@ final class JacobianComparison {
         }
         Verdict verdict;
         double noiseFloor = NOISE_MARGIN * Math.ulp(1.0) * Math.max(1, outputScale) / delta;
-        if (analyticAllZero && maxNumerical > noiseFloor) {
+        if (!allFinite) {
+            verdict = Verdict.NON_FINITE;
+            if (firstNonFiniteRow >= 0) {
+                worstRow = firstNonFiniteRow;
+                worstCol = firstNonFiniteCol;
+            }
+        } else if (analyticAllZero && maxNumerical > noiseFloor) {
             verdict = Verdict.ZERO_GRADIENT;
             worstRow = largestRow;
             worstCol = largestCol;

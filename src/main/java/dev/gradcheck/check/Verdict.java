@@ -7,7 +7,9 @@ public enum Verdict {
     /** They differ somewhere beyond the tolerance. */
     MISMATCH,
     /** The analytic gradient is entirely zero (or absent) while the numerical one is not: always a failure. */
-    ZERO_GRADIENT;
+    ZERO_GRADIENT,
+    /** A NaN or infinity in the forward output or in either gradient: never a pass, whatever the tolerance. */
+    NON_FINITE;
 
     public String reportName() {
         return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');

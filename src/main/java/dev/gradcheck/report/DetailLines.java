@@ -30,7 +30,8 @@ final class DetailLines {
                 }
                 lines.addAll(messageLines(r.message()));
             }
-            case ERROR, INVALID -> {
+            case SKIPPED -> lines.addAll(messageLines(r.message()));
+            case ERROR, INVALID, CRASHED, TIMEOUT -> {
                 List<String> message = messageLines(r.message());
                 lines.addAll(message.isEmpty() ? List.of("(no message)") : message);
             }

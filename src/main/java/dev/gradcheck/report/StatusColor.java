@@ -19,9 +19,9 @@ final class StatusColor {
 
     private static String code(Status status) {
         return switch (status) {
-            case PASSED, EXPECTED_FAIL, EXPECTED_ERROR -> "\u001b[32m";
+            case PASSED, EXPECTED_FAIL, EXPECTED_ERROR, SKIPPED -> "\u001b[32m";
             case FAILED, UNEXPECTED_PASS -> "\u001b[31m";
-            case ERROR -> "\u001b[33m";
+            case ERROR, CRASHED, TIMEOUT -> "\u001b[33m";
             case INVALID -> "\u001b[35m";
         };
     }

@@ -43,6 +43,9 @@ public final class SummaryLine {
             case ERROR -> n == 1 ? "error" : "errors";
             case EXPECTED_ERROR -> n == 1 ? "expected error" : "expected errors";
             case INVALID -> "invalid";
+            case CRASHED -> "crashed";
+            case TIMEOUT -> n == 1 ? "timeout" : "timeouts";
+            case SKIPPED -> "skipped";
         };
     }
 

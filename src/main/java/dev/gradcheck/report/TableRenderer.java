@@ -50,7 +50,7 @@ public final class TableRenderer implements ReportRenderer {
         GradientResult worst = r.gradients() == null ? null : r.worstGradient();
         return new String[] {
             r.status().label(),
-            orDash(r.name()),
+            specCell(r),
             orDash(r.op()),
             orDash(r.dtype()),
             GradientText.name(worst),
@@ -58,6 +58,13 @@ public final class TableRenderer implements ReportRenderer {
             worst == null ? "-" : Numbers.sci(worst.maxAbsError()),
             Numbers.millis(r.seconds()),
         };
+    }
+
+    /** The spec's name, with the backend beside it when that is not the default cpu (one row per backend). */
+    private static String specCell(CheckResult r) {
+        String backend = r.backend();
+        boolean other = backend != null && !backend.isEmpty() && !backend.equals("cpu");
+        return orDash(r.name()) + (other ? " (" + backend + ")" : "");
     }
 
     private static int[] widths(List<String[]> rows) {

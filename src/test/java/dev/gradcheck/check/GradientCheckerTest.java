@@ -77,11 +77,31 @@ class GradientCheckerTest {
     }
 
     @Test
-    void nanInTheBackwardIsAMismatchNeverAPass() {
-        CheckResult r = check(SPEC, g -> g.dup().putScalar(0, Double.NaN));
+    void nanInTheBackwardIsItsOwnVerdictNeverAPass() {
+        // even a tolerance that accepts any finite error must not let a NaN through
+        CheckResult r = check(SPEC + "tolerance: {atol: 1.0e+300, rtol: 1}\n", g -> g.dup().putScalar(0, Double.NaN));
         assertEquals(Status.FAILED, r.status());
-        assertTrue(Double.isNaN(r.worstGradient().maxScore()) || Double.isInfinite(r.worstGradient().maxScore()),
-                r.toString());
+        GradientResult worst = r.worstGradient();
+        assertEquals(Verdict.NON_FINITE, worst.verdict(), r.toString());
+        assertTrue(Double.isNaN(worst.worst().analytic()), "the report points at the NaN: " + worst);
+    }
+
+    @Test
+    void infinityInTheForwardOutputIsNonFiniteThoughTheGradientsAgree() {
+        // y0 = x*x*w with one output element forced to +inf: the Jacobians are fine, the output is not
+        FunctionFactory factory = (s, inputs) -> new Functions.Delegate(Functions.squareAndDot()) {
+            @Override
+            public java.util.Map<String, INDArray> forward(java.util.Map<String, INDArray> in) {
+                java.util.Map<String, INDArray> y = new java.util.HashMap<>(super.forward(in));
+                y.put("0", y.get("0").dup().putScalar(0, Double.POSITIVE_INFINITY));
+                return y;
+            }
+        };
+        CheckResult r = new GradientChecker(factory, "test").check(Specs.parse(SPEC));
+        assertEquals(Status.FAILED, r.status());
+        List<Verdict> verdicts = r.gradients().stream().map(GradientResult::verdict).toList();
+        assertEquals(List.of(Verdict.NON_FINITE, Verdict.NON_FINITE, Verdict.PASS, Verdict.PASS), verdicts,
+                "only the blocks of the infinite output");
     }
 
     @Test

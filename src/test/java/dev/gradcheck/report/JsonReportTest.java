@@ -36,7 +36,8 @@ class JsonReportTest {
         List<CheckResult> results = SampleResults.all();
         JsonNode summary = parse(results, SampleResults.summary()).get("summary");
         assertEquals(List.of("total", "passed", "failed", "expected_fail", "unexpected_pass", "error",
-                "expected_error", "invalid", "exit_code", "seconds"), fieldNames(summary));
+                "expected_error", "invalid", "crashed", "timeout", "skipped", "exit_code", "seconds"),
+                fieldNames(summary));
         assertEquals(results.size(), summary.get("total").asInt());
         int sum = 0;
         for (Status s : Status.values()) {

@@ -24,7 +24,8 @@ final class SampleResults {
     static List<CheckResult> all() {
         return List.of(
                 passedSingle(), passedMulti(), failedMismatch(), failedZeroGradient(), failedNaN(),
-                expectedFail(), unexpectedPass(), error(), expectedError(), invalid());
+                expectedFail(), unexpectedPass(), error(), expectedError(), invalid(), crashed(), timedOut(),
+                skippedOnCuda());
     }
 
     static Summary summary() {
@@ -77,7 +78,7 @@ final class SampleResults {
     /** The op's backward produced NaN: errors are NaN / infinite and must print as such in both formats. */
     private static CheckResult failedNaN() {
         return check("log-near-zero", "specs/log.yaml:9:1", "log", "float32", Status.FAILED, "pass", null, null,
-                List.of(grad("0", "x", Verdict.MISMATCH, Double.NaN, Double.POSITIVE_INFINITY,
+                List.of(grad("0", "x", Verdict.NON_FINITE, Double.NaN, Double.POSITIVE_INFINITY,
                         Double.POSITIVE_INFINITY, worst(new long[] {0}, new long[] {0}, Double.NaN, 1.0e6))),
                 MAX_REL, 0.003);
     }
@@ -116,6 +117,25 @@ final class SampleResults {
         return check("bad", "specs/bad.yaml:1:1", "", "", Status.INVALID, "pass", null,
                 "specs/bad.yaml:3:12: unknown dtype 'float8'\nspecs/bad.yaml:7:3: 'tolerance' needs a rule",
                 List.of(), null, 0.0);
+    }
+
+    /** The worker died: the message names the signal and ends with the worker's last stderr lines. */
+    private static CheckResult crashed() {
+        return check("strided-slice-neg", "specs/slice.yaml:30:1", "strided_slice", "float64", Status.CRASHED,
+                "pass", null, "worker crashed: killed by signal 6 (SIGABRT)\nlast worker output:\n"
+                        + "  malloc(): unaligned tcache chunk detected",
+                List.of(), MAX_REL, 2.25);
+    }
+
+    private static CheckResult timedOut() {
+        return check("conv3d-big", "specs/conv.yaml:40:1", "conv3d", "float64", Status.TIMEOUT, "pass", null,
+                "timed out after 120 s (timeout: in the spec, or --timeout)", List.of(), MAX_REL, 120.0);
+    }
+
+    /** Another backend: the table names it beside the spec. */
+    private static CheckResult skippedOnCuda() {
+        return new CheckResult("tanh-basic", "specs/tanh.yaml:1:1", "tanh", "cuda", "float64", Status.SKIPPED, "pass",
+                null, "cuda: no CUDA device (nvidia-smi lists none)", List.of(), MAX_REL, 1.0e-6, 0.0);
     }
 
     private static CheckResult check(String name, String location, String op, String dtype, Status status,
