@@ -70,6 +70,8 @@ public final class GradientChecker {
 
     private List<GradientResult> compareAll(OpSpec spec, double delta, Tolerance tolerance)
             throws InvalidSpecException {
+        MemoryBudget budget = MemoryBudget.current();
+        budget.requireInputsFit(spec); // before any array exists
         Map<String, INDArray> testInputs = new LinkedHashMap<>();
         Map<String, INDArray> refInputs = new LinkedHashMap<>();
         boolean allFloat64 = true;
@@ -87,6 +89,9 @@ public final class GradientChecker {
             Map<String, INDArray> y = underTest.forward(testInputs);
             Map<String, INDArray> yRef = reference == null ? y : reference.forward(refInputs);
             List<String> outputs = selectOutputs(spec, underTest.outputNames(), y);
+            Map<String, Long> outputLengths = new LinkedHashMap<>();
+            outputs.forEach(o -> outputLengths.put(o, y.get(o).length()));
+            budget.requireJacobiansFit(spec, outputLengths); // before the blocks, which dominate
 
             Map<String, Map<String, Jacobian>> numerical = new HashMap<>();
             Map<String, Long> numericalEvals = new HashMap<>();

@@ -1,20 +1,26 @@
 package dev.gradcheck.cli;
 
 import dev.gradcheck.backend.Backend;
+import dev.gradcheck.backend.TimeLimits;
+import dev.gradcheck.backend.WorkerBackend;
+import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.check.MemoryBudget;
 import dev.gradcheck.check.Status;
 import dev.gradcheck.check.Summary;
 import dev.gradcheck.report.ReportFormat;
 import dev.gradcheck.spec.LoadedSpec;
-import dev.gradcheck.spec.SpecError;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -54,49 +60,80 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = "--no-color", description = "Never colour the table (colour is used only on a terminal).")
     boolean noColor;
 
+    @Option(names = {"-j", "--jobs"}, paramLabel = "N", defaultValue = "1",
+            description = "CPU worker JVMs checking specs side by side (default: ${DEFAULT-VALUE}). Each costs about"
+                    + " 2 s to start and its own ND4J threads: more than the number of cores rarely helps.")
+    int jobs;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS",
+            description = "Time limit of one check in a worker (a spec's timeout: wins; default: "
+                    + "300). A check over it ends as TIMEOUT and its worker is replaced.")
+    Double timeout;
+
+    @Option(names = "--backend", paramLabel = "BACKEND", converter = BackendChoice.Converter.class,
+            description = "cpu, cuda or all: run every spec on these backends instead of its backends: list; all"
+                    + " also reports the CPU-vs-CUDA difference of outputs and gradients.")
+    BackendChoice backendChoice;
+
+    @Option(names = "--require-backend",
+            description = "Exit 2 when a check is skipped because its backend is not usable here (no CUDA device,"
+                    + " or one nd4j-cuda M2.1 cannot run); without it, skipped checks leave the exit code alone.")
+    boolean requireBackend;
+
+    @Option(names = "--max-memory", paramLabel = "SIZE", converter = ByteSize.Converter.class,
+            description = "Refuse (as INVALID, before allocating) a spec whose inputs and Jacobians would need more"
+                    + " than SIZE bytes (k, m, g suffixes); default: half the checking JVM's heap.")
+    Long maxMemory;
+
+    @Option(names = "--in-process",
+            description = "Check in this JVM instead of worker JVMs: no crash isolation, no time limits, cpu only;"
+                    + " for debugging gradcheck or an operator under a debugger.")
+    boolean inProcess;
+
     @Spec
     CommandSpec command;
 
-    private final Supplier<Backend> backends;
+    private final Supplier<Backend> inProcessBackends;
+    private final WorkerOptions workerOptions;
 
-    CheckCommand(Supplier<Backend> backends) {
-        this.backends = backends;
+    /**
+     * @param inProcessBackends the engine for {@code --in-process}
+     * @param workerOptions     how to start worker JVMs; null runs everything in process (test wiring that injects
+     *                          an engine of its own)
+     */
+    CheckCommand(Supplier<Backend> inProcessBackends, WorkerOptions workerOptions) {
+        this.inProcessBackends = inProcessBackends;
+        this.workerOptions = workerOptions;
     }
 
     @Override
     public Integer call() {
         long start = System.nanoTime();
+        if (jobs < 1) {
+            throw new ParameterException(command.commandLine(), "--jobs must be at least 1, got " + jobs);
+        }
         SpecBatch batch = SpecBatch.load(paths);
         Console console = Console.of(command);
         batch.pathProblems().forEach(p -> console.err().println("gradcheck: " + p));
 
         List<Glob> globs = only.stream().map(Glob::new).toList();
-        List<CheckResult> results = new ArrayList<>();
-        Backend backend = null;
+        List<LoadedSpec> selected = batch.specs().stream().filter(s -> selected(s, globs)).toList();
+        CheckRun run = new CheckRun(selected, backendChoice, !inProcess && workerOptions != null, console);
+        ReportOnce report = new ReportOnce(new ReportWriter(console, format, output, !noColor), run, start);
+        Thread onInterrupt = new Thread(() -> report.interrupted(console), "gradcheck-interrupt");
+        Runtime.getRuntime().addShutdownHook(onInterrupt); // Ctrl-C: the report so far, still a valid report
         try {
-            for (LoadedSpec loaded : batch.specs()) {
-                if (!selected(loaded, globs)) {
-                    continue;
-                }
-                CheckResult result;
-                if (loaded.isValid()) {
-                    if (backend == null) {
-                        backend = backends.get(); // only pay for the engine when a spec needs it
-                    }
-                    result = backend.run(loaded.spec());
-                } else {
-                    result = invalid(loaded);
-                }
-                results.add(result);
-                if (failFast && result.status().exitCode() != 0) {
-                    break;
-                }
-            }
+            withMemoryLimit(() -> run.execute(lanes(run.cudaDevice()), failFast));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
-            if (backend != null) {
-                backend.close();
+            try {
+                Runtime.getRuntime().removeShutdownHook(onInterrupt);
+            } catch (IllegalStateException e) {
+                // already shutting down: the hook writes the report
             }
         }
+        List<CheckResult> results = run.results();
         Summary summary = Summary.of(results, (System.nanoTime() - start) / 1e9);
         boolean usageProblem = !batch.pathProblems().isEmpty();
         if (results.isEmpty()) {
@@ -104,9 +141,55 @@ final class CheckCommand implements Callable<Integer> {
             console.err().println("gradcheck: no specs found" + (only.isEmpty() ? "" : " matching --only " + only));
             usageProblem = true;
         }
+        if (requireBackend && summary.count(Status.SKIPPED) > 0) {
+            console.err().println("gradcheck: --require-backend: " + summary.count(Status.SKIPPED)
+                    + " check(s) skipped because their backend is not usable here");
+            usageProblem = true;
+        }
         int exit = Math.max(summary.exitCode(), usageProblem ? ExitCode.USAGE.code() : 0);
-        boolean written = new ReportWriter(console, format, output, !noColor).write(results, summary);
+        boolean written = report.write(results, summary);
         return written ? exit : Math.max(exit, ExitCode.USAGE.code());
+    }
+
+    /** One backend factory per lane: {@code --jobs} CPU workers and one CUDA worker, or this JVM alone. */
+    private Map<String, List<Supplier<Backend>>> lanes(String cudaDevice) {
+        Map<String, List<Supplier<Backend>>> lanes = new LinkedHashMap<>();
+        if (inProcess || workerOptions == null) {
+            lanes.put("cpu", List.of(inProcessBackends));
+            return lanes;
+        }
+        TimeLimits limits = new TimeLimits(timeout);
+        WorkerOptions cpu = maxMemory == null ? workerOptions
+                : workerOptions.withProperty(MemoryBudget.PROPERTY, Long.toString(maxMemory));
+        List<Supplier<Backend>> cpuLanes = new ArrayList<>();
+        for (int i = 0; i < jobs; i++) {
+            cpuLanes.add(() -> new WorkerBackend(cpu, limits));
+        }
+        lanes.put("cpu", cpuLanes);
+        WorkerOptions cuda = cudaDevice == null ? cpu.onCuda()
+                : cpu.onCuda().withEnvironment("CUDA_VISIBLE_DEVICES", cudaDevice);
+        lanes.put("cuda", List.of(() -> new WorkerBackend(cuda, limits)));
+        return lanes;
+    }
+
+    /** Workers get --max-memory as a system property of their own; this JVM gets it for the run only. */
+    private void withMemoryLimit(CheckRun.Body body) throws InterruptedException {
+        boolean local = inProcess || workerOptions == null;
+        if (maxMemory == null || !local) {
+            body.run();
+            return;
+        }
+        String before = System.getProperty(MemoryBudget.PROPERTY);
+        System.setProperty(MemoryBudget.PROPERTY, Long.toString(maxMemory));
+        try {
+            body.run();
+        } finally {
+            if (before == null) {
+                System.clearProperty(MemoryBudget.PROPERTY);
+            } else {
+                System.setProperty(MemoryBudget.PROPERTY, before);
+            }
+        }
     }
 
     private static boolean selected(LoadedSpec spec, List<Glob> globs) {
@@ -115,11 +198,5 @@ final class CheckCommand implements Callable<Integer> {
         }
         String file = spec.pos().file();
         return globs.stream().anyMatch(g -> g.matches(spec.name()) || g.matches(file));
-    }
-
-    private static CheckResult invalid(LoadedSpec loaded) {
-        String message = String.join("\n", loaded.errors().stream().map(SpecError::toString).toList());
-        return new CheckResult(loaded.name(), loaded.pos().toString(), "", "", "", Status.INVALID, "pass", null,
-                message, List.of(), "", 0, 0);
     }
 }

@@ -2,6 +2,8 @@ package dev.gradcheck.cli;
 
 import dev.gradcheck.backend.Backend;
 import dev.gradcheck.backend.InProcessCpuBackend;
+import dev.gradcheck.backend.JvmSetup;
+import dev.gradcheck.backend.WorkerOptions;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -14,18 +16,13 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
-        // ND4J logs through slf4j-simple (stderr); keep it to warnings unless the user asked for more.
-        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-        }
-        // ND4J warns about its own duplicate TF import mappings on every start: noise to a gradcheck user.
-        System.setProperty("org.slf4j.simpleLogger.log.org.nd4j.imports.converters.ImportClassMapping", "error");
+        JvmSetup.quietLogging();
         // SameDiff prints to System.out ("Added differentiated op ..."): only reports may reach the real stdout.
         PrintStream stdout = reportStream();
         System.setOut(new PrintStream(new ChatterFilter(System.err), true, StandardCharsets.UTF_8));
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(stdout, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        int code = commandLine(out, err, InProcessCpuBackend::new).execute(args);
+        int code = commandLine(out, err, InProcessCpuBackend::new, WorkerOptions.cpu()).execute(args);
         out.flush();
         err.flush();
         System.exit(code);
@@ -52,10 +49,21 @@ public final class Main {
         return System.out;
     }
 
-    /** The full command tree over the given streams and engine; tests call this with captured streams. */
+    /**
+     * The full command tree over the given streams, checking in this JVM with the given engine; tests call this
+     * with captured streams and engines of their own.
+     */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err, Supplier<Backend> backends) {
+        return commandLine(out, err, backends, null);
+    }
+
+    /**
+     * @param workers how {@code check} starts worker JVMs; null checks in this JVM only, as {@code --in-process}
+     */
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err, Supplier<Backend> backends,
+                                          WorkerOptions workers) {
         CommandLine cl = new CommandLine(new GradcheckCommand());
-        cl.addSubcommand(new CommandLine(new CheckCommand(backends)));
+        cl.addSubcommand(new CommandLine(new CheckCommand(backends, workers)));
         cl.addSubcommand(new CommandLine(new ValidateCommand()));
         cl.addSubcommand(new CommandLine(new ListOpsCommand()));
         cl.addSubcommand(new CommandLine(new BenchCommand()));

@@ -17,6 +17,7 @@ import java.util.Map;
  * @param noGrad    inputs never checked
  * @param delta     finite-difference step; null means the per-dtype default
  * @param tolerance comparison rule; null means the per-dtype default
+ * @param timeoutSeconds how long the check may run in a worker; null means the command line's or the default
  */
 public record OpSpec(
         String name,
@@ -33,7 +34,8 @@ public record OpSpec(
         int order,
         List<String> backends,
         long seed,
-        Expectation expect) {
+        Expectation expect,
+        Double timeoutSeconds) {
 
     public enum Mode {
         FULL;

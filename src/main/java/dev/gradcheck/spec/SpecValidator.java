@@ -9,7 +9,7 @@ import java.util.Optional;
 final class SpecValidator {
 
     static final List<String> KEYS = List.of("name", "op", "attrs", "inputs", "output", "check", "no_grad", "delta",
-            "tolerance", "mode", "order", "backends", "seed", "expect", "reason");
+            "tolerance", "mode", "order", "backends", "seed", "expect", "reason", "timeout");
 
     static final long DEFAULT_SEED = 7;
     static final List<String> DEFAULT_BACKENDS = List.of("cpu");
@@ -55,12 +55,13 @@ final class SpecValidator {
         List<String> backends = m.get("backends").map(this::backends).orElse(DEFAULT_BACKENDS);
         long seed = m.get("seed").flatMap(n -> reader.integer(n, "seed")).orElse(DEFAULT_SEED);
         Expectation expect = expectation(m);
+        Double timeout = m.get("timeout").flatMap(n -> positive(n, "timeout")).orElse(null);
 
         if (!problems.isEmpty()) {
             return LoadedSpec.invalid(m.pos(), name, problems.sorted());
         }
         OpSpec spec = new OpSpec(name, m.pos(), op, attrs, inputs.specs(), outputs, selection.check(),
-                selection.noGrad(), delta, tolerance, mode, order, backends, seed, expect);
+                selection.noGrad(), delta, tolerance, mode, order, backends, seed, expect, timeout);
         return LoadedSpec.valid(spec);
     }
 
@@ -73,12 +74,16 @@ final class SpecValidator {
     }
 
     private Optional<Double> delta(YamlNode node) {
-        Optional<Double> delta = reader.number(node, "delta");
-        if (delta.isPresent() && delta.get() <= 0) {
-            problems.add(node.pos(), "'delta' must be > 0, got " + ((YamlNode.Scalar) node).text());
+        return positive(node, "delta");
+    }
+
+    private Optional<Double> positive(YamlNode node, String key) {
+        Optional<Double> value = reader.number(node, key);
+        if (value.isPresent() && !(value.get() > 0)) {
+            problems.add(node.pos(), "'" + key + "' must be > 0, got " + ((YamlNode.Scalar) node).text());
             return Optional.empty();
         }
-        return delta;
+        return value;
     }
 
     private OpSpec.Mode mode(YamlNode node) {
@@ -118,8 +123,6 @@ final class SpecValidator {
             reader.string(item, ValueReader.element("backends", i)).ifPresent(b -> {
                 if (backends.contains(b)) {
                     problems.add(item.pos(), "backend '" + b + "' appears twice");
-                } else if (b.equals("cuda")) {
-                    problems.add(item.pos(), "backend 'cuda' is not supported yet (only 'cpu')");
                 } else if (!BACKENDS.contains(b)) {
                     problems.add(item.pos(), "unknown backend '" + b + "'" + Suggestions.choices(b, BACKENDS));
                 } else {

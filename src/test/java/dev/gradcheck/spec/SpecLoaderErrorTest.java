@@ -474,9 +474,19 @@ class SpecLoaderErrorTest {
                 """);
         assertError(errors, 3, 7, "mode 'fast' is not supported yet (only 'full')");
         assertError(errors, 4, 8, "order 2 is not supported yet");
-        assertError(errors, 5, 17, "backend 'cuda' is not supported yet");
         assertError(errors, 5, 23, "unknown backend 'tpu' (did you mean 'cpu'?); valid: cpu, cuda");
-        assertEquals(4, errors.size(), () -> SpecFiles.render(errors));
+        assertEquals(3, errors.size(), () -> SpecFiles.render(errors));
+    }
+
+    @Test
+    void timeoutMustBeAPositiveNumberOfSeconds() {
+        List<SpecError> errors = files.loadErrors("timeout.yaml", """
+                op: tanh
+                inputs: {x: {shape: [2]}}
+                timeout: 0
+                """);
+        assertError(errors, 3, 10, "'timeout' must be > 0, got 0");
+        assertEquals(1, errors.size(), () -> SpecFiles.render(errors));
     }
 
     @Test

@@ -53,10 +53,11 @@ class SpecLoaderValidTest {
                 tolerance: {max_relative_error: 1.0e-2}
                 mode: full
                 order: 1
-                backends: [cpu]
+                backends: [cpu, cuda]
                 seed: 42
                 expect: fail
                 reason: "known bug #12"
+                timeout: 2.5
                 """);
         String file = dir.resolve("full.yaml").toString();
 
@@ -94,8 +95,9 @@ class SpecLoaderValidTest {
         assertEquals(new Tolerance.MaxRelative(1.0e-2), spec.tolerance());
         assertEquals(OpSpec.Mode.FULL, spec.mode());
         assertEquals(1, spec.order());
-        assertEquals(List.of("cpu"), spec.backends());
+        assertEquals(List.of("cpu", "cuda"), spec.backends());
         assertEquals(42, spec.seed());
+        assertEquals(2.5, spec.timeoutSeconds());
         assertEquals(new Expectation(Expectation.Kind.FAIL, "known bug #12"), spec.expect());
     }
 
@@ -150,6 +152,7 @@ class SpecLoaderValidTest {
         assertEquals(List.of("cpu"), spec.backends());
         assertEquals(7, spec.seed());
         assertEquals(Expectation.PASS, spec.expect());
+        assertNull(spec.timeoutSeconds(), "the command line's or the default limit applies");
     }
 
     @Test

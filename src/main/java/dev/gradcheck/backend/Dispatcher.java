@@ -1,0 +1,75 @@
+package dev.gradcheck.backend;
+
+import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.spec.OpSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+
+/**
+ * Spreads checks over lanes: each lane is one thread owning one {@link Backend} (a worker JVM, or this JVM),
+ * created when the lane takes its first check and closed when the queue runs dry. A backend name may have several
+ * lanes ({@code --jobs N} CPU workers); each check goes to a lane of its own backend.
+ */
+public final class Dispatcher {
+
+    /** One check to run: the spec on the named backend; {@code index} orders the report. */
+    public record Task(int index, OpSpec spec, String backend) {}
+
+    private final Map<String, List<Supplier<Backend>>> lanes;
+    private volatile boolean stopped;
+
+    /** @param lanes per backend name, one backend factory per lane */
+    public Dispatcher(Map<String, List<Supplier<Backend>>> lanes) {
+        this.lanes = lanes;
+    }
+
+    /**
+     * Runs every task and returns when all have finished or {@link #stop()} was called and the checks in flight
+     * ended. {@code onResult} is called from the lane threads as each check ends.
+     */
+    public void run(List<Task> tasks, BiConsumer<Task, CheckResult> onResult) throws InterruptedException {
+        List<Thread> threads = new ArrayList<>();
+        for (Map.Entry<String, List<Supplier<Backend>>> e : lanes.entrySet()) {
+            Queue<Task> queue = new ConcurrentLinkedQueue<>(
+                    tasks.stream().filter(t -> t.backend().equals(e.getKey())).toList());
+            if (queue.isEmpty()) {
+                continue; // a backend with nothing to do costs nothing
+            }
+            for (Supplier<Backend> factory : e.getValue()) {
+                Thread t = new Thread(() -> drain(queue, factory, onResult), "gradcheck-" + e.getKey() + "-lane");
+                t.setDaemon(true); // Ctrl-C must not wait for a check in flight
+                threads.add(t);
+                t.start();
+            }
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+    }
+
+    /** No further checks start; those in flight finish. */
+    public void stop() {
+        stopped = true;
+    }
+
+    private void drain(Queue<Task> queue, Supplier<Backend> factory, BiConsumer<Task, CheckResult> onResult) {
+        Backend backend = null;
+        try {
+            for (Task task = queue.poll(); task != null && !stopped; task = queue.poll()) {
+                if (backend == null) {
+                    backend = factory.get(); // only pay for an engine when a check needs it
+                }
+                onResult.accept(task, backend.run(task.spec()));
+            }
+        } finally {
+            if (backend != null) {
+                backend.close();
+            }
+        }
+    }
+}

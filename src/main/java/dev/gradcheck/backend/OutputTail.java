@@ -1,0 +1,37 @@
+package dev.gradcheck.backend;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+
+/** The last lines a worker printed (stderr and unframed stdout), for the report of its crash. */
+final class OutputTail {
+
+    /** SameDiff prints this for every gradient it builds: it would push the lines that matter out of the tail. */
+    private static final String CHATTER = "Added differentiated op ";
+
+    private final int capacity;
+    private final Deque<String> lines = new ArrayDeque<>();
+
+    OutputTail(int capacity) {
+        this.capacity = capacity;
+    }
+
+    synchronized void add(String line) {
+        if (line.isBlank() || line.startsWith(CHATTER)) {
+            return;
+        }
+        if (lines.size() == capacity) {
+            lines.removeFirst();
+        }
+        lines.addLast(line.stripTrailing());
+    }
+
+    synchronized List<String> lines() {
+        return List.copyOf(lines);
+    }
+
+    synchronized void clear() {
+        lines.clear();
+    }
+}

@@ -1,0 +1,30 @@
+package dev.gradcheck.backend;
+
+import dev.gradcheck.spec.OpSpec;
+
+/**
+ * How long one check may run in a worker: the spec's {@code timeout:}, else the command line's {@code --timeout},
+ * else {@link #DEFAULT_SECONDS}. Worker start-up (JVM and ND4J, a few seconds) does not count.
+ */
+public record TimeLimits(Double commandLineSeconds) {
+
+    /** Far above any spec in specs/ (the slowest takes a few seconds), low enough to unblock a hung CI job. */
+    public static final double DEFAULT_SECONDS = 300;
+
+    /** The limit for one spec, and where it came from, for the report. */
+    public record Limit(double seconds, String source) {
+        long millis() {
+            return (long) Math.ceil(seconds * 1000);
+        }
+    }
+
+    public Limit of(OpSpec spec) {
+        if (spec.timeoutSeconds() != null) {
+            return new Limit(spec.timeoutSeconds(), "the spec's timeout");
+        }
+        if (commandLineSeconds != null) {
+            return new Limit(commandLineSeconds, "--timeout");
+        }
+        return new Limit(DEFAULT_SECONDS, "the default; set timeout: in the spec or --timeout");
+    }
+}

@@ -1,0 +1,76 @@
+package dev.gradcheck.backend;
+
+import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.check.Status;
+import dev.gradcheck.spec.LoadedSpec;
+import dev.gradcheck.spec.SpecLoader;
+import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * A worker JVM: reads check requests on stdin, runs each on this JVM's ND4J backend, writes framed replies to
+ * stdout. Everything else anyone prints goes to stderr, or (native printf) to stdout without the frame; the front
+ * end keeps the last lines of both for the report of a crash.
+ */
+public final class WorkerMain {
+
+    private final Backend backend;
+    private final PrintStream replies;
+    private final Map<String, List<LoadedSpec>> files = new HashMap<>();
+
+    private WorkerMain(Backend backend, PrintStream replies) {
+        this.backend = backend;
+        this.replies = replies;
+    }
+
+    public static void main(String[] args) throws IOException {
+        serve(InProcessCpuBackend::new);
+    }
+
+    /** Runs the request loop until stdin closes; test workers call this with a backend of their own. */
+    public static void serve(Supplier<Backend> backends) throws IOException {
+        JvmSetup.quietLogging();
+        PrintStream replies = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
+        System.setOut(System.err); // SameDiff's chatter and any plugin's println must not look like replies
+        Backend backend = backends.get(); // loads ND4J: a broken backend fails here, before the first request
+        WorkerMain worker = new WorkerMain(backend, replies);
+        worker.send(WorkerProtocol.READY);
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            WorkerProtocol.Request request = WorkerProtocol.decode(line, WorkerProtocol.Request.class);
+            CheckResult result = worker.check(request);
+            worker.send(WorkerProtocol.encode(new WorkerProtocol.Reply(request.id(), result)));
+        }
+        backend.close();
+    }
+
+    private CheckResult check(WorkerProtocol.Request request) {
+        List<LoadedSpec> specs = files.computeIfAbsent(request.file(), f -> new SpecLoader().load(Path.of(f)));
+        for (LoadedSpec loaded : specs) {
+            if (loaded.pos().toString().equals(request.location()) && loaded.isValid()) {
+                return backend.run(loaded.spec());
+            }
+        }
+        // the file changed between the front end's reading and ours
+        return new CheckResult(request.location(), request.location(), "", backend.name(), "", Status.ERROR, "pass",
+                null, "the worker found no valid spec at " + request.location() + " (was the file changed?)",
+                List.of(), "", 0, 0);
+    }
+
+    /** One reply: one write of the whole line, so native output cannot split it. */
+    private void send(String payload) {
+        replies.print(WorkerProtocol.FRAME + payload + "\n");
+        replies.flush();
+    }
+
+}

@@ -1,0 +1,145 @@
+package dev.gradcheck.backend;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One running worker JVM: a request stream in, framed replies out, and the tail of everything else it printed.
+ * Two daemon threads read its stdout and stderr so that neither pipe can fill up and stall it.
+ */
+final class WorkerProcess {
+
+    /** Lines of worker output kept for a crash report. */
+    private static final int TAIL_LINES = 60;
+    /** Put on the reply queue when the worker's stdout closes: the worker is gone. */
+    private static final String GONE = "\u0000gone";
+
+    /** What waiting for a reply came to. */
+    record Outcome(Kind kind, String payload) {
+        enum Kind { REPLY, EXITED, TIMED_OUT }
+    }
+
+    private final Process process;
+    private final Writer requests;
+    private final BlockingQueue<String> replies = new LinkedBlockingQueue<>();
+    private final OutputTail tail = new OutputTail(TAIL_LINES);
+    private final Thread stderrReader;
+
+    private WorkerProcess(Process process) {
+        this.process = process;
+        this.requests = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+        daemon("gradcheck-worker-stdout", () -> readStdout(process.getInputStream())).start();
+        stderrReader = daemon("gradcheck-worker-stderr", () -> readLines(process.getErrorStream()));
+        stderrReader.start();
+    }
+
+    static WorkerProcess start(WorkerOptions options) throws IOException {
+        List<String> command = options.command();
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().putAll(options.environment());
+        return new WorkerProcess(pb.start());
+    }
+
+    void send(String line) throws IOException {
+        requests.write(line + "\n");
+        requests.flush();
+    }
+
+    /** The next reply, or why there is none: the worker exited, or {@code timeoutMillis} passed. */
+    Outcome next(long timeoutMillis) throws InterruptedException {
+        String reply = replies.poll(timeoutMillis, TimeUnit.MILLISECONDS);
+        if (reply == null) {
+            return new Outcome(Outcome.Kind.TIMED_OUT, null);
+        }
+        if (reply.equals(GONE)) {
+            replies.add(GONE); // later calls see it too
+            return new Outcome(Outcome.Kind.EXITED, null);
+        }
+        return new Outcome(Outcome.Kind.REPLY, reply);
+    }
+
+    /** Waits for the exit status of a worker whose stdout closed, and for the last of its stderr. */
+    int exitStatus() throws InterruptedException {
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+        stderrReader.join(2000);
+        return process.waitFor();
+    }
+
+    List<String> tail() {
+        return tail.lines();
+    }
+
+    /** Forgets output printed so far, so a crash report shows only what the current check printed. */
+    void clearTail() {
+        tail.clear();
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Closing stdin ends the request loop; a worker that does not go in time is killed. */
+    void close() {
+        try {
+            requests.close();
+            if (!process.waitFor(2, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (IOException e) {
+            process.destroyForcibly();
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    void kill() {
+        process.destroyForcibly();
+    }
+
+    private void readStdout(InputStream stdout) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(stdout, StandardCharsets.UTF_8))) {
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
+                String payload = WorkerProtocol.unframe(line);
+                if (payload != null) {
+                    String before = line.substring(0, line.indexOf(WorkerProtocol.FRAME));
+                    tail.add(before);
+                    replies.add(payload);
+                } else {
+                    tail.add(line);
+                }
+            }
+        } catch (IOException e) {
+            tail.add("(reading the worker's output failed: " + e.getMessage() + ")");
+        } finally {
+            replies.add(GONE);
+        }
+    }
+
+    private void readLines(InputStream stream) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
+                tail.add(line);
+            }
+        } catch (IOException e) {
+            tail.add("(reading the worker's stderr failed: " + e.getMessage() + ")");
+        }
+    }
+
+    private static Thread daemon(String name, Runnable body) {
+        Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        return t;
+    }
+}

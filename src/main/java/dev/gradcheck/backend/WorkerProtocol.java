@@ -1,0 +1,61 @@
+package dev.gradcheck.backend;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.gradcheck.check.CheckResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * What the front end and a worker say to each other, one JSON object per line. Requests go to the worker's
+ * stdin. Replies come back on the worker's stdout, which libnd4j's native code also printf()s onto: so every
+ * reply line carries {@link #FRAME} and everything else on that stream is noise for the crash report. Results
+ * are written by Jackson's record support, so a field added to {@link CheckResult} travels without changes here.
+ */
+final class WorkerProtocol {
+
+    /** Starts every reply; a control character and a name, which no native diagnostic prints. */
+    static final String FRAME = "\u0001gradcheck-worker ";
+    /** The worker's first reply: ND4J is initialised and requests may come. */
+    static final String READY = "ready";
+
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES) // a newer worker may say more
+            .build();
+
+    private WorkerProtocol() {}
+
+    /**
+     * Check one spec document.
+     *
+     * @param file     the spec file, as the front end named it (the worker shares its working directory)
+     * @param location the document's {@code file:line:col}, which picks it among the file's documents
+     */
+    record Request(long id, String file, String location) {}
+
+    /** The outcome of one request. */
+    record Reply(long id, CheckResult result) {}
+
+    static String encode(Object message) {
+        try {
+            return JSON.writeValueAsString(message);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static <T> T decode(String json, Class<T> type) {
+        try {
+            return JSON.readValue(json, type);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The framed payload in a line of the worker's stdout, or null for noise. */
+    static String unframe(String line) {
+        int at = line.indexOf(FRAME); // native output without a newline may precede the frame on its line
+        return at < 0 ? null : line.substring(at + FRAME.length());
+    }
+}

@@ -1,0 +1,33 @@
+package dev.gradcheck.check;
+
+import dev.gradcheck.spec.DType;
+import dev.gradcheck.spec.Expectation;
+import dev.gradcheck.spec.OpSpec;
+import dev.gradcheck.spec.Tolerance;
+import java.util.List;
+
+/**
+ * The result of a check that produced none itself: its worker crashed or ran out of time, or its backend is not
+ * usable here. It carries everything the spec says (name, op, dtype, tolerance) so the report row reads like any
+ * other.
+ */
+public final class Unfinished {
+
+    private Unfinished() {}
+
+    /**
+     * @param status  {@link Status#CRASHED}, {@link Status#TIMEOUT}, {@link Status#SKIPPED} or {@link Status#ERROR}
+     * @param message why, as the report should show it
+     */
+    public static CheckResult of(OpSpec spec, String backend, Status status, String message, double seconds) {
+        DType dtype = GradientChecker.lowestPrecision(spec);
+        double delta = spec.delta() != null ? spec.delta() : Defaults.delta(dtype);
+        Tolerance tolerance = spec.tolerance() != null ? spec.tolerance() : Defaults.tolerance(dtype);
+        // A crash is the hardest way an operator can error: a spec that expects an error accepts it.
+        boolean expected = spec.expect().kind() == Expectation.Kind.ERROR
+                && (status == Status.CRASHED || status == Status.ERROR);
+        return new CheckResult(spec.name(), spec.pos().toString(), spec.op().value(), backend, dtype.specName(),
+                expected ? Status.EXPECTED_ERROR : status, spec.expect().kind().specName(), spec.expect().reason(),
+                message, List.of(), GradientChecker.describe(tolerance), delta, seconds);
+    }
+}

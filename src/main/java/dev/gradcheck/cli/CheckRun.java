@@ -1,0 +1,141 @@
+package dev.gradcheck.cli;
+
+import dev.gradcheck.backend.Backend;
+import dev.gradcheck.backend.CudaProbe;
+import dev.gradcheck.backend.Dispatcher;
+import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.check.Status;
+import dev.gradcheck.check.Unfinished;
+import dev.gradcheck.spec.LoadedSpec;
+import dev.gradcheck.spec.OpSpec;
+import dev.gradcheck.spec.SpecError;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * The checks of one {@code check} command: which spec runs on which backend, the results known before anything
+ * runs (invalid specs, backends not usable here), and the others as they arrive from the lanes. Results keep the
+ * order of the specs, whatever order they finish in.
+ */
+final class CheckRun {
+
+    /** A piece of work that may be interrupted. */
+    interface Body {
+        void run() throws InterruptedException;
+    }
+
+    private final List<Dispatcher.Task> tasks = new ArrayList<>();
+    private final CheckResult[] slots;
+    private final Supplier<CudaProbe.Result> cudaProbe;
+    private CudaProbe.Result cuda;
+    private Dispatcher dispatcher;
+    private boolean interrupted;
+    private boolean failFast;
+
+    CheckRun(List<LoadedSpec> specs, BackendChoice choice, boolean workers, Console console) {
+        this(specs, choice, workers, console, CudaProbe::probe);
+    }
+
+    CheckRun(List<LoadedSpec> specs, BackendChoice choice, boolean workers, Console console,
+             Supplier<CudaProbe.Result> cudaProbe) {
+        this.cudaProbe = cudaProbe;
+        List<CheckResult> known = new ArrayList<>();
+        for (LoadedSpec loaded : specs) {
+            if (!loaded.isValid()) {
+                known.add(invalid(loaded));
+                continue;
+            }
+            OpSpec spec = loaded.spec();
+            for (String backend : choice == null ? spec.backends() : choice.backends()) {
+                String skip = skipReason(backend, workers, console);
+                if (skip != null) {
+                    known.add(Unfinished.of(spec, backend, Status.SKIPPED, skip, 0));
+                } else {
+                    tasks.add(new Dispatcher.Task(known.size(), spec, backend));
+                    known.add(null);
+                }
+            }
+        }
+        slots = known.toArray(new CheckResult[0]);
+    }
+
+    /** The nvidia-smi index of the CUDA device to use, or null. */
+    String cudaDevice() {
+        return cuda == null ? null : cuda.device();
+    }
+
+    void execute(Map<String, List<Supplier<Backend>>> lanes, boolean failFast) throws InterruptedException {
+        Dispatcher d;
+        synchronized (this) {
+            this.failFast = failFast;
+            if (interrupted || (failFast && firstFailure() < firstTask())) {
+                return; // a spec before any check already ended the run
+            }
+            d = dispatcher = new Dispatcher(lanes);
+        }
+        d.run(tasks, (task, result) -> record(task.index(), result));
+    }
+
+    /** The results so far, in spec order; with --fail-fast, up to the first that did not end as expected. */
+    synchronized List<CheckResult> results() {
+        int end = failFast ? Math.min(slots.length, firstFailure() + 1) : slots.length;
+        return Arrays.stream(slots, 0, end).filter(Objects::nonNull).toList();
+    }
+
+    /** Ctrl-C: no more checks start, and whatever ends from now on (workers die with the front end) is dropped. */
+    synchronized List<CheckResult> interrupt() {
+        interrupted = true;
+        if (dispatcher != null) {
+            dispatcher.stop();
+        }
+        return results();
+    }
+
+    private synchronized void record(int index, CheckResult result) {
+        if (interrupted) {
+            return;
+        }
+        slots[index] = result;
+        if (failFast && result.status().exitCode() != 0) {
+            dispatcher.stop();
+        }
+    }
+
+    private int firstFailure() {
+        for (int i = 0; i < slots.length; i++) {
+            if (slots[i] != null && slots[i].status().exitCode() != 0) {
+                return i;
+            }
+        }
+        return Integer.MAX_VALUE - 1;
+    }
+
+    private int firstTask() {
+        return tasks.isEmpty() ? Integer.MAX_VALUE : tasks.get(0).index();
+    }
+
+    /** Why a check cannot run on {@code backend} here, or null when it can; says so on stderr once. */
+    private String skipReason(String backend, boolean workers, Console console) {
+        if (!backend.equals("cuda")) {
+            return null;
+        }
+        if (!workers) {
+            return "cuda: --in-process runs on the cpu backend only (the CUDA backend needs a worker JVM)";
+        }
+        if (cuda == null) {
+            cuda = cudaProbe.get();
+            console.err().println("gradcheck: " + cuda.message() + (cuda.usable() ? "" : "; cuda checks are skipped"));
+        }
+        return cuda.usable() ? null : cuda.message();
+    }
+
+    private static CheckResult invalid(LoadedSpec loaded) {
+        String message = String.join("\n", loaded.errors().stream().map(SpecError::toString).toList());
+        return new CheckResult(loaded.name(), loaded.pos().toString(), "", "", "", Status.INVALID, "pass", null,
+                message, List.of(), "", 0, 0);
+    }
+}
