@@ -1,0 +1,54 @@
+package dev.gradcheck.backend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.check.Status;
+import dev.gradcheck.spec.LoadedSpec;
+import dev.gradcheck.spec.SpecLoader;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Real worker JVMs: a native crash, an exit and a hang each end one check, and the batch goes on. */
+class WorkerBackendTest {
+
+    static Path misbehaving() {
+        try {
+            return Path.of(WorkerBackendTest.class.getResource("/workers/misbehaving.yaml").toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void everyOtherCheckSurvivesACrashAnExitAndAHang() {
+        List<LoadedSpec> specs = new SpecLoader().load(misbehaving());
+        List<CheckResult> results = new ArrayList<>();
+        try (WorkerBackend backend = new WorkerBackend(TestWorkerMain.options(), new TimeLimits(null))) {
+            for (LoadedSpec s : specs) {
+                results.add(backend.run(s.spec()));
+            }
+        }
+        assertEquals(List.of(Status.PASSED, Status.CRASHED, Status.PASSED, Status.CRASHED, Status.TIMEOUT,
+                Status.PASSED), results.stream().map(CheckResult::status).toList(), results::toString);
+
+        CheckResult segfault = results.get(1);
+        assertEquals("strided-slice-negative-stride", segfault.name());
+        assertEquals("strided_slice", segfault.op());
+        // glibc or the JVM's handler turns ND4J's memory corruption into an abort; either way a signal is named
+        assertTrue(segfault.message().matches("(?s)worker crashed: .*signal \\d+ \\(SIG[A-Z]+\\).*"),
+                segfault.message());
+        assertTrue(segfault.message().contains("\nlast worker output:\n  "), "the worker's last lines: "
+                + segfault.message());
+
+        assertTrue(results.get(3).message().startsWith("worker crashed: exited with status 7"),
+                results.get(3).message());
+        assertEquals("timed out after 1 s (the spec's timeout)", results.get(4).message());
+        assertEquals("cpu", results.get(5).backend());
+        assertTrue(results.get(5).gradients().get(0).maxRelError() < 1e-6, "a real check after all that");
+    }
+}

@@ -1,0 +1,45 @@
+package dev.gradcheck.backend;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.check.GradientResult;
+import dev.gradcheck.check.Status;
+import dev.gradcheck.check.Verdict;
+import dev.gradcheck.check.WorstElement;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class WorkerProtocolTest {
+
+    @Test
+    void aResultCrossesIntactNaNAndInfinityIncluded() {
+        GradientResult g = new GradientResult("0", "x", Verdict.NON_FINITE, Double.NaN, Double.POSITIVE_INFINITY,
+                Double.NEGATIVE_INFINITY, new WorstElement(new long[] {1, 2}, new long[] {}, Double.NaN, 0.5), 36,
+                0.25);
+        CheckResult sent = new CheckResult("s", "f.yaml:1:1", "log", "cpu", "float32", Status.FAILED, "fail",
+                "known", "two\nlines", List.of(g), "max_relative_error=0.01", 1e-3, 1.5);
+        String line = WorkerProtocol.encode(new WorkerProtocol.Reply(9, sent));
+        assertTrue(!line.contains("\n"), "one line per message: " + line);
+        CheckResult got = WorkerProtocol.decode(line, WorkerProtocol.Reply.class).result();
+        assertEquals(sent.name(), got.name());
+        assertEquals(Status.FAILED, got.status());
+        assertEquals("two\nlines", got.message());
+        GradientResult back = got.gradients().get(0);
+        assertEquals(Verdict.NON_FINITE, back.verdict());
+        assertTrue(Double.isNaN(back.maxAbsError()));
+        assertEquals(Double.POSITIVE_INFINITY, back.maxRelError());
+        assertEquals(Double.NEGATIVE_INFINITY, back.maxScore());
+        assertArrayEquals(new long[] {1, 2}, back.worst().outputIndex());
+        assertEquals(0.5, back.worst().numerical());
+    }
+
+    @Test
+    void framesAreFoundBehindNativeNoiseAndNoiseIsNotAFrame() {
+        assertEquals("{\"id\":1}", WorkerProtocol.unframe("partial printf" + WorkerProtocol.FRAME + "{\"id\":1}"));
+        assertNull(WorkerProtocol.unframe("Added differentiated op tanh"));
+    }
+}
