@@ -24,7 +24,7 @@ final class ExitDescription {
         return status == 128 + signal;
     }
 
-    /** e.g. "killed by signal 11 (SIGSEGV)", "SIGSEGV in native code (the JVM aborted: signal 6, SIGABRT)". */
+    /** e.g. "killed by signal 6 (SIGABRT)", "SIGSEGV in native code (the JVM caught it and exited with status 1)". */
     static String of(int status, List<String> tail) {
         String fatal = null;
         for (String line : tail) {
@@ -34,15 +34,17 @@ final class ExitDescription {
             }
         }
         String how;
-        if (status > 128 && status < 128 + 32) {
-            int signal = status - 128;
-            String name = SIGNALS.getOrDefault(signal, "signal " + signal);
-            how = fatal != null && signal == 6
-                    ? fatal + " in native code (the JVM caught it and aborted: signal 6, SIGABRT)"
-                    : "killed by signal " + signal + " (" + name + ")"
-                            + (signal == 9 ? "; the system may have run out of memory" : "");
+        boolean signalled = status > 128 && status < 128 + 32;
+        int signal = status - 128;
+        String name = SIGNALS.getOrDefault(signal, "signal " + signal);
+        if (fatal != null) { // the JVM's own handler caught a native fault, then aborted or exited
+            how = fatal + " in native code (the JVM caught it and "
+                    + (signalled ? "aborted: signal " + signal + ", " + name : "exited with status " + status) + ")";
+        } else if (signalled) {
+            how = "killed by signal " + signal + " (" + name + ")"
+                    + (signal == 9 ? "; the system may have run out of memory" : "");
         } else {
-            how = "exited with status " + status + (fatal != null ? " after " + fatal : "");
+            how = "exited with status " + status;
         }
         StringBuilder text = new StringBuilder("worker crashed: ").append(how);
         // the JVM's banner spaces itself with bare "#" lines; they would crowd out the ones that say something

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * One running worker JVM: a request stream in, framed replies out, and the tail of everything else it printed.
  * Two daemon threads read its stdout and stderr so that neither pipe can fill up and stall it.
  */
-final class WorkerProcess {
+public final class WorkerProcess {
 
     /** Lines of worker output kept for a crash report. */
     private static final int TAIL_LINES = 60;
@@ -28,6 +28,9 @@ final class WorkerProcess {
         enum Kind { REPLY, EXITED, TIMED_OUT }
     }
 
+    /** Every worker this JVM started and has not yet seen end, for {@link #killAll()}. */
+    private static final java.util.Set<Process> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private final Process process;
     private final Writer requests;
     private final BlockingQueue<String> replies = new LinkedBlockingQueue<>();
@@ -36,6 +39,8 @@ final class WorkerProcess {
 
     private WorkerProcess(Process process) {
         this.process = process;
+        LIVE.add(process);
+        process.onExit().thenRun(() -> LIVE.remove(process));
         this.requests = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
         daemon("gradcheck-worker-stdout", () -> readStdout(process.getInputStream())).start();
         stderrReader = daemon("gradcheck-worker-stderr", () -> readLines(process.getErrorStream()));
@@ -85,10 +90,6 @@ final class WorkerProcess {
         tail.clear();
     }
 
-    boolean isAlive() {
-        return process.isAlive();
-    }
-
     /** Closing stdin ends the request loop; a worker that does not go in time is killed. */
     void close() {
         try {
@@ -102,6 +103,14 @@ final class WorkerProcess {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Ends every worker now. For Ctrl-C: a terminal signals the workers too, but a front end stopped alone (kill
+     * -INT, a CI runner's timeout) would leave them behind, busy with a check nobody waits for.
+     */
+    public static void killAll() {
+        LIVE.forEach(Process::destroyForcibly);
     }
 
     void kill() {

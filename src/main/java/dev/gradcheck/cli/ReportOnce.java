@@ -1,5 +1,6 @@
 package dev.gradcheck.cli;
 
+import dev.gradcheck.backend.WorkerProcess;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.Summary;
 import java.util.List;
@@ -42,6 +43,8 @@ final class ReportOnce {
                     + " check(s) that finished");
             write(results, Summary.of(results, (System.nanoTime() - startNanos) / 1e9));
             console.err().flush();
+            WorkerProcess.killAll(); // after the report: a check ended by this must not look like a crash
+
         }
     }
 }

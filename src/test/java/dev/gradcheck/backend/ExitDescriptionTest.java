@@ -22,7 +22,11 @@ class ExitDescriptionTest {
                 "#  SIGSEGV (0xb) at pc=0x00007f3a, pid=4242, tid=4243", "#",
                 "# Problematic frame:", "# C  [libnd4jcpu.so+0x1a2b3c]");
         String text = ExitDescription.of(128 + 6, tail);
-        assertTrue(text.startsWith("worker crashed: SIGSEGV in native code (the JVM caught it and aborted"), text);
+        assertTrue(text.startsWith("worker crashed: SIGSEGV in native code (the JVM caught it and aborted: signal 6,"
+                + " SIGABRT)"), text);
+        // with -XX:-CreateCoredumpOnCrash (as workers run) the JVM exits with status 1 instead of aborting
+        assertTrue(ExitDescription.of(1, tail).startsWith("worker crashed: SIGSEGV in native code (the JVM caught it"
+                + " and exited with status 1)"), ExitDescription.of(1, tail));
         assertTrue(text.contains("\n  # C  [libnd4jcpu.so+0x1a2b3c]"), text);
         assertFalse(text.contains("\n  #\n"), "bare banner lines are left out: " + text);
     }

@@ -35,7 +35,7 @@ public final class TestWorkerMain {
     }
 
     /** Starts this class as a worker from the test class path. */
-    static WorkerOptions options() {
+    public static WorkerOptions options() {
         return WorkerOptions.cpu().withMainClass(TestWorkerMain.class.getName());
     }
 

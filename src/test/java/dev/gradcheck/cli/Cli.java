@@ -2,6 +2,7 @@ package dev.gradcheck.cli;
 
 import dev.gradcheck.backend.Backend;
 import dev.gradcheck.backend.InProcessCpuBackend;
+import dev.gradcheck.backend.WorkerOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.function.Supplier;
@@ -14,9 +15,19 @@ record Cli(int exit, String out, String err) {
     }
 
     static Cli run(Supplier<Backend> backends, String... args) {
+        return run(backends, null, args);
+    }
+
+    /** As the real front end runs: checks in worker JVMs started with {@code workers}, unless --in-process. */
+    static Cli runWithWorkers(WorkerOptions workers, String... args) {
+        return run(InProcessCpuBackend::new, workers, args);
+    }
+
+    private static Cli run(Supplier<Backend> backends, WorkerOptions workers, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exit = Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true), backends).execute(args);
+        int exit = Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true), backends, workers)
+                .execute(args);
         return new Cli(exit, out.toString(), err.toString());
     }
 }

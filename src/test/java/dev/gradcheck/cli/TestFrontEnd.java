@@ -1,0 +1,19 @@
+package dev.gradcheck.cli;
+
+import dev.gradcheck.backend.InProcessCpuBackend;
+import dev.gradcheck.backend.TestWorkerMain;
+import java.io.PrintWriter;
+
+/** The gradcheck front end with test workers (which know test-sleep), for tests that need a real process. */
+public final class TestFrontEnd {
+
+    private TestFrontEnd() {}
+
+    public static void main(String[] args) {
+        PrintWriter out = new PrintWriter(System.out, true);
+        PrintWriter err = new PrintWriter(System.err, true);
+        int code = Main.commandLine(out, err, InProcessCpuBackend::new, TestWorkerMain.options()).execute(args);
+        out.flush();
+        System.exit(code);
+    }
+}

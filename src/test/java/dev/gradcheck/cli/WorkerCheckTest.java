@@ -1,0 +1,119 @@
+package dev.gradcheck.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gradcheck.backend.TestWorkerMain;
+import dev.gradcheck.backend.WorkerOptions;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code check} through worker JVMs, as users run it: crash isolation, ordering, skipped backends, Ctrl-C. */
+class WorkerCheckTest {
+
+    private static final String BATCH = """
+            name: tanh-a
+            op: tanh
+            inputs: {x: {shape: [3]}}
+            ---
+            name: strided-slice-negative-stride
+            op: strided_slice
+            attrs: {begin_mask: 0, ellipsis_mask: 0, end_mask: 0, new_axis_mask: 0, shrink_axis_mask: 0}
+            inputs:
+              x: {shape: [3, 6]}
+              begin: {shape: [2], dtype: int32, init: {values: [0, 4]}}
+              end: {shape: [2], dtype: int32, init: {values: [3, 0]}}
+              strides: {shape: [2], dtype: int32, init: {values: [1, -2]}}
+            ---
+            name: sigmoid-b
+            op: sigmoid
+            inputs: {x: {shape: [3]}}
+            ---
+            name: wrong-op
+            op: tanhh
+            inputs: {x: {shape: [3]}}
+            """;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void twoWorkersReportEverySpecInOrderAndTheCrashExitsThree() throws IOException {
+        Path file = dir.resolve("batch.yaml");
+        Files.writeString(file, BATCH);
+        Cli r = Cli.runWithWorkers(WorkerOptions.cpu(), "check", file.toString(), "--jobs", "2", "--format", "json");
+        assertEquals(3, r.exit(), r.err());
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        List<String> statuses = new ArrayList<>();
+        json.get("checks").forEach(c -> statuses.add(c.get("name").asText() + "=" + c.get("status").asText()));
+        assertEquals(List.of("tanh-a=passed", "strided-slice-negative-stride=crashed", "sigmoid-b=passed",
+                "wrong-op=invalid"), statuses, "spec order, whichever worker finished first");
+        String crash = json.get("checks").get(1).get("message").asText();
+        assertTrue(crash.matches("(?s)worker crashed: .*SIG[A-Z]+.*\nlast worker output:\n.*"), crash);
+        assertEquals(1, json.at("/summary/crashed").asInt());
+        assertTrue(json.get("checks").get(3).get("message").asText().contains("tanhh"), "unknown op found in a worker");
+    }
+
+    @Test
+    void cudaIsSkippedWithTheReasonAndLeavesTheExitCodeUnlessRequired() throws IOException {
+        Path file = dir.resolve("tanh.yaml");
+        Files.writeString(file, CheckCommandTest.TANH);
+        Cli r = Cli.runWithWorkers(WorkerOptions.cpu(), "check", file.toString(), "--backend", "cuda");
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().matches("(?s).*\\nskip\\s+tanh-ok \\(cuda\\).*"), r.out());
+        assertTrue(r.out().contains("cuda: nd4j-cuda is not on the class path"), r.out());
+        assertTrue(r.err().contains("cuda checks are skipped"), r.err());
+
+        Cli required = Cli.runWithWorkers(WorkerOptions.cpu(), "check", file.toString(), "--backend", "cuda",
+                "--require-backend");
+        assertEquals(2, required.exit());
+        assertTrue(required.err().contains("--require-backend: 1 check(s) skipped"), required.err());
+    }
+
+    @Test
+    void inProcessRunsCpuOnlyAndSaysSo() throws IOException {
+        Path file = dir.resolve("both.yaml");
+        Files.writeString(file, CheckCommandTest.TANH + "backends: [cpu, cuda]\n");
+        Cli r = Cli.runWithWorkers(WorkerOptions.cpu(), "check", file.toString(), "--in-process");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().matches("(?s).*\\npass\\s+tanh-ok\\s.*\\nskip\\s+tanh-ok \\(cuda\\).*"), r.out());
+        assertTrue(r.out().contains("--in-process runs on the cpu backend only"), r.out());
+    }
+
+    @Test
+    void ctrlCWritesTheResultsSoFarAsAValidReport() throws Exception {
+        Path marker = dir.resolve("sleeping");
+        Path file = dir.resolve("slow.yaml");
+        Files.writeString(file, CheckCommandTest.TANH + "---\nname: hangs\nop: test-sleep\nattrs: {seconds: 600, marker: '"
+                + marker + "'}\ninputs: {x: {shape: [2]}}\n");
+        Process front = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), TestFrontEnd.class.getName(),
+                "check", file.toString(), "--format", "json")
+                .redirectError(dir.resolve("stderr.txt").toFile()).start();
+        try {
+            for (int i = 0; i < 1200 && !Files.exists(marker); i++) {
+                Thread.sleep(100); // the first check is done once the second has started
+            }
+            assertTrue(Files.exists(marker), "the hanging check never started");
+            new ProcessBuilder("kill", "-INT", Long.toString(front.pid())).start().waitFor();
+            String out = new String(front.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(front.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(130, front.exitValue(), "interrupted, as shells report Ctrl-C");
+            JsonNode json = new ObjectMapper().readTree(out);
+            assertEquals(1, json.at("/summary/total").asInt(), out);
+            assertEquals("passed", json.at("/checks/0/status").asText());
+            assertTrue(Files.readString(dir.resolve("stderr.txt")).contains("interrupted; the report holds the 1"));
+        } finally {
+            front.destroyForcibly();
+        }
+    }
+}
