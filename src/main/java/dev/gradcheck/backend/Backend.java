@@ -1,5 +1,6 @@
 package dev.gradcheck.backend;
 
+import dev.gradcheck.check.BackendSample;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.spec.OpSpec;
 
@@ -11,6 +12,14 @@ public interface Backend extends AutoCloseable {
 
     /** Checks one spec; never throws for a failing or erroring operator, which ends as a result. */
     CheckResult run(OpSpec spec);
+
+    /**
+     * The spec's outputs and one backward pass on this engine, to compare engines; null when it cannot be taken
+     * (the op errors, or the engine crashed), which the comparison then reports as missing.
+     */
+    default BackendSample sample(OpSpec spec) {
+        return null;
+    }
 
     @Override
     default void close() {}

@@ -1,13 +1,14 @@
 package dev.gradcheck.backend;
 
+import dev.gradcheck.check.BackendSample;
 import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.check.Status;
 import dev.gradcheck.spec.OpSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -17,8 +18,17 @@ import java.util.function.Supplier;
  */
 public final class Dispatcher {
 
-    /** One check to run: the spec on the named backend; {@code index} orders the report. */
-    public record Task(int index, OpSpec spec, String backend) {}
+    /**
+     * One check to run: the spec on the named backend; {@code index} orders the report; {@code sample} asks for
+     * the backend's {@link BackendSample} too, to compare backends.
+     */
+    public record Task(int index, OpSpec spec, String backend, boolean sample) {}
+
+    /** Hears of each check as it ends, on the lane's thread. */
+    public interface Listener {
+        /** @param sample the backend's sample when the task asked for one and it could be taken, else null */
+        void ended(Task task, CheckResult result, BackendSample sample);
+    }
 
     private final Map<String, List<Supplier<Backend>>> lanes;
     private volatile boolean stopped;
@@ -32,7 +42,7 @@ public final class Dispatcher {
      * Runs every task and returns when all have finished or {@link #stop()} was called and the checks in flight
      * ended. {@code onResult} is called from the lane threads as each check ends.
      */
-    public void run(List<Task> tasks, BiConsumer<Task, CheckResult> onResult) throws InterruptedException {
+    public void run(List<Task> tasks, Listener onResult) throws InterruptedException {
         List<Thread> threads = new ArrayList<>();
         for (Map.Entry<String, List<Supplier<Backend>>> e : lanes.entrySet()) {
             Queue<Task> queue = new ConcurrentLinkedQueue<>(
@@ -57,14 +67,18 @@ public final class Dispatcher {
         stopped = true;
     }
 
-    private void drain(Queue<Task> queue, Supplier<Backend> factory, BiConsumer<Task, CheckResult> onResult) {
+    private void drain(Queue<Task> queue, Supplier<Backend> factory, Listener onResult) {
         Backend backend = null;
         try {
             for (Task task = queue.poll(); task != null && !stopped; task = queue.poll()) {
                 if (backend == null) {
                     backend = factory.get(); // only pay for an engine when a check needs it
                 }
-                onResult.accept(task, backend.run(task.spec()));
+                CheckResult result = backend.run(task.spec());
+                // after a crash or a hang, asking again would only repeat it
+                boolean sampled = task.sample() && result.status() != Status.CRASHED
+                        && result.status() != Status.TIMEOUT;
+                onResult.ended(task, result, sampled ? backend.sample(task.spec()) : null);
             }
         } finally {
             if (backend != null) {

@@ -1,5 +1,6 @@
 package dev.gradcheck.backend;
 
+import dev.gradcheck.check.BackendSample;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.FunctionFactory;
 import dev.gradcheck.check.GradientChecker;
@@ -11,6 +12,7 @@ import dev.gradcheck.spec.OpSpec;
 public final class InProcessCpuBackend implements Backend {
 
     private final GradientChecker checker;
+    private final FunctionFactory factory;
 
     public InProcessCpuBackend() {
         this(new Nd4jOpBuilder(OpCatalog.nd4j())::build);
@@ -19,6 +21,7 @@ public final class InProcessCpuBackend implements Backend {
     /** With another way to build functions: tests use it to wrap real ops in a deliberately wrong backward. */
     public InProcessCpuBackend(FunctionFactory factory) {
         this.checker = new GradientChecker(factory, name());
+        this.factory = factory;
     }
 
     @Override
@@ -29,5 +32,14 @@ public final class InProcessCpuBackend implements Backend {
     @Override
     public CheckResult run(OpSpec spec) {
         return checker.check(spec);
+    }
+
+    @Override
+    public BackendSample sample(OpSpec spec) {
+        try {
+            return BackendSample.take(factory, spec);
+        } catch (Exception e) { // the check's own result reports why the op fails
+            return null;
+        }
     }
 }

@@ -1,10 +1,12 @@
 package dev.gradcheck.backend;
 
+import dev.gradcheck.check.BackendSample;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.Status;
 import dev.gradcheck.check.Unfinished;
 import dev.gradcheck.spec.OpSpec;
 import java.io.IOException;
+import java.math.BigDecimal;
 
 /**
  * Runs checks in a worker JVM, one at a time. A worker that dies ends its check as {@link Status#CRASHED} (with
@@ -36,40 +38,62 @@ public final class WorkerBackend implements Backend {
     @Override
     public CheckResult run(OpSpec spec) {
         long start = System.nanoTime();
+        Exchange x = exchange(spec, WorkerProtocol.Request.Kind.CHECK);
+        return x.reply() != null ? x.reply().result()
+                : Unfinished.of(spec, name(), x.status(), x.message(), (System.nanoTime() - start) / 1e9);
+    }
+
+    /** Null when the worker crashed or timed out taking it; the check's own result says how. */
+    @Override
+    public BackendSample sample(OpSpec spec) {
+        Exchange x = exchange(spec, WorkerProtocol.Request.Kind.SAMPLE);
+        return x.reply() == null ? null : x.reply().sample();
+    }
+
+    /** A reply, or the status and message of why there is none. */
+    private record Exchange(WorkerProtocol.Reply reply, Status status, String message) {
+        static Exchange failed(Status status, String message) {
+            return new Exchange(null, status, message);
+        }
+    }
+
+    private Exchange exchange(OpSpec spec, WorkerProtocol.Request.Kind kind) {
         try {
             if (startFailure == null && worker == null) {
                 startFailure = startWorker();
             }
             if (startFailure != null) {
-                return Unfinished.of(spec, name(), Status.CRASHED, startFailure, seconds(start));
+                return Exchange.failed(Status.CRASHED, startFailure);
             }
             worker.clearTail();
             long id = nextId++;
             worker.send(WorkerProtocol.encode(new WorkerProtocol.Request(id, spec.pos().file(),
-                    spec.pos().toString())));
+                    spec.pos().toString(), kind)));
             TimeLimits.Limit limit = limits.of(spec);
             WorkerProcess.Outcome outcome = worker.next(limit.millis());
             switch (outcome.kind()) {
                 case REPLY:
-                    return WorkerProtocol.decode(outcome.payload(), WorkerProtocol.Reply.class).result();
+                    return new Exchange(WorkerProtocol.decode(outcome.payload(), WorkerProtocol.Reply.class), null,
+                            null);
                 case TIMED_OUT:
                     worker.kill();
                     worker = null;
-                    return Unfinished.of(spec, name(), Status.TIMEOUT, "timed out after "
-                            + java.math.BigDecimal.valueOf(limit.seconds()).stripTrailingZeros().toPlainString() + " s (" + limit.source() + ")", seconds(start));
+                    return Exchange.failed(Status.TIMEOUT, "timed out after "
+                            + BigDecimal.valueOf(limit.seconds()).stripTrailingZeros().toPlainString() + " s ("
+                            + limit.source() + ")");
                 default:
                     String crash = ExitDescription.of(worker.exitStatus(), worker.tail());
                     worker = null;
-                    return Unfinished.of(spec, name(), Status.CRASHED, crash, seconds(start));
+                    return Exchange.failed(Status.CRASHED, crash);
             }
         } catch (IOException e) { // the worker's stdin broke: it died between checks
             String crash = worker == null ? "worker unavailable: " + e.getMessage() : describeDeath();
             worker = null;
-            return Unfinished.of(spec, name(), Status.CRASHED, crash, seconds(start));
+            return Exchange.failed(Status.CRASHED, crash);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             close();
-            return Unfinished.of(spec, name(), Status.ERROR, "interrupted", seconds(start));
+            return Exchange.failed(Status.ERROR, "interrupted");
         }
     }
 
@@ -99,10 +123,6 @@ public final class WorkerBackend implements Backend {
             Thread.currentThread().interrupt();
             return "worker crashed";
         }
-    }
-
-    private static double seconds(long start) {
-        return (System.nanoTime() - start) / 1e9;
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.gradcheck.backend;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.Status;
 import dev.gradcheck.spec.LoadedSpec;
+import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecLoader;
 import java.io.BufferedReader;
 import java.io.FileDescriptor;
@@ -48,20 +49,32 @@ public final class WorkerMain {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line = in.readLine(); line != null; line = in.readLine()) {
             WorkerProtocol.Request request = WorkerProtocol.decode(line, WorkerProtocol.Request.class);
-            CheckResult result = worker.check(request);
-            worker.send(WorkerProtocol.encode(new WorkerProtocol.Reply(request.id(), result)));
+            OpSpec spec = worker.find(request);
+            WorkerProtocol.Reply reply;
+            if (request.kind() == WorkerProtocol.Request.Kind.SAMPLE) {
+                reply = new WorkerProtocol.Reply(request.id(), null, spec == null ? null : backend.sample(spec));
+            } else {
+                reply = new WorkerProtocol.Reply(request.id(), spec == null ? missing(request, backend) : backend.run(spec),
+                        null);
+            }
+            worker.send(WorkerProtocol.encode(reply));
         }
         backend.close();
     }
 
-    private CheckResult check(WorkerProtocol.Request request) {
+    /** The requested spec, or null when the file no longer holds a valid one there. */
+    private OpSpec find(WorkerProtocol.Request request) {
         List<LoadedSpec> specs = files.computeIfAbsent(request.file(), f -> new SpecLoader().load(Path.of(f)));
         for (LoadedSpec loaded : specs) {
             if (loaded.pos().toString().equals(request.location()) && loaded.isValid()) {
-                return backend.run(loaded.spec());
+                return loaded.spec();
             }
         }
-        // the file changed between the front end's reading and ours
+        return null;
+    }
+
+    /** The file changed between the front end's reading and ours. */
+    private static CheckResult missing(WorkerProtocol.Request request, Backend backend) {
         return new CheckResult(request.location(), request.location(), "", backend.name(), "", Status.ERROR, "pass",
                 null, "the worker found no valid spec at " + request.location() + " (was the file changed?)",
                 List.of(), "", 0, 0);

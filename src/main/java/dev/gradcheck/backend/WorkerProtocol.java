@@ -3,6 +3,7 @@ package dev.gradcheck.backend;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.gradcheck.check.BackendSample;
 import dev.gradcheck.check.CheckResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,15 +28,17 @@ final class WorkerProtocol {
     private WorkerProtocol() {}
 
     /**
-     * Check one spec document.
+     * Check one spec document, or take its {@link BackendSample}.
      *
      * @param file     the spec file, as the front end named it (the worker shares its working directory)
      * @param location the document's {@code file:line:col}, which picks it among the file's documents
      */
-    record Request(long id, String file, String location) {}
+    record Request(long id, String file, String location, Kind kind) {
+        enum Kind { CHECK, SAMPLE }
+    }
 
-    /** The outcome of one request. */
-    record Reply(long id, CheckResult result) {}
+    /** The outcome of one request: a result for CHECK, a sample (or null) for SAMPLE. */
+    record Reply(long id, CheckResult result, BackendSample sample) {}
 
     static String encode(Object message) {
         try {

@@ -18,6 +18,8 @@ import java.util.List;
  * @param tolerance the rule used, as text (e.g. "max_relative_error=1e-06")
  * @param delta     the finite-difference step used
  * @param seconds   wall time of the whole check
+ * @param crossBackend how far this backend's outputs and gradients are from another's on the same inputs
+ *                  ({@code --backend all}), or null
  */
 public record CheckResult(
         String name,
@@ -32,7 +34,21 @@ public record CheckResult(
         List<GradientResult> gradients,
         String tolerance,
         double delta,
-        double seconds) {
+        double seconds,
+        BackendDifference crossBackend) {
+
+    /** A result without a cross-backend comparison. */
+    public CheckResult(String name, String location, String op, String backend, String dtype, Status status,
+                       String expected, String reason, String message, List<GradientResult> gradients,
+                       String tolerance, double delta, double seconds) {
+        this(name, location, op, backend, dtype, status, expected, reason, message, gradients, tolerance, delta,
+                seconds, null);
+    }
+
+    public CheckResult withCrossBackend(BackendDifference difference) {
+        return new CheckResult(name, location, op, backend, dtype, status, expected, reason, message, gradients,
+                tolerance, delta, seconds, difference);
+    }
 
     /** The block with the highest score, or null when there is none. */
     public GradientResult worstGradient() {

@@ -3,6 +3,8 @@ package dev.gradcheck.cli;
 import dev.gradcheck.backend.Backend;
 import dev.gradcheck.backend.CudaProbe;
 import dev.gradcheck.backend.Dispatcher;
+import dev.gradcheck.check.BackendDifference;
+import dev.gradcheck.check.BackendSample;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.Status;
 import dev.gradcheck.check.Unfinished;
@@ -11,6 +13,7 @@ import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecError;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -30,6 +33,10 @@ final class CheckRun {
 
     private final List<Dispatcher.Task> tasks = new ArrayList<>();
     private final CheckResult[] slots;
+    /** Per slot, the backend's sample when its spec runs on several backends. */
+    private final BackendSample[] samples;
+    /** For the slots of a spec on several backends, all its slots: the first is the reference. */
+    private final Map<Integer, int[]> groups = new HashMap<>();
     private final Supplier<CudaProbe.Result> cudaProbe;
     private CudaProbe.Result cuda;
     private Dispatcher dispatcher;
@@ -50,17 +57,28 @@ final class CheckRun {
                 continue;
             }
             OpSpec spec = loaded.spec();
-            for (String backend : choice == null ? spec.backends() : choice.backends()) {
+            List<String> backends = choice == null ? spec.backends() : choice.backends();
+            boolean compare = backends.size() > 1;
+            int[] group = new int[backends.size()];
+            for (int b = 0; b < backends.size(); b++) {
+                String backend = backends.get(b);
+                group[b] = known.size();
                 String skip = skipReason(backend, workers, console);
                 if (skip != null) {
                     known.add(Unfinished.of(spec, backend, Status.SKIPPED, skip, 0));
                 } else {
-                    tasks.add(new Dispatcher.Task(known.size(), spec, backend));
+                    tasks.add(new Dispatcher.Task(known.size(), spec, backend, compare));
                     known.add(null);
+                }
+            }
+            if (compare) {
+                for (int i : group) {
+                    groups.put(i, group);
                 }
             }
         }
         slots = known.toArray(new CheckResult[0]);
+        samples = new BackendSample[slots.length];
     }
 
     /** The nvidia-smi index of the CUDA device to use, or null. */
@@ -77,7 +95,30 @@ final class CheckRun {
             }
             d = dispatcher = new Dispatcher(lanes);
         }
-        d.run(tasks, (task, result) -> record(task.index(), result));
+        d.run(tasks, (task, result, sample) -> record(task.index(), result, sample));
+    }
+
+    /**
+     * Once every backend of a spec has ended, each further backend's row gets its difference from the first's,
+     * where both samples exist; the samples (whole outputs and gradients) are dropped right after.
+     */
+    private void compareWhenComplete(int[] group) {
+        for (int i : group) {
+            if (slots[i] == null) {
+                return;
+            }
+        }
+        BackendSample reference = samples[group[0]];
+        for (int k = 1; k < group.length; k++) {
+            int i = group[k];
+            if (reference != null && samples[i] != null) {
+                slots[i] = slots[i].withCrossBackend(BackendDifference.of(slots[group[0]].backend(), reference,
+                        samples[i]));
+            }
+        }
+        for (int i : group) {
+            samples[i] = null;
+        }
     }
 
     /** The results so far, in spec order; with --fail-fast, up to the first that did not end as expected. */
@@ -95,11 +136,15 @@ final class CheckRun {
         return results();
     }
 
-    private synchronized void record(int index, CheckResult result) {
+    private synchronized void record(int index, CheckResult result, BackendSample sample) {
         if (interrupted) {
             return;
         }
         slots[index] = result;
+        samples[index] = sample;
+        if (groups.containsKey(index)) {
+            compareWhenComplete(groups.get(index));
+        }
         if (failFast && result.status().exitCode() != 0) {
             dispatcher.stop();
         }

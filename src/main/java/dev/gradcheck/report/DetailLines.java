@@ -1,5 +1,6 @@
 package dev.gradcheck.report;
 
+import dev.gradcheck.check.BackendDifference;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.GradientResult;
 import dev.gradcheck.check.WorstElement;
@@ -36,7 +37,18 @@ final class DetailLines {
                 lines.addAll(message.isEmpty() ? List.of("(no message)") : message);
             }
         }
+        if (r.crossBackend() != null) {
+            lines.add(crossBackendLine(r.crossBackend()));
+        }
         return lines;
+    }
+
+    /** Shown whatever the status: with --backend all the difference between engines is what was asked for. */
+    private static String crossBackendLine(BackendDifference d) {
+        return "vs " + d.against() + ": outputs differ by at most " + Numbers.sci(d.maxOutputAbs()) + " (rel "
+                + Numbers.sci(d.maxOutputRel()) + (d.worstOutput().isEmpty() ? "" : " at " + d.worstOutput())
+                + "), gradients by " + Numbers.sci(d.maxGradientAbs()) + " (rel " + Numbers.sci(d.maxGradientRel())
+                + (d.worstGradient().isEmpty() ? "" : " at " + d.worstGradient()) + ")";
     }
 
     /** One failing block. Errors and tolerance are shown side by side, true under either tolerance rule. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
+import dev.gradcheck.check.BackendDifference;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.GradientResult;
 import dev.gradcheck.check.Status;
@@ -82,6 +83,7 @@ public final class JsonRenderer implements ReportRenderer {
             writeGradient(gen, g);
         }
         gen.writeEndArray();
+        writeCrossBackend(gen, r.crossBackend());
         gen.writeEndObject();
     }
 
@@ -96,6 +98,23 @@ public final class JsonRenderer implements ReportRenderer {
         writeWorst(gen, g.worst());
         gen.writeNumberField("evaluations", g.evaluations());
         writeDouble(gen, "seconds", g.seconds());
+        gen.writeEndObject();
+    }
+
+    private static void writeCrossBackend(JsonGenerator gen, BackendDifference d) throws IOException {
+        gen.writeFieldName("cross_backend");
+        if (d == null) {
+            gen.writeNull();
+            return;
+        }
+        gen.writeStartObject();
+        gen.writeStringField("against", d.against());
+        writeDouble(gen, "max_output_abs_diff", d.maxOutputAbs());
+        writeDouble(gen, "max_output_rel_diff", d.maxOutputRel());
+        gen.writeStringField("worst_output", d.worstOutput());
+        writeDouble(gen, "max_gradient_abs_diff", d.maxGradientAbs());
+        writeDouble(gen, "max_gradient_rel_diff", d.maxGradientRel());
+        gen.writeStringField("worst_gradient", d.worstGradient());
         gen.writeEndObject();
     }
 

@@ -5,12 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gradcheck.check.BackendDifference;
+import dev.gradcheck.check.BackendSample;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.GradientResult;
 import dev.gradcheck.check.Status;
 import dev.gradcheck.check.Verdict;
 import dev.gradcheck.check.WorstElement;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class WorkerProtocolTest {
@@ -21,8 +24,9 @@ class WorkerProtocolTest {
                 Double.NEGATIVE_INFINITY, new WorstElement(new long[] {1, 2}, new long[] {}, Double.NaN, 0.5), 36,
                 0.25);
         CheckResult sent = new CheckResult("s", "f.yaml:1:1", "log", "cpu", "float32", Status.FAILED, "fail",
-                "known", "two\nlines", List.of(g), "max_relative_error=0.01", 1e-3, 1.5);
-        String line = WorkerProtocol.encode(new WorkerProtocol.Reply(9, sent));
+                "known", "two\nlines", List.of(g), "max_relative_error=0.01", 1e-3, 1.5)
+                .withCrossBackend(new BackendDifference("cpu", 1e-7, 2e-7, "0[1]", 3e-7, Double.NaN, "x[0]"));
+        String line = WorkerProtocol.encode(new WorkerProtocol.Reply(9, sent, null));
         assertTrue(!line.contains("\n"), "one line per message: " + line);
         CheckResult got = WorkerProtocol.decode(line, WorkerProtocol.Reply.class).result();
         assertEquals(sent.name(), got.name());
@@ -35,6 +39,19 @@ class WorkerProtocolTest {
         assertEquals(Double.NEGATIVE_INFINITY, back.maxScore());
         assertArrayEquals(new long[] {1, 2}, back.worst().outputIndex());
         assertEquals(0.5, back.worst().numerical());
+        assertEquals("x[0]", got.crossBackend().worstGradient());
+        assertTrue(Double.isNaN(got.crossBackend().maxGradientRel()));
+    }
+
+    @Test
+    void aSampleCrossesWhole() {
+        BackendSample sample = new BackendSample(Map.of("0", new double[] {1, Double.NaN}),
+                Map.of("x", new double[] {-0.5}));
+        WorkerProtocol.Reply back = WorkerProtocol.decode(
+                WorkerProtocol.encode(new WorkerProtocol.Reply(3, null, sample)), WorkerProtocol.Reply.class);
+        assertArrayEquals(new double[] {1, Double.NaN}, back.sample().outputs().get("0"));
+        assertArrayEquals(new double[] {-0.5}, back.sample().gradients().get("x"));
+        assertNull(back.result());
     }
 
     @Test

@@ -59,7 +59,7 @@ class JsonReportTest {
             CheckResult r = results.get(i);
             JsonNode c = checks.get(i);
             assertEquals(List.of("name", "location", "op", "backend", "dtype", "status", "expected", "reason",
-                    "message", "tolerance", "delta", "seconds", "gradients"), fieldNames(c));
+                    "message", "tolerance", "delta", "seconds", "gradients", "cross_backend"), fieldNames(c));
             assertEquals(r.name(), c.get("name").asText());
             assertEquals(r.location(), c.get("location").asText());
             assertEquals(r.status().jsonName(), c.get("status").asText());

@@ -1,5 +1,6 @@
 package dev.gradcheck.report;
 
+import dev.gradcheck.check.BackendDifference;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.GradientResult;
 import dev.gradcheck.check.Status;
@@ -25,7 +26,7 @@ final class SampleResults {
         return List.of(
                 passedSingle(), passedMulti(), failedMismatch(), failedZeroGradient(), failedNaN(),
                 expectedFail(), unexpectedPass(), error(), expectedError(), invalid(), crashed(), timedOut(),
-                skippedOnCuda());
+                skippedOnCuda(), passedOnCudaBesideCpu());
     }
 
     static Summary summary() {
@@ -136,6 +137,15 @@ final class SampleResults {
     private static CheckResult skippedOnCuda() {
         return new CheckResult("tanh-basic", "specs/tanh.yaml:1:1", "tanh", "cuda", "float64", Status.SKIPPED, "pass",
                 null, "cuda: no CUDA device (nvidia-smi lists none)", List.of(), MAX_REL, 1.0e-6, 0.0);
+    }
+
+    /** --backend all: the second backend's row carries its difference from the first's. */
+    private static CheckResult passedOnCudaBesideCpu() {
+        return new CheckResult("matmul-2x3x4", "specs/linalg.yaml:12:1", "matmul", "cuda", "float32", Status.PASSED,
+                "pass", null, null, List.of(grad("0", "a", Verdict.PASS, 2e-7, 3e-7, 0.3,
+                        worst(new long[] {0, 0}, new long[] {0, 1}, 1.5, 1.4999997))), "atol=1e-05, rtol=0.001",
+                1.0e-3, 0.0311, new BackendDifference("cpu", 2.384185791015625e-7, 1.1920928955078125e-7, "0[5]",
+                        4.76837158203125e-7, 2.384185791015625e-7, "b[7]"));
     }
 
     private static CheckResult check(String name, String location, String op, String dtype, Status status,

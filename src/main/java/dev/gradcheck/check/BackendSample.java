@@ -1,0 +1,53 @@
+package dev.gradcheck.check;
+
+import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.op.Nd4jTypes;
+import dev.gradcheck.spec.InputSpec;
+import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.OpSpec;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * What one backend computes for a spec, kept to compare backends ({@code --backend all}): the forward outputs and
+ * one backward pass, a vector-Jacobian product with a cotangent drawn from the spec's seed. Inputs and cotangent
+ * are generated in plain Java, so every backend sees the same numbers and any difference is the engine's.
+ *
+ * @param outputs   every floating output, flattened row-major, as float64
+ * @param gradients the gradient of each checked input, flattened row-major, as float64
+ */
+public record BackendSample(Map<String, double[]> outputs, Map<String, double[]> gradients) {
+
+    public static BackendSample take(FunctionFactory factory, OpSpec spec) throws InvalidSpecException {
+        Map<String, INDArray> inputs = new LinkedHashMap<>();
+        for (InputSpec in : spec.inputs()) {
+            inputs.put(in.name(), Nd4j.createFromArray(InputValues.generate(in, spec.seed())).reshape('c', in.shape())
+                    .castTo(Nd4jTypes.of(in.dtype())));
+        }
+        try (Differentiable f = factory.build(spec, inputs)) {
+            Map<String, INDArray> y = f.forward(inputs);
+            Map<String, double[]> outputs = new LinkedHashMap<>();
+            Map<String, INDArray> cotangents = new LinkedHashMap<>();
+            SplittableRandom random = new SplittableRandom(spec.seed());
+            for (String out : f.outputNames()) {
+                INDArray value = y.get(out);
+                if (value.dataType().isFPType()) {
+                    outputs.put(out, flat(value));
+                    double[] c = random.doubles(value.length(), -1, 1).toArray();
+                    cotangents.put(out, Nd4j.createFromArray(c).reshape('c', value.shape()).castTo(value.dataType()));
+                }
+            }
+            Map<String, double[]> gradients = new LinkedHashMap<>();
+            f.vjp(inputs, cotangents, spec.check()).forEach((name, g) -> gradients.put(name, flat(g)));
+            return new BackendSample(outputs, gradients);
+        }
+    }
+
+    private static double[] flat(INDArray a) {
+        return a.castTo(DataType.DOUBLE).dup('c').data().asDouble();
+    }
+}

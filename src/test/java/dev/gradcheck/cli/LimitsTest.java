@@ -1,0 +1,77 @@
+package dev.gradcheck.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gradcheck.check.MemoryBudget;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** --max-memory refuses oversized specs before allocating them, with their position. */
+class LimitsTest {
+
+    private static final String SPECS = """
+            name: huge-input
+            op: tanh
+            inputs: {x: {shape: [100000, 100000]}}
+            ---
+            name: big-jacobian
+            op: tanh
+            inputs: {x: {shape: [2000]}}
+            ---
+            name: small
+            op: tanh
+            inputs: {x: {shape: [3]}}
+            """;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void specsOverTheLimitAreRefusedWithTheirPositionAndTheRestRuns() throws IOException {
+        Path file = dir.resolve("sizes.yaml");
+        Files.writeString(file, SPECS);
+        Cli r = Cli.run("check", file.toString(), "--max-memory", "10m", "--format", "json");
+        assertEquals(2, r.exit(), r.err());
+        JsonNode checks = new ObjectMapper().readTree(r.out()).get("checks");
+        assertEquals("invalid", checks.get(0).get("status").asText());
+        assertEquals(file + ":1:1: refused: its inputs would need 223.5 GiB, over the memory limit of 10.0 MiB"
+                + " (--max-memory; a smaller shape or check: fewer inputs fits)", checks.get(0).get("message").asText());
+        assertEquals("invalid", checks.get(1).get("status").asText());
+        // 2000 x 2000 doubles, numerical and analytic: 61 MiB
+        assertTrue(checks.get(1).get("message").asText().startsWith(file + ":5:1: refused: its Jacobians"
+                + " (output elements x input elements, numerical and analytic) would need 61.0 MiB"),
+                checks.get(1).get("message").asText());
+        assertEquals("passed", checks.get(2).get("status").asText());
+        assertNull(System.getProperty(MemoryBudget.PROPERTY), "the limit is set for the run only");
+    }
+
+    @Test
+    void withoutTheOptionTheHeapDecidesAndAHugeInputIsStillRefused() throws IOException {
+        Path file = dir.resolve("sizes.yaml");
+        Files.writeString(file, SPECS);
+        Cli r = Cli.run("check", file.toString(), "--only", "huge-input");
+        assertEquals(2, r.exit(), r.out());
+        assertTrue(r.out().contains("refused: its inputs would need 223.5 GiB"), r.out());
+    }
+
+    @Test
+    void sizesReadWithUnits() {
+        assertEquals(10L << 20, ByteSize.parse("10m"));
+        assertEquals(3L << 30, ByteSize.parse("3G"));
+        assertEquals(1536, ByteSize.parse("1.5k"));
+        assertEquals(4096, ByteSize.parse("4096"));
+        assertThrows(NumberFormatException.class, () -> ByteSize.parse("lots"));
+        assertThrows(NumberFormatException.class, () -> ByteSize.parse("0"));
+        Cli bad = Cli.run("check", ".", "--max-memory", "lots");
+        assertEquals(2, bad.exit());
+        assertTrue(bad.err().contains("'lots' is not a size; examples: 500m, 2g"), bad.err());
+    }
+}
