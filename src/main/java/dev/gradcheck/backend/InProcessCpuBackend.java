@@ -11,6 +11,9 @@ import dev.gradcheck.spec.OpSpec;
 /** ND4J's CPU backend in this JVM. */
 public final class InProcessCpuBackend implements Backend {
 
+    /** Set on worker JVMs to the backend they run. */
+    static final String NAME_PROPERTY = "gradcheck.backend";
+
     private final GradientChecker checker;
     private final FunctionFactory factory;
 
@@ -24,9 +27,13 @@ public final class InProcessCpuBackend implements Backend {
         this.factory = factory;
     }
 
+    /**
+     * "cpu", or what a worker was started as: ND4J holds one backend per JVM, chosen at start-up (the CUDA worker
+     * gets BACKEND_PRIORITY_GPU), so the name is a fact about this JVM, passed in as {@value #NAME_PROPERTY}.
+     */
     @Override
     public String name() {
-        return "cpu";
+        return System.getProperty(NAME_PROPERTY, "cpu");
     }
 
     @Override

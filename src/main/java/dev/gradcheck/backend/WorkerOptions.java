@@ -83,6 +83,7 @@ public record WorkerOptions(
         List<String> cmd = new ArrayList<>();
         cmd.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmArgs);
+        cmd.add("-D" + InProcessCpuBackend.NAME_PROPERTY + "=" + backend);
         properties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
         cmd.add("-cp");
         cmd.add(classPath);

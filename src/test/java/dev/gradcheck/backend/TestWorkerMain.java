@@ -1,6 +1,7 @@
 package dev.gradcheck.backend;
 
 import dev.gradcheck.check.FunctionFactory;
+import dev.gradcheck.check.Functions;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.OpCatalog;
 import dev.gradcheck.spec.Located;
@@ -8,18 +9,27 @@ import dev.gradcheck.spec.OpSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * A worker with test-only operators that misbehave the ways real ones do, and otherwise ND4J's ops:
  * {@code test-exit} calls System.exit({@code code}) as a careless plugin might; {@code test-sleep} hangs for
  * {@code seconds} (first creating the file {@code marker}, when given, so a test knows it is running).
+ * With the system property {@value #PERTURB} = p, every op's outputs and gradients are scaled by 1 + p: a
+ * consistent engine that computes slightly different numbers, as another backend might.
  */
 public final class TestWorkerMain {
+
+    public static final String PERTURB = "gradcheck.test.perturb";
 
     private TestWorkerMain() {}
 
     public static void main(String[] args) throws IOException {
-        FunctionFactory nd4j = new Nd4jOpBuilder(OpCatalog.nd4j())::build;
+        FunctionFactory nd4j = perturbed(new Nd4jOpBuilder(OpCatalog.nd4j())::build,
+                Double.parseDouble(System.getProperty(PERTURB, "0")));
         WorkerMain.serve(() -> new InProcessCpuBackend((spec, inputs) -> {
             switch (spec.op().value()) {
                 case "test-exit":
@@ -37,6 +47,27 @@ public final class TestWorkerMain {
     /** Starts this class as a worker from the test class path. */
     public static WorkerOptions options() {
         return WorkerOptions.cpu().withMainClass(TestWorkerMain.class.getName());
+    }
+
+    private static FunctionFactory perturbed(FunctionFactory factory, double p) {
+        if (p == 0) {
+            return factory;
+        }
+        return (spec, inputs) -> new Functions.Delegate(factory.build(spec, inputs)) {
+            @Override
+            public Map<String, INDArray> forward(Map<String, INDArray> in) {
+                Map<String, INDArray> y = new HashMap<>(super.forward(in));
+                y.replaceAll((name, v) -> v.mul(1 + p));
+                return y;
+            }
+
+            @Override
+            public Map<String, INDArray> vjp(Map<String, INDArray> in, Map<String, INDArray> ct, List<String> wrt) {
+                Map<String, INDArray> g = new HashMap<>(super.vjp(in, ct, wrt));
+                g.replaceAll((name, v) -> v.mul(1 + p));
+                return g;
+            }
+        };
     }
 
     private static void sleep(OpSpec spec) {

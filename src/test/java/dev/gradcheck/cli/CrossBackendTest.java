@@ -1,0 +1,87 @@
+package dev.gradcheck.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gradcheck.backend.Backend;
+import dev.gradcheck.backend.CudaProbe;
+import dev.gradcheck.backend.TestWorkerMain;
+import dev.gradcheck.backend.TimeLimits;
+import dev.gradcheck.backend.WorkerBackend;
+import dev.gradcheck.backend.WorkerOptions;
+import dev.gradcheck.check.BackendDifference;
+import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.check.Status;
+import dev.gradcheck.spec.LoadedSpec;
+import dev.gradcheck.spec.SpecLoader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The CPU-vs-CUDA comparison without a GPU: the "cuda" lane is a second CPU worker whose engine scales every output
+ * and gradient by 1 + 1e-3, as a backend with different numerics would. The comparison must see exactly that.
+ */
+class CrossBackendTest {
+
+    private static final String SPECS = """
+            name: sigmoid-both
+            op: sigmoid
+            inputs: {x: {shape: [2, 3]}}
+            ---
+            name: cpu-only
+            op: tanh
+            inputs: {x: {shape: [2]}}
+            backends: [cpu]
+            """;
+
+    @TempDir
+    Path dir;
+
+    private List<CheckResult> run(BackendChoice choice, WorkerOptions second) throws Exception {
+        Path file = dir.resolve("specs.yaml");
+        Files.writeString(file, SPECS);
+        List<LoadedSpec> specs = new SpecLoader().load(file);
+        Console console = new Console(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), false);
+        CheckRun run = new CheckRun(specs, choice, true, console,
+                () -> new CudaProbe.Result(true, "cuda: a second cpu worker standing in", null));
+        TimeLimits limits = new TimeLimits(null);
+        Map<String, List<Supplier<Backend>>> lanes = Map.of(
+                "cpu", List.of(() -> new WorkerBackend(TestWorkerMain.options(), limits)),
+                "cuda", List.of(() -> new WorkerBackend(second, limits)));
+        run.execute(lanes, false);
+        return run.results();
+    }
+
+    @Test
+    void aBackendThatComputesDifferentNumbersShowsByHowMuch() throws Exception {
+        WorkerOptions scaled = TestWorkerMain.options().withBackend("cuda").withProperty(TestWorkerMain.PERTURB, "1e-3");
+        List<CheckResult> results = run(BackendChoice.ALL, scaled);
+        assertEquals(List.of("sigmoid-both/cpu", "sigmoid-both/cuda", "cpu-only/cpu", "cpu-only/cuda"),
+                results.stream().map(r -> r.name() + "/" + r.backend()).toList());
+        assertTrue(results.stream().allMatch(r -> r.status() == Status.PASSED), "each engine is self-consistent");
+        assertNull(results.get(0).crossBackend(), "the reference row carries no difference");
+        BackendDifference d = results.get(1).crossBackend();
+        assertEquals("cpu", d.against());
+        // sigmoid's outputs are >= 0.27 here, so the relative difference is the scale itself
+        assertEquals(1e-3, d.maxOutputRel(), 1e-9);
+        assertEquals(1e-3, d.maxGradientRel(), 1e-9, "the gradient differs by the same factor");
+        assertTrue(d.worstGradient().startsWith("x["), d.worstGradient());
+    }
+
+    @Test
+    void identicalEnginesDifferByNothing() throws Exception {
+        List<CheckResult> all = run(BackendChoice.ALL, TestWorkerMain.options().withBackend("cuda"));
+        BackendDifference d = all.get(1).crossBackend();
+        assertEquals(0.0, d.maxOutputAbs());
+        assertEquals(0.0, d.maxGradientAbs());
+    }
+}
