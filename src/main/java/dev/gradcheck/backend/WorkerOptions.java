@@ -38,14 +38,17 @@ public record WorkerOptions(
         // A crashing JVM writes hs_err_pid*.log into its working directory, the user's project: not there.
         String errorFile = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "gradcheck-worker-hs_err_pid%p.log")
                 .toString();
-        return new WorkerOptions("cpu", Map.of(), Map.of(), List.of("-XX:ErrorFile=" + errorFile,
+        // ND4J picks the backend with the highest BACKEND_PRIORITY_* (GPU defaults above CPU): with nd4j-cuda on
+        // the class path (mvn -Pcuda), a CPU worker must say it wants the CPU.
+        Map<String, String> cpuFirst = Map.of("BACKEND_PRIORITY_CPU", "100", "BACKEND_PRIORITY_GPU", "0");
+        return new WorkerOptions("cpu", cpuFirst, Map.of(), List.of("-XX:ErrorFile=" + errorFile,
                 "-XX:-CreateCoredumpOnCrash"), WorkerMain.class.getName(), System.getProperty("java.class.path"),
                 List.of());
     }
 
     /**
-     * The same worker on ND4J's CUDA backend: ND4J picks the backend with the highest BACKEND_PRIORITY_* (read once per
-     * JVM), so the CUDA worker raises the GPU's above the CPU's.
+     * The same worker on ND4J's CUDA backend: ND4J picks the backend with the highest BACKEND_PRIORITY_* (read once
+     * per JVM), so the CUDA worker raises the GPU's above the CPU's.
      */
     public WorkerOptions onCuda() {
         return withBackend("cuda").withEnvironment("BACKEND_PRIORITY_GPU", "100")

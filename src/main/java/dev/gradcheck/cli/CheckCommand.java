@@ -112,6 +112,9 @@ final class CheckCommand implements Callable<Integer> {
         if (jobs < 1) {
             throw new ParameterException(command.commandLine(), "--jobs must be at least 1, got " + jobs);
         }
+        if (timeout != null && !(timeout > 0)) {
+            throw new ParameterException(command.commandLine(), "--timeout must be > 0 seconds, got " + timeout);
+        }
         SpecBatch batch = SpecBatch.load(paths);
         Console console = Console.of(command);
         batch.pathProblems().forEach(p -> console.err().println("gradcheck: " + p));

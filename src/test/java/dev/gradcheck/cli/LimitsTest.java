@@ -63,6 +63,16 @@ class LimitsTest {
     }
 
     @Test
+    void jobsAndTimeoutMustBePositive() {
+        Cli jobs = Cli.run("check", ".", "--jobs", "0");
+        assertEquals(2, jobs.exit());
+        assertTrue(jobs.err().contains("--jobs must be at least 1, got 0"), jobs.err());
+        Cli timeout = Cli.run("check", ".", "--timeout", "-1");
+        assertEquals(2, timeout.exit());
+        assertTrue(timeout.err().contains("--timeout must be > 0 seconds, got -1.0"), timeout.err());
+    }
+
+    @Test
     void sizesReadWithUnits() {
         assertEquals(10L << 20, ByteSize.parse("10m"));
         assertEquals(3L << 30, ByteSize.parse("3G"));
