@@ -14,6 +14,7 @@ final class ExitDescription {
             Map.entry(15, "SIGTERM"));
     /** The JVM's fatal-error banner: {@code #  SIGSEGV (0xb) at pc=...}; the JVM then aborts with SIGABRT. */
     private static final Pattern FATAL_SIGNAL = Pattern.compile("#\\s+(SIG[A-Z]+) \\(0x[0-9a-f]+\\)");
+    private static final Pattern STACK_FRAME = Pattern.compile("\\s+(at \\S+\\(.*\\)|\\.\\.\\. \\d+ more)");
     /** Shown at most, from the end: enough for the native message and the JVM's banner. */
     static final int SHOWN_LINES = 16;
 
@@ -47,8 +48,10 @@ final class ExitDescription {
             how = "exited with status " + status;
         }
         StringBuilder text = new StringBuilder("worker crashed: ").append(how);
-        // the JVM's banner spaces itself with bare "#" lines; they would crowd out the ones that say something
-        List<String> meaningful = tail.stream().filter(l -> !l.strip().equals("#")).toList();
+        // the JVM's banner spaces itself with bare "#" lines, and Java stack frames repeat what the exception line
+        // says: both would crowd out the lines that say something
+        List<String> meaningful = tail.stream().filter(l -> !l.strip().equals("#") && !STACK_FRAME.matcher(l).matches())
+                .toList();
         List<String> shown = meaningful.subList(Math.max(0, meaningful.size() - SHOWN_LINES), meaningful.size());
         if (!shown.isEmpty()) {
             text.append("\nlast worker output:");

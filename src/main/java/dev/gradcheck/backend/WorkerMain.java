@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * A worker JVM: reads check requests on stdin, runs each on this JVM's ND4J backend, writes framed replies to
@@ -24,6 +25,9 @@ import java.util.function.Supplier;
  * end keeps the last lines of both for the report of a crash.
  */
 public final class WorkerMain {
+
+    /** Exit status of a worker whose ND4J loaded another engine than it was started for. */
+    static final int EXIT_WRONG_ENGINE = 3;
 
     private final Backend backend;
     private final PrintStream replies;
@@ -35,19 +39,32 @@ public final class WorkerMain {
     }
 
     public static void main(String[] args) throws IOException {
-        serve(InProcessCpuBackend::new);
+        serve(InProcessCpuBackend::new, true);
     }
 
-    /** Runs the request loop until stdin closes; test workers call this with a backend of their own. */
-    public static void serve(Supplier<Backend> backends) throws IOException {
+    /**
+     * Runs the request loop until stdin closes; test workers call this with a backend of their own.
+     *
+     * @param verifyEngine refuse to serve when ND4J loaded another engine than the one this worker was started
+     *                     for; off only for a test worker that stands in for another backend
+     */
+    public static void serve(Supplier<Backend> backends, boolean verifyEngine) throws IOException {
         JvmSetup.quietLogging();
         PrintStream replies = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
         System.setOut(System.err); // SameDiff's chatter and any plugin's println must not look like replies
         Backend backend = backends.get(); // loads ND4J: a broken backend fails here, before the first request
+        String wrongEngine = verifyEngine ? wrongEngine(backend.name()) : null;
+        if (wrongEngine != null) {
+            System.err.println(wrongEngine);
+            System.exit(EXIT_WRONG_ENGINE);
+        }
         WorkerMain worker = new WorkerMain(backend, replies);
         worker.send(WorkerProtocol.READY);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line = in.readLine(); line != null; line = in.readLine()) {
+            if (line.isBlank()) {
+                continue;
+            }
             WorkerProtocol.Request request = WorkerProtocol.decode(line, WorkerProtocol.Request.class);
             OpSpec spec = worker.find(request);
             WorkerProtocol.Reply reply;
@@ -60,6 +77,22 @@ public final class WorkerMain {
             worker.send(WorkerProtocol.encode(reply));
         }
         backend.close();
+    }
+
+    /**
+     * ND4J does not fail when the CUDA backend cannot load (no driver, no CUDA runtime): it logs a warning and
+     * falls back to the CPU. A "cuda" worker computing on the CPU would report CPU results as CUDA's, so it
+     * refuses to serve instead, saying which engine ND4J loaded.
+     */
+    private static String wrongEngine(String requested) {
+        String loaded = Nd4j.getBackend().getClass().getSimpleName();
+        boolean cuda = loaded.startsWith("JCublas");
+        if (requested.equals("cuda") == cuda) {
+            return null;
+        }
+        return "gradcheck worker: asked for the " + requested + " backend, but ND4J loaded " + loaded
+                + (requested.equals("cuda") ? " (the CUDA backend did not load; its reason is in ND4J's warning above)"
+                        : "");
     }
 
     /** The requested spec, or null when the file no longer holds a valid one there. */

@@ -41,9 +41,12 @@ public record WorkerOptions(
         // ND4J picks the backend with the highest BACKEND_PRIORITY_* (GPU defaults above CPU): with nd4j-cuda on
         // the class path (mvn -Pcuda), a CPU worker must say it wants the CPU.
         Map<String, String> cpuFirst = Map.of("BACKEND_PRIORITY_CPU", "100", "BACKEND_PRIORITY_GPU", "0");
-        return new WorkerOptions("cpu", cpuFirst, Map.of(), List.of("-XX:ErrorFile=" + errorFile,
-                "-XX:-CreateCoredumpOnCrash"), WorkerMain.class.getName(), System.getProperty("java.class.path"),
-                List.of());
+        List<String> jvm = new ArrayList<>(List.of("-XX:ErrorFile=" + errorFile, "-XX:-CreateCoredumpOnCrash"));
+        // the heap the user gave gradcheck (GRADCHECK_OPTS=-Xmx8g) is meant for the checks, which run here
+        java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("-Xmx")).reduce((first, last) -> last).ifPresent(jvm::add);
+        return new WorkerOptions("cpu", cpuFirst, Map.of(), jvm, WorkerMain.class.getName(),
+                System.getProperty("java.class.path"), List.of());
     }
 
     /**

@@ -32,6 +32,14 @@ class ExitDescriptionTest {
     }
 
     @Test
+    void javaStackFramesAreLeftOut() {
+        String text = ExitDescription.of(3, List.of("java.lang.UnsatisfiedLinkError: libcuda.so.1: cannot open",
+                "\tat org.bytedeco.javacpp.Loader.load(Loader.java:1402)", "\t... 2 more", "asked for cuda"));
+        assertEquals("worker crashed: exited with status 3\nlast worker output:\n"
+                + "  java.lang.UnsatisfiedLinkError: libcuda.so.1: cannot open\n  asked for cuda", text);
+    }
+
+    @Test
     void onlyTheLastLinesAreShown() {
         List<String> tail = new ArrayList<>();
         for (int i = 0; i < 40; i++) {

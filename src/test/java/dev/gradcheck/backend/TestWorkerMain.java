@@ -24,6 +24,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 public final class TestWorkerMain {
 
     public static final String PERTURB = "gradcheck.test.perturb";
+    /** Set on a CPU worker that stands in for the CUDA one, so it is not refused for running on the CPU. */
+    static final String STAND_IN = "gradcheck.test.stand-in";
 
     private TestWorkerMain() {}
 
@@ -41,7 +43,13 @@ public final class TestWorkerMain {
                 default:
                     return nd4j.build(spec, inputs);
             }
-        }));
+        }), !Boolean.getBoolean(STAND_IN));
+    }
+
+    /** A CPU worker posing as the CUDA one, its numbers scaled by 1 + perturb (0: identical to the CPU's). */
+    public static WorkerOptions standInForCuda(double perturb) {
+        return options().withBackend("cuda").withProperty(STAND_IN, "true").withProperty(PERTURB,
+                Double.toString(perturb));
     }
 
     /** Starts this class as a worker from the test class path. */

@@ -52,4 +52,19 @@ class WorkerBackendTest {
         assertEquals("cpu", results.get(5).backend());
         assertTrue(results.get(5).gradients().get(0).maxRelError() < 1e-6, "a real check after all that");
     }
+
+    @Test
+    void aCudaWorkerWhoseNd4jFellBackToTheCpuIsRefusedAndItsChecksSkipped() {
+        // ND4J only warns when CUDA cannot load and runs on the CPU: CPU numbers must never be reported as CUDA's
+        LoadedSpec tanh = new SpecLoader().load(misbehaving()).get(0);
+        try (WorkerBackend cuda = new WorkerBackend(WorkerOptions.cpu().onCuda(), new TimeLimits(null))) {
+            CheckResult r = cuda.run(tanh.spec());
+            assertEquals(Status.SKIPPED, r.status(), r.toString());
+            assertEquals("cuda", r.backend());
+            assertTrue(r.message().startsWith("the cuda worker did not start; worker crashed: exited with status 3"),
+                    r.message());
+            assertTrue(r.message().contains("asked for the cuda backend, but ND4J loaded CpuBackend"), r.message());
+            assertEquals(Status.SKIPPED, cuda.run(tanh.spec()).status(), "no second attempt to start it");
+        }
+    }
 }

@@ -63,8 +63,7 @@ class CrossBackendTest {
 
     @Test
     void aBackendThatComputesDifferentNumbersShowsByHowMuch() throws Exception {
-        WorkerOptions scaled = TestWorkerMain.options().withBackend("cuda").withProperty(TestWorkerMain.PERTURB, "1e-3");
-        List<CheckResult> results = run(BackendChoice.ALL, scaled);
+        List<CheckResult> results = run(BackendChoice.ALL, TestWorkerMain.standInForCuda(1e-3));
         assertEquals(List.of("sigmoid-both/cpu", "sigmoid-both/cuda", "cpu-only/cpu", "cpu-only/cuda"),
                 results.stream().map(r -> r.name() + "/" + r.backend()).toList());
         assertTrue(results.stream().allMatch(r -> r.status() == Status.PASSED), "each engine is self-consistent");
@@ -79,7 +78,7 @@ class CrossBackendTest {
 
     @Test
     void identicalEnginesDifferByNothing() throws Exception {
-        List<CheckResult> all = run(BackendChoice.ALL, TestWorkerMain.options().withBackend("cuda"));
+        List<CheckResult> all = run(BackendChoice.ALL, TestWorkerMain.standInForCuda(0));
         BackendDifference d = all.get(1).crossBackend();
         assertEquals(0.0, d.maxOutputAbs());
         assertEquals(0.0, d.maxGradientAbs());
