@@ -5,7 +5,9 @@ public enum ExitCode {
     OK(0, "every check ended as expected"),
     MISMATCH(1, "at least one gradient mismatch, or an expected failure that passed"),
     USAGE(2, "usage error or invalid spec"),
-    OP_ERROR(3, "an operator errored, crashed or timed out");
+    OP_ERROR(3, "an operator errored, crashed or timed out"),
+    /** Set by the JVM on SIGINT; listed so users know the report written then is partial. */
+    INTERRUPTED(130, "interrupted (Ctrl-C); the report holds the checks that finished");
 
     private final int code;
     private final String meaning;
