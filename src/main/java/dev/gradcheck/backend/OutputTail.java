@@ -17,14 +17,16 @@ final class OutputTail {
         this.capacity = capacity;
     }
 
-    synchronized void add(String line) {
+    /** @return whether the line was worth keeping (not blank, not chatter) */
+    synchronized boolean add(String line) {
         if (line.isBlank() || line.startsWith(CHATTER)) {
-            return;
+            return false;
         }
         if (lines.size() == capacity) {
             lines.removeFirst();
         }
         lines.addLast(line.stripTrailing());
+        return true;
     }
 
     synchronized List<String> lines() {

@@ -59,6 +59,9 @@ public final class WorkerBackend implements Backend {
 
     private Exchange exchange(OpSpec spec, WorkerProtocol.Request.Kind kind) {
         try {
+            if (worker != null && !worker.isAlive()) {
+                worker = null; // it died between checks (killed from outside): not this spec's doing, start anew
+            }
             if (startFailure == null && worker == null) {
                 startFailure = startWorker();
             }

@@ -90,6 +90,10 @@ public final class WorkerProcess {
         tail.clear();
     }
 
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
     /** Closing stdin ends the request loop; a worker that does not go in time is killed. */
     void close() {
         try {
@@ -122,11 +126,10 @@ public final class WorkerProcess {
             for (String line = r.readLine(); line != null; line = r.readLine()) {
                 String payload = WorkerProtocol.unframe(line);
                 if (payload != null) {
-                    String before = line.substring(0, line.indexOf(WorkerProtocol.FRAME));
-                    tail.add(before);
+                    noise(line.substring(0, line.indexOf(WorkerProtocol.FRAME)));
                     replies.add(payload);
                 } else {
-                    tail.add(line);
+                    noise(line);
                 }
             }
         } catch (IOException e) {
@@ -139,10 +142,20 @@ public final class WorkerProcess {
     private void readLines(InputStream stream) {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
             for (String line = r.readLine(); line != null; line = r.readLine()) {
-                tail.add(line);
+                noise(line);
             }
         } catch (IOException e) {
             tail.add("(reading the worker's stderr failed: " + e.getMessage() + ")");
+        }
+    }
+
+    /**
+     * A line the worker printed that is not a reply: ND4J's logs, native diagnostics, a JVM's crash banner. It is
+     * kept for a crash report and passed on to this JVM's stderr, where an in-process run would have put it.
+     */
+    private void noise(String line) {
+        if (tail.add(line)) {
+            System.err.println(line);
         }
     }
 

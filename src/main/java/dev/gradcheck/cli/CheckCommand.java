@@ -117,6 +117,9 @@ final class CheckCommand implements Callable<Integer> {
         }
         SpecBatch batch = SpecBatch.load(paths);
         Console console = Console.of(command);
+        if (inProcess && jobs > 1) {
+            console.err().println("gradcheck: --jobs applies to worker JVMs; --in-process checks one spec at a time");
+        }
         batch.pathProblems().forEach(p -> console.err().println("gradcheck: " + p));
 
         List<Glob> globs = only.stream().map(Glob::new).toList();
