@@ -39,6 +39,10 @@ public final class WorkerBackend implements Backend {
     public CheckResult run(OpSpec spec) {
         long start = System.nanoTime();
         Exchange x = exchange(spec, WorkerProtocol.Request.Kind.CHECK);
+        if (System.getenv("GRADCHECK_DEBUG") != null && x.reply() != null) {
+            System.err.printf("gradcheck: %s: %.1f ms in the worker's check, %.1f ms round trip%n", spec.name(),
+                    x.reply().result().seconds() * 1e3, (System.nanoTime() - start) / 1e6);
+        }
         return x.reply() != null ? x.reply().result()
                 : Unfinished.of(spec, name(), x.status(), x.message(), (System.nanoTime() - start) / 1e9);
     }

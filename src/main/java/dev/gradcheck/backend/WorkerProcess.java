@@ -51,7 +51,12 @@ public final class WorkerProcess {
         List<String> command = options.command();
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().putAll(options.environment());
-        return new WorkerProcess(pb.start());
+        WorkerProcess worker = new WorkerProcess(pb.start());
+        if (System.getenv("GRADCHECK_DEBUG") != null) {
+            System.err.println("gradcheck: started a " + options.backend() + " worker, pid " + worker.process.pid()
+                    + ": " + String.join(" ", command));
+        }
+        return worker;
     }
 
     void send(String line) throws IOException {
