@@ -34,14 +34,27 @@ public record CheckResult(
         double delta,
         double seconds) {
 
-    /** The block with the highest score, or null when there is none. */
+    /**
+     * The row to show for the whole check: the failing row with the highest score, else the gradient comparison
+     * with the highest score; null when there is none. Sanity checks that held have no figures worth showing.
+     */
     public GradientResult worstGradient() {
         GradientResult worst = null;
         for (GradientResult g : gradients) {
-            if (worst == null || !(g.maxScore() <= worst.maxScore())) {
+            if (worst == null || rank(g) > rank(worst)
+                    || rank(g) == rank(worst) && !(g.maxScore() <= worst.maxScore())) {
                 worst = g;
             }
         }
         return worst;
+    }
+
+    /** The rows of one kind, in order. */
+    public List<GradientResult> rowsOf(CheckKind kind) {
+        return gradients.stream().filter(g -> g.kind() == kind).toList();
+    }
+
+    private static int rank(GradientResult g) {
+        return !g.verdict().passed() ? 2 : g.kind().isSanityCheck() ? 0 : 1;
     }
 }

@@ -1,5 +1,6 @@
 package dev.gradcheck.report;
 
+import dev.gradcheck.check.CheckKind;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.GradientResult;
 import dev.gradcheck.check.WorstElement;
@@ -40,8 +41,20 @@ final class DetailLines {
 
     /** One failing block. Errors and tolerance are shown side by side, true under either tolerance rule. */
     static String gradientLine(GradientResult g, String tolerance) {
-        String head = GradientText.name(g) + ": " + g.verdict().reportName();
+        String head = (g.order() == 2 ? "order 2 " : "") + GradientText.name(g) + ": " + g.verdict().reportName();
+        String note = g.note() == null ? "" : " [" + g.note() + "]";
+        if (g.kind().isSanityCheck()) {
+            return head + note;
+        }
+        return figures(head, g, tolerance) + note;
+    }
+
+    private static String figures(String head, GradientResult g, String tolerance) {
         WorstElement w = g.worst();
+        if (g.kind() == CheckKind.FAST) {
+            return head + ", v'Ju analytic " + Numbers.plain(w.analytic()) + ", numerical "
+                    + Numbers.plain(w.numerical()) + " (tolerance " + tolerance + ")";
+        }
         return switch (g.verdict()) {
             case ZERO_GRADIENT -> head + ", analytic gradient is zero but numerical is not"
                     + (w == null ? "" : ", e.g. " + GradientText.location(g, w)

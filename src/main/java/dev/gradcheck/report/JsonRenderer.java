@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.GradientResult;
+import dev.gradcheck.check.Sampling;
 import dev.gradcheck.check.Status;
 import dev.gradcheck.check.Summary;
 import dev.gradcheck.check.WorstElement;
@@ -89,6 +90,8 @@ public final class JsonRenderer implements ReportRenderer {
         gen.writeStartObject();
         gen.writeStringField("output", g.output());
         gen.writeStringField("input", g.input());
+        gen.writeStringField("kind", g.kind().reportName());
+        gen.writeNumberField("order", g.order());
         gen.writeStringField("verdict", g.verdict().reportName());
         writeDouble(gen, "max_abs_error", g.maxAbsError());
         writeDouble(gen, "max_rel_error", g.maxRelError());
@@ -96,6 +99,22 @@ public final class JsonRenderer implements ReportRenderer {
         writeWorst(gen, g.worst());
         gen.writeNumberField("evaluations", g.evaluations());
         writeDouble(gen, "seconds", g.seconds());
+        gen.writeStringField("note", g.note());
+        writeSampling(gen, g.sampling());
+        gen.writeEndObject();
+    }
+
+    private static void writeSampling(JsonGenerator gen, Sampling sampling) throws IOException {
+        gen.writeFieldName("sampled");
+        if (sampling == null) {
+            gen.writeNull();
+            return;
+        }
+        gen.writeStartObject();
+        gen.writeNumberField("input_elements", sampling.inputChecked());
+        gen.writeNumberField("input_total", sampling.inputTotal());
+        gen.writeNumberField("output_elements", sampling.outputChecked());
+        gen.writeNumberField("output_total", sampling.outputTotal());
         gen.writeEndObject();
     }
 

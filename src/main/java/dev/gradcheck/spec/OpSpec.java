@@ -17,6 +17,9 @@ import java.util.Map;
  * @param noGrad    inputs never checked
  * @param delta     finite-difference step; null means the per-dtype default
  * @param tolerance comparison rule; null means the per-dtype default
+ * @param mode      full Jacobian or the fast projection vᵀJu
+ * @param order     1, or 2 to check the backward's own gradient too
+ * @param options   the finer numerical settings: stencil, sampling, nondeterminism tolerance, resampling
  */
 public record OpSpec(
         String name,
@@ -31,16 +34,24 @@ public record OpSpec(
         Tolerance tolerance,
         Mode mode,
         int order,
+        CheckOptions options,
         List<String> backends,
         long seed,
         Expectation expect) {
 
     public enum Mode {
-        FULL;
+        FULL, FAST;
 
         public String specName() {
             return name().toLowerCase(java.util.Locale.ROOT);
         }
+    }
+
+    /** This spec with the command line's choices in place of its own, where the command line made one. */
+    public OpSpec with(Overrides o) {
+        return new OpSpec(name, pos, op, attrs, inputs, outputs, check, noGrad, delta, tolerance,
+                o.mode() != null ? o.mode() : mode, o.order() != null ? o.order() : order, options.with(o),
+                backends, seed, expect);
     }
 
     public InputSpec input(String name) {

@@ -68,7 +68,15 @@ class JsonReportTest {
                 JsonNode gj = c.get("gradients").get(j);
                 assertEquals(g.verdict().reportName(), gj.get("verdict").asText());
                 assertEquals(g.evaluations(), gj.get("evaluations").asLong());
-                assertEquals(g.worst().outputIndex().length, gj.at("/worst/output_index").size());
+                assertEquals(g.kind().reportName(), gj.get("kind").asText());
+                assertEquals(g.order(), gj.get("order").asInt());
+                if (g.worst() == null) {
+                    assertTrue(gj.get("worst").isNull());
+                } else {
+                    assertEquals(g.worst().outputIndex().length, gj.at("/worst/output_index").size());
+                }
+                assertEquals(g.note() == null, gj.get("note").isNull());
+                assertEquals(g.sampling() == null, gj.get("sampled").isNull());
             }
         }
     }

@@ -36,7 +36,7 @@ class SummaryLineTest {
 
     @Test
     void sampleBatch() {
-        assertEquals("10 checks: 2 passed, 3 failed, 1 expected failure, 1 unexpected pass, 1 error, "
+        assertEquals("11 checks: 2 passed, 4 failed, 1 expected failure, 1 unexpected pass, 1 error, "
                 + "1 expected error, 1 invalid (4.21 s)", SummaryLine.of(SampleResults.summary()));
     }
 
