@@ -74,8 +74,44 @@ public final class Bench {
         out.println("FULL CHECK: median of " + repeats + " after one warm-up; FD EVAL: one forward through the"
                 + " built SameDiff graph (2 per checked input element); BACKWARD ROW: one VJP (1 per output element);"
                 + " BARE EXEC: Nd4j.exec of the native op alone.");
+        out.println();
+        modes(checker);
         out.flush();
     }
+
+    /** The same op checked in each mode: what fast mode and sampling buy on larger inputs. */
+    private void modes(GradientChecker checker) throws InvalidSpecException {
+        out.printf("%-26s %-26s %12s %12s%n", "CASE", "MODE", "CHECK", "EVALUATIONS");
+        for (String[] c : MODE_CASES) {
+            OpSpec spec = parse(c[1]);
+            checker.check(spec);
+            double[] times = new double[repeats];
+            CheckResult last = null;
+            for (int i = 0; i < repeats; i++) {
+                long t = System.nanoTime();
+                last = checker.check(spec);
+                times[i] = (System.nanoTime() - t) / 1e6;
+            }
+            long evaluations = last.gradients().stream().mapToLong(GradientResult::evaluations).sum();
+            out.printf("%-26s %-26s %9.1f ms %12d%s%n", c[0], c[2], median(times), evaluations,
+                    last.gradients().stream().allMatch(g -> g.verdict().passed()) ? "" : "  (did not pass)");
+        }
+        out.println("CHECK: median of " + repeats + " whole checks (sanity checks included); EVALUATIONS: forwards"
+                + " plus backward passes over every row of the report.");
+    }
+
+    private static final String[][] MODE_CASES = {
+        {"tanh 32x32", "op: tanh\ninputs: {x: {shape: [32, 32]}}\n", "full"},
+        {"tanh 32x32", "op: tanh\nmode: fast\ninputs: {x: {shape: [32, 32]}}\n", "fast"},
+        {"tanh 32x32", "op: tanh\nmax_elements: 64\ninputs: {x: {shape: [32, 32]}}\n", "full, max_elements 64"},
+        {"tanh 64x64 (4096)", "op: tanh\nmode: fast\ninputs: {x: {shape: [64, 64]}}\n", "fast"},
+        {"tanh 64x64 (4096)", "op: tanh\nmax_elements: 64\ninputs: {x: {shape: [64, 64]}}\n",
+            "full, max_elements 64"},
+        {"tanh 32x32", "op: tanh\nstencil: five-point\ninputs: {x: {shape: [32, 32]}}\n", "full, five-point"},
+        {"matmul 32x32 @ 32x32", "op: matmul\ninputs: {a: {shape: [32, 32]}, b: {shape: [32, 32]}}\n", "full"},
+        {"matmul 32x32 @ 32x32",
+            "op: matmul\nmode: fast\ninputs: {a: {shape: [32, 32]}, b: {shape: [32, 32]}}\n", "fast"},
+    };
 
     private static Map<String, INDArray> inputs(OpSpec spec) {
         Map<String, INDArray> in = new LinkedHashMap<>();

@@ -12,7 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import dev.gradcheck.spec.Overrides;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -28,7 +30,8 @@ import picocli.CommandLine.Spec;
         footer = {"%nExamples:",
             "  gradcheck check specs/",
             "  gradcheck check specs/ --format json --output report.json",
-            "  gradcheck check specs/ --only 'softmax*' --fail-fast"})
+            "  gradcheck check specs/ --only 'softmax*' --fail-fast",
+            "  gradcheck check specs/ --mode fast --max-elements 64"})
 final class CheckCommand implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Spec files or directories.")
@@ -54,6 +57,9 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = "--no-color", description = "Never colour the table (colour is used only on a terminal).")
     boolean noColor;
 
+    @Mixin
+    CheckingOptions checking = new CheckingOptions();
+
     @Spec
     CommandSpec command;
 
@@ -66,6 +72,7 @@ final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         long start = System.nanoTime();
+        Overrides overrides = checking.overrides(command);
         SpecBatch batch = SpecBatch.load(paths);
         Console console = Console.of(command);
         batch.pathProblems().forEach(p -> console.err().println("gradcheck: " + p));
@@ -83,7 +90,7 @@ final class CheckCommand implements Callable<Integer> {
                     if (backend == null) {
                         backend = backends.get(); // only pay for the engine when a spec needs it
                     }
-                    result = backend.run(loaded.spec());
+                    result = backend.run(loaded.spec().with(overrides));
                 } else {
                     result = invalid(loaded);
                 }

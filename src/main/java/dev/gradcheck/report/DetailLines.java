@@ -3,13 +3,15 @@ package dev.gradcheck.report;
 import dev.gradcheck.check.CheckKind;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.GradientResult;
+import dev.gradcheck.check.Verdict;
 import dev.gradcheck.check.WorstElement;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The indented lines the table prints under a check: why it needs attention, or which known bug it records.
- * A plain pass gets none, so a healthy run stays one line per spec.
+ * A plain pass gets none, so a healthy run stays one line per spec; a pass that left nondifferentiable points
+ * out says so, since those points were not checked.
  */
 final class DetailLines {
 
@@ -18,14 +20,16 @@ final class DetailLines {
     static List<String> of(CheckResult r) {
         List<String> lines = new ArrayList<>();
         switch (r.status()) {
-            case PASSED -> { }
+            // a pass that set points aside says so: those points were not checked
+            case PASSED -> r.gradients().stream().filter(g -> g.verdict() == Verdict.NONDIFFERENTIABLE)
+                    .forEach(g -> lines.add(gradientLine(g, r.tolerance())));
             // Expected outcomes still name their reason: a known bug must stay visible in every run.
             case EXPECTED_FAIL, EXPECTED_ERROR -> lines.add("expected: " + reasonOrDefault(r));
             case UNEXPECTED_PASS -> lines.add("expected " + r.expected() + reasonInParens(r)
                     + " but every gradient passed");
             case FAILED -> {
                 for (GradientResult g : r.gradients()) {
-                    if (!g.verdict().passed()) {
+                    if (!g.verdict().passed() || g.verdict() == Verdict.NONDIFFERENTIABLE) {
                         lines.add(gradientLine(g, r.tolerance()));
                     }
                 }
