@@ -24,16 +24,26 @@ final class SameDiffFunction implements Differentiable {
     private final List<String> outputVarNames;
     private boolean lossDefined;
 
+    /** Outputs named by their index ("0", "1", ...), as a one-op spec's {@code output:} refers to them. */
     SameDiffFunction(SameDiff sd, Map<String, SDVariable> inputVars, List<SDVariable> outputs) {
+        this(sd, inputVars, outputs, indexNames(outputs.size()));
+    }
+
+    SameDiffFunction(SameDiff sd, Map<String, SDVariable> inputVars, List<SDVariable> outputs,
+                     List<String> outputNames) {
         this.sd = sd;
         this.inputVars = inputVars;
         this.inputNames = List.copyOf(inputVars.keySet());
         this.outputVarNames = outputs.stream().map(SDVariable::name).toList();
+        this.outputNames = List.copyOf(outputNames);
+    }
+
+    private static List<String> indexNames(int count) {
         List<String> names = new ArrayList<>();
-        for (int i = 0; i < outputs.size(); i++) {
+        for (int i = 0; i < count; i++) {
             names.add(Integer.toString(i));
         }
-        this.outputNames = List.copyOf(names);
+        return names;
     }
 
     @Override

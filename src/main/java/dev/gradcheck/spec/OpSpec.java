@@ -17,6 +17,7 @@ import java.util.Map;
  * @param noGrad    inputs never checked
  * @param delta     finite-difference step; null means the per-dtype default
  * @param tolerance comparison rule; null means the per-dtype default
+ * @param graph     for a graph spec ({@code graph:} instead of {@code op:}) its nodes, and op is "graph"; else null
  */
 public record OpSpec(
         String name,
@@ -33,7 +34,8 @@ public record OpSpec(
         int order,
         List<String> backends,
         long seed,
-        Expectation expect) {
+        Expectation expect,
+        GraphSpec graph) {
 
     public enum Mode {
         FULL;
@@ -41,6 +43,18 @@ public record OpSpec(
         public String specName() {
             return name().toLowerCase(java.util.Locale.ROOT);
         }
+    }
+
+    /**
+     * A one-op spec for one node of this graph spec, over the given inputs, with this spec's checking settings;
+     * used to check a node on its own. Its check list is every floating input.
+     */
+    public OpSpec nodeSpec(GraphNode node, List<InputSpec> nodeInputs) {
+        List<String> floating = nodeInputs.stream().filter(i -> i.dtype().isFloating()).map(InputSpec::name)
+                .toList();
+        return new OpSpec(name + "/" + node.out().value(), node.pos(), node.op(), node.attrs(), nodeInputs,
+                List.of(new Located<>("0", node.out().pos())), floating, List.of(), delta, tolerance, mode, order,
+                backends, seed, Expectation.PASS, null);
     }
 
     public InputSpec input(String name) {
