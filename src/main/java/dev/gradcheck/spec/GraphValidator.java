@@ -241,6 +241,7 @@ final class GraphValidator {
         List<GraphNode> cycle = new ArrayList<>(path.subList(path.indexOf(at), path.size()));
         java.util.Collections.reverse(cycle); // producer before consumer reads like data flow
         GraphNode first = cycle.stream().min(java.util.Comparator.comparingInt(GraphNode::number)).orElseThrow();
+        java.util.Collections.rotate(cycle, -cycle.indexOf(first));
         StringBuilder names = new StringBuilder();
         cycle.forEach(n -> names.append(n.out().value()).append(" -> "));
         names.append(cycle.get(0).out().value());
