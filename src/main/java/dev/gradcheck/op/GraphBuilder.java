@@ -13,7 +13,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -87,24 +86,25 @@ final class GraphBuilder {
         try {
             return f.forward(args).get("0");
         } catch (RuntimeException e) {
-            String shapes = node.in().stream().map(Located::value).collect(Collectors.joining(", "));
             List<String> described = new ArrayList<>();
             List<INDArray> arrays = new ArrayList<>(args.values());
             for (int k = 0; k < arrays.size(); k++) {
                 described.add(node.in().get(k).value() + " " + Arrays.toString(arrays.get(k).shape()));
             }
             throw new InvalidSpecException(node.op().pos(), node.describe() + " does not accept its inputs ("
-                    + (described.isEmpty() ? shapes : String.join(", ", described)) + "): " + firstLine(e));
+                    + String.join(", ", described) + "): " + firstLine(e));
         }
     }
 
+    /** The root cause's first line, without the pointer to a C++ message that went to the native stdout. */
     private static String firstLine(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
         String msg = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-        return msg.strip().lines().findFirst().orElse(msg);
+        String line = msg.strip().lines().findFirst().orElse(msg);
+        return line.replace(" Here is the error from c++:", "").strip();
     }
 
     /** One SameDiff graph over every node, so that SameDiff's own autodiff (path sums included) is checked. */
