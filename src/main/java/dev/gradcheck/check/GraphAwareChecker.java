@@ -1,6 +1,7 @@
 package dev.gradcheck.check;
 
 import dev.gradcheck.spec.OpSpec;
+import org.slf4j.LoggerFactory;
 
 /**
  * The checker the backends use: {@link GradientChecker}, and when a graph spec's gradient mismatches, every node
@@ -26,6 +27,8 @@ public final class GraphAwareChecker {
         try {
             return result.withNodes(locator.locate(spec), result.seconds() + (System.nanoTime() - start) / 1e9);
         } catch (Exception e) { // locating is a help: its failure must not hide the graph's own result
+            LoggerFactory.getLogger(GraphAwareChecker.class).warn("{}: could not check the graph's nodes on their"
+                    + " own: {}", spec.name(), ErrorText.of(e));
             return result;
         }
     }

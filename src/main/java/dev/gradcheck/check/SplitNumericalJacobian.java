@@ -1,5 +1,6 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.GraphFunction;
 import dev.gradcheck.spec.ErrorClip;
 import dev.gradcheck.spec.GraphNode;
@@ -8,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -51,17 +53,17 @@ final class SplitNumericalJacobian {
             terminals.add(output);
         }
 
-        // local Jacobians: d terminal / d v, for v each clipped variable and the input
-        Map<String, Map<String, double[][]>> local = new HashMap<>();
+        // local Jacobians d terminal / d v, for v each clipped variable and the input, by central differences
+        Map<String, INDArray> extended = new HashMap<>(inputs);
+        held.forEach((v, value) -> extended.put(v, value.dup()));
+        Differentiable split = new HeldAtClips(f, held.keySet());
+        Map<String, Map<String, Jacobian>> local = new HashMap<>();
         for (GraphNode n : clipped) {
             String v = n.out().value();
-            INDArray x = base.get(v).dup();
-            Map<String, INDArray> heldHere = new HashMap<>(held);
-            heldHere.put(v, x);
-            local.put(v, differences(x, () -> f.valuesHolding(inputs, heldHere), terminals, delta, evaluations));
+            local.put(v, NumericalJacobian.compute(split, extended, v, terminals, delta, evaluations));
         }
+        local.put(wrt, NumericalJacobian.compute(split, extended, wrt, terminals, delta, evaluations));
         INDArray x = inputs.get(wrt);
-        local.put(wrt, differences(x, () -> f.valuesHolding(inputs, held), terminals, delta, evaluations));
 
         int m = Math.toIntExact(base.get(output).length());
         double[][] rows = new double[m][];
@@ -89,10 +91,10 @@ final class SplitNumericalJacobian {
     }
 
     /** Σ_t J_tᵀ G_t over the terminals whose outgoing gradient is known. */
-    private static double[] pullBack(Map<String, double[][]> jacobians, Map<String, double[]> outgoing, long n) {
+    private static double[] pullBack(Map<String, Jacobian> jacobians, Map<String, double[]> outgoing, long n) {
         double[] g = new double[Math.toIntExact(n)];
         outgoing.forEach((t, cot) -> {
-            double[][] jt = jacobians.getOrDefault(t, new double[0][]); // none when x is empty
+            double[][] jt = jacobians.get(t).values();
             for (int r = 0; r < jt.length; r++) {
                 for (int i = 0; i < g.length; i++) {
                     g[i] += jt[r][i] * cot[r];
@@ -103,31 +105,43 @@ final class SplitNumericalJacobian {
     }
 
     /**
-     * Central differences of every terminal with respect to {@code x}, which is perturbed in place and restored.
-     * @return terminal to its Jacobian rows × x's elements
+     * The graph with its clipped variables held: each held value is an extra input (so it can be perturbed like
+     * one), and the returned values include what each clipped node computed.
      */
-    private static Map<String, double[][]> differences(INDArray x, java.util.function.Supplier<Map<String, INDArray>> eval,
-                                                       List<String> terminals, double delta, Counter evaluations) {
-        int n = Math.toIntExact(x.length());
-        Map<String, double[][]> result = new HashMap<>();
-        for (int i = 0; i < n; i++) {
-            double xi = x.getDouble(i);
-            x.putScalar(i, xi + delta);
-            Map<String, INDArray> plus = eval.get();
-            x.putScalar(i, xi - delta);
-            Map<String, INDArray> minus = eval.get();
-            x.putScalar(i, xi);
-            evaluations.add(2);
-            for (String t : terminals) {
-                double[] yp = Flat.values(plus.get(t));
-                double[] ym = Flat.values(minus.get(t));
-                double[][] rows = result.computeIfAbsent(t, k -> new double[yp.length][n]);
-                for (int r = 0; r < yp.length; r++) {
-                    rows[r][i] = (yp[r] - ym[r]) / (2 * delta);
-                }
-            }
+    private static final class HeldAtClips implements Differentiable {
+        private final GraphFunction graph;
+        private final Set<String> held;
+
+        HeldAtClips(GraphFunction graph, Set<String> held) {
+            this.graph = graph;
+            this.held = held;
         }
-        return result;
+
+        @Override
+        public List<String> inputNames() {
+            List<String> names = new ArrayList<>(graph.inputNames());
+            names.addAll(held);
+            return names;
+        }
+
+        @Override
+        public List<String> outputNames() {
+            return graph.graph().nodes().stream().map(n -> n.out().value()).toList();
+        }
+
+        @Override
+        public Map<String, INDArray> forward(Map<String, INDArray> values) {
+            Map<String, INDArray> inputs = new HashMap<>(values);
+            Map<String, INDArray> heldValues = new HashMap<>();
+            held.forEach(v -> heldValues.put(v, inputs.remove(v)));
+            return graph.valuesHolding(inputs, heldValues);
+        }
+
+        @Override
+        public Map<String, INDArray> vjp(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
+                                         List<String> wrt) {
+            throw new UnsupportedOperationException("the split graph is only evaluated forward");
+        }
     }
 
     private static void add(double[] g, double[] more) {
