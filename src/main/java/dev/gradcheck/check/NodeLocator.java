@@ -70,8 +70,12 @@ final class NodeLocator {
         return specs;
     }
 
+    /** The node's worst block is named by the node's out, not the one-op spec's output index "0". */
     private static NodeFinding finding(GraphNode node, CheckResult r) {
+        GradientResult w = r.worstGradient();
+        GradientResult named = w == null ? null : new GradientResult(node.out().value(), w.input(), w.verdict(),
+                w.maxAbsError(), w.maxRelError(), w.maxScore(), w.worst(), w.evaluations(), w.seconds());
         return new NodeFinding(node.number(), node.op().value(), node.out().value(), node.pos().toString(),
-                r.status(), r.worstGradient(), r.message());
+                r.status(), named, r.message());
     }
 }

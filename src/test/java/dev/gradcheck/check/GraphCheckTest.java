@@ -70,6 +70,7 @@ class GraphCheckTest {
         assertEquals("test.yaml:3:5", cumprod.location());
         assertTrue(cumprod.worst().maxRelError() > 0.1, cumprod.toString());
         assertEquals("t", cumprod.worst().input(), "checked w.r.t. the captured value of t");
+        assertEquals("c", cumprod.worst().output(), "the block is named by the node's out");
     }
 
     /** y = s ⊙ tanh(x·w) with dy/dh clipped to [-0.3, 0.3]; s has both signs, so both bounds matter. */

@@ -14,7 +14,7 @@ class NodeLinesTest {
 
     private static NodeFinding node(int number, String op, String out, Status status, Verdict verdict) {
         GradientResult g = verdict == null ? null
-                : new GradientResult("0", "x", verdict, 0.25, 1.5, 1.5e6, null, 10, 0.001);
+                : new GradientResult(out, "x", verdict, 0.25, 1.5, 1.5e6, null, 10, 0.001);
         return new NodeFinding(number, op, out, "g.yaml:" + (number + 2) + ":5", status, g, null);
     }
 
@@ -24,7 +24,7 @@ class NodeLinesTest {
                 node(1, "tanh", "h1", Status.PASSED, Verdict.PASS),
                 node(3, "cumsum", "h2", Status.FAILED, Verdict.MISMATCH)));
         assertEquals(List.of("node 3 (cumsum, out=h2): backward mismatch, max rel err 1.50e+00, max abs err"
-                + " 2.50e-01 (d0/dx)"), lines);
+                + " 2.50e-01 (dh2/dx)"), lines);
     }
 
     @Test

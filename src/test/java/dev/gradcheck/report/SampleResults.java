@@ -77,10 +77,10 @@ final class SampleResults {
                         worst(new long[] {0, 1}, new long[] {}, 0.0, -0.3125))),
                 MAX_REL, 0.2045).withNodes(List.of(
                         new NodeFinding(1, "matmul", "h1", "specs/graphs/mlp.yaml:6:5", Status.PASSED,
-                                grad("0", "x", Verdict.PASS, 1e-11, 2e-11, 2e-5,
+                                grad("h1", "x", Verdict.PASS, 1e-11, 2e-11, 2e-5,
                                         worst(new long[] {0, 0}, new long[] {0, 0}, 0.1, 0.1)), null),
                         new NodeFinding(2, "cumsum", "h2", "specs/graphs/mlp.yaml:7:5", Status.FAILED,
-                                grad("0", "h1", Verdict.MISMATCH, 0.5, 0.5, 500000.0,
+                                grad("h2", "h1", Verdict.MISMATCH, 0.5, 0.5, 500000.0,
                                         worst(new long[] {1, 0}, new long[] {0, 0}, 1.0, 0.5)), null),
                         new NodeFinding(3, "add", "y", "specs/graphs/mlp.yaml:8:5", Status.ERROR, null,
                                 "operator threw IllegalStateException: no kernel\n  at forward")), 0.3001);
