@@ -4,7 +4,6 @@ import dev.gradcheck.spec.GraphNode;
 import dev.gradcheck.spec.GraphSpec;
 import dev.gradcheck.spec.InputSpec;
 import dev.gradcheck.spec.InvalidSpecException;
-import dev.gradcheck.spec.Located;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecError;
 import java.util.ArrayList;
