@@ -2,7 +2,7 @@ package dev.gradcheck.backend;
 
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.FunctionFactory;
-import dev.gradcheck.check.GradientChecker;
+import dev.gradcheck.check.GraphAwareChecker;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.OpCatalog;
 import dev.gradcheck.spec.OpSpec;
@@ -10,7 +10,7 @@ import dev.gradcheck.spec.OpSpec;
 /** ND4J's CPU backend in this JVM. */
 public final class InProcessCpuBackend implements Backend {
 
-    private final GradientChecker checker;
+    private final GraphAwareChecker checker;
 
     public InProcessCpuBackend() {
         this(new Nd4jOpBuilder(OpCatalog.nd4j())::build);
@@ -18,7 +18,7 @@ public final class InProcessCpuBackend implements Backend {
 
     /** With another way to build functions: tests use it to wrap real ops in a deliberately wrong backward. */
     public InProcessCpuBackend(FunctionFactory factory) {
-        this.checker = new GradientChecker(factory, name());
+        this.checker = new GraphAwareChecker(factory, name());
     }
 
     @Override

@@ -18,6 +18,7 @@ import java.util.List;
  * @param tolerance the rule used, as text (e.g. "max_relative_error=1e-06")
  * @param delta     the finite-difference step used
  * @param seconds   wall time of the whole check
+ * @param nodes     for a graph spec whose check found a mismatch, each node checked on its own; otherwise empty
  */
 public record CheckResult(
         String name,
@@ -32,7 +33,25 @@ public record CheckResult(
         List<GradientResult> gradients,
         String tolerance,
         double delta,
-        double seconds) {
+        double seconds,
+        List<NodeFinding> nodes) {
+
+    public CheckResult {
+        nodes = nodes == null ? List.of() : List.copyOf(nodes);
+    }
+
+    /** A result with no per-node findings: every one-op spec, and graphs that passed. */
+    public CheckResult(String name, String location, String op, String backend, String dtype, Status status,
+                       String expected, String reason, String message, List<GradientResult> gradients,
+                       String tolerance, double delta, double seconds) {
+        this(name, location, op, backend, dtype, status, expected, reason, message, gradients, tolerance, delta,
+                seconds, List.of());
+    }
+
+    public CheckResult withNodes(List<NodeFinding> found, double totalSeconds) {
+        return new CheckResult(name, location, op, backend, dtype, status, expected, reason, message, gradients,
+                tolerance, delta, totalSeconds, found);
+    }
 
     /**
      * The row to show for the whole check: the failing row with the highest score, else the gradient comparison

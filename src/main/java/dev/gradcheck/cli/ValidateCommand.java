@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
 /** {@code gradcheck validate PATH...}: read and validate specs, run nothing. */
 @Command(name = "validate", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Parses and validates specs without running them: YAML, keys, types, shapes, and that each"
-            + " op exists and takes the attributes given. Prints each problem as file:line:col: message."})
+            + " op exists and takes the attributes given; for graph specs also unknown names, cycles, unused nodes and"
+            + " inputs, and nodes whose input shapes do not fit. Prints each problem as file:line:col: message."})
 final class ValidateCommand implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Spec files or directories.")

@@ -19,4 +19,9 @@ public final class Nd4jTypes {
             case BOOL -> DataType.BOOL;
         };
     }
+
+    /** The spec dtype of an ND4J array type; empty for types a spec cannot name. */
+    public static java.util.Optional<DType> toSpec(DataType t) {
+        return java.util.Arrays.stream(DType.values()).filter(d -> of(d) == t).findFirst();
+    }
 }

@@ -26,13 +26,13 @@ final class SameDiffFunction implements Differentiable {
     private final List<String> outputVarNames;
     private boolean lossDefined;
 
-    /** Outputs are named by their index, "0", "1", ..., as specs name an op's outputs. */
+    /** Outputs named by their index ("0", "1", ...), as a one-op spec's {@code output:} refers to them. */
     SameDiffFunction(SameDiff sd, Map<String, SDVariable> inputVars, List<SDVariable> outputs) {
         this(sd, inputVars, outputs, indexNames(outputs.size()));
     }
 
-    private SameDiffFunction(SameDiff sd, Map<String, SDVariable> inputVars, List<SDVariable> outputs,
-                             List<String> outputNames) {
+    SameDiffFunction(SameDiff sd, Map<String, SDVariable> inputVars, List<SDVariable> outputs,
+                     List<String> outputNames) {
         this.sd = sd;
         this.inputVars = inputVars;
         this.inputNames = List.copyOf(inputVars.keySet());
@@ -40,9 +40,9 @@ final class SameDiffFunction implements Differentiable {
         this.outputNames = List.copyOf(outputNames);
     }
 
-    private static List<String> indexNames(int n) {
+    private static List<String> indexNames(int count) {
         List<String> names = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < count; i++) {
             names.add(Integer.toString(i));
         }
         return names;

@@ -24,7 +24,10 @@ final class DetailLines {
             case PASSED -> r.gradients().stream().filter(g -> g.verdict() == Verdict.NONDIFFERENTIABLE)
                     .forEach(g -> lines.add(gradientLine(g, r.tolerance())));
             // Expected outcomes still name their reason: a known bug must stay visible in every run.
-            case EXPECTED_FAIL, EXPECTED_ERROR -> lines.add("expected: " + reasonOrDefault(r));
+            case EXPECTED_FAIL, EXPECTED_ERROR -> {
+                lines.add("expected: " + reasonOrDefault(r));
+                lines.addAll(NodeLines.of(r.nodes()));
+            }
             case UNEXPECTED_PASS -> lines.add("expected " + r.expected() + reasonInParens(r)
                     + " but every gradient passed");
             case FAILED -> {
@@ -33,6 +36,7 @@ final class DetailLines {
                         lines.add(gradientLine(g, r.tolerance()));
                     }
                 }
+                lines.addAll(NodeLines.of(r.nodes()));
                 lines.addAll(messageLines(r.message()));
             }
             case ERROR, INVALID -> {
@@ -72,7 +76,7 @@ final class DetailLines {
         };
     }
 
-    private static List<String> messageLines(String message) {
+    static List<String> messageLines(String message) {
         if (message == null || message.isBlank()) {
             return List.of();
         }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.GradientResult;
+import dev.gradcheck.check.NodeFinding;
 import dev.gradcheck.check.Sampling;
 import dev.gradcheck.check.Status;
 import dev.gradcheck.check.Summary;
@@ -83,6 +84,30 @@ public final class JsonRenderer implements ReportRenderer {
             writeGradient(gen, g);
         }
         gen.writeEndArray();
+        gen.writeArrayFieldStart("nodes");
+        for (NodeFinding n : r.nodes()) {
+            writeNode(gen, n);
+        }
+        gen.writeEndArray();
+        gen.writeEndObject();
+    }
+
+    /** A failing graph's node, checked on its own; its worst block in the same form as a check's gradients. */
+    private static void writeNode(JsonGenerator gen, NodeFinding n) throws IOException {
+        gen.writeStartObject();
+        gen.writeNumberField("node", n.node());
+        gen.writeStringField("op", n.op());
+        gen.writeStringField("out", n.out());
+        gen.writeStringField("location", n.location());
+        gen.writeStringField("status", n.status().jsonName());
+        gen.writeBooleanField("wrong", n.wrong());
+        gen.writeStringField("message", n.message());
+        gen.writeFieldName("worst_gradient");
+        if (n.worst() == null) {
+            gen.writeNull();
+        } else {
+            writeGradient(gen, n.worst());
+        }
         gen.writeEndObject();
     }
 

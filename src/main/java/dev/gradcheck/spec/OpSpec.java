@@ -20,6 +20,7 @@ import java.util.Map;
  * @param mode      full Jacobian or the fast projection vᵀJu
  * @param order     1, or 2 to check the backward's own gradient too
  * @param options   the finer numerical settings: stencil, sampling, nondeterminism tolerance, resampling
+ * @param graph     for a graph spec ({@code graph:} instead of {@code op:}) its nodes, and op is "graph"; else null
  */
 public record OpSpec(
         String name,
@@ -37,7 +38,8 @@ public record OpSpec(
         CheckOptions options,
         List<String> backends,
         long seed,
-        Expectation expect) {
+        Expectation expect,
+        GraphSpec graph) {
 
     public enum Mode {
         FULL, FAST;
@@ -51,7 +53,19 @@ public record OpSpec(
     public OpSpec with(Overrides o) {
         return new OpSpec(name, pos, op, attrs, inputs, outputs, check, noGrad, delta, tolerance,
                 o.mode() != null ? o.mode() : mode, o.order() != null ? o.order() : order, options.with(o),
-                backends, seed, expect);
+                backends, seed, expect, graph);
+    }
+
+    /**
+     * A one-op spec for one node of this graph spec, over the given inputs, with this spec's checking settings;
+     * used to check a node on its own. Its check list is every floating input.
+     */
+    public OpSpec nodeSpec(GraphNode node, List<InputSpec> nodeInputs) {
+        List<String> floating = nodeInputs.stream().filter(i -> i.dtype().isFloating()).map(InputSpec::name)
+                .toList();
+        return new OpSpec(name + "/" + node.out().value(), node.pos(), node.op(), node.attrs(), nodeInputs,
+                List.of(new Located<>("0", node.out().pos())), floating, List.of(), delta, tolerance, mode, order,
+                options, backends, seed, Expectation.PASS, null);
     }
 
     public InputSpec input(String name) {

@@ -10,7 +10,7 @@ final class SpecValidator {
 
     static final List<String> KEYS = List.of("name", "op", "attrs", "inputs", "output", "check", "no_grad", "delta",
             "tolerance", "mode", "order", "stencil", "max_elements", "nondet_tol", "resample", "backends", "seed", "expect",
-            "reason");
+            "reason", "graph");
 
     static final long DEFAULT_SEED = 7;
     static final List<String> DEFAULT_BACKENDS = List.of("cpu");
@@ -38,8 +38,8 @@ final class SpecValidator {
         }
         reader.rejectUnknownKeys(m, KEYS, "");
         String name = m.get("name").flatMap(n -> reader.text(n, "name")).orElse(defaultName);
-        Located<String> op = required(m, "op").flatMap(n -> reader.text(n, "op").map(s -> new Located<>(s, n.pos())))
-                .orElse(null);
+        Located<String> op = m.entry("graph").isPresent() ? graphOp(m) : required(m, "op")
+                .flatMap(n -> reader.text(n, "op").map(s -> new Located<>(s, n.pos()))).orElse(null);
         Map<String, Located<Object>> attrs = m.get("attrs").map(n -> new AttrsValidator(reader).read(n))
                 .orElse(Map.of());
         InputsValidator.Result inputs = required(m, "inputs").map(n -> new InputsValidator(reader).read(n))
@@ -57,13 +57,33 @@ final class SpecValidator {
         List<String> backends = m.get("backends").map(this::backends).orElse(DEFAULT_BACKENDS);
         long seed = m.get("seed").flatMap(n -> reader.integer(n, "seed")).orElse(DEFAULT_SEED);
         Expectation expect = expectation(m);
+        GraphSpec graph = graph(m, outputs);
 
         if (!problems.isEmpty()) {
             return LoadedSpec.invalid(m.pos(), name, problems.sorted());
         }
         OpSpec spec = new OpSpec(name, m.pos(), op, attrs, inputs.specs(), outputs, selection.check(),
-                selection.noGrad(), delta, tolerance, mode, order, options, backends, seed, expect);
+                selection.noGrad(), delta, tolerance, mode, order, options, backends, seed, expect, graph);
         return LoadedSpec.valid(spec);
+    }
+
+    /** A graph spec's op is "graph", at the {@code graph} key; its nodes name the ops and carry the attrs. */
+    private Located<String> graphOp(YamlNode.Mapping m) {
+        for (String key : List.of("op", "attrs")) {
+            m.entry(key).ifPresent(e -> problems.add(e.keyPos(), "'" + key + "' does not go with 'graph': in a"
+                    + " graph spec each node names its op and attrs"));
+        }
+        return new Located<>("graph", m.entry("graph").orElseThrow().keyPos());
+    }
+
+    private GraphSpec graph(YamlNode.Mapping m, List<Located<String>> outputs) {
+        GraphValidator graphs = new GraphValidator(reader);
+        YamlNode inputs = m.get("inputs").orElse(null);
+        if (m.get("graph").isEmpty()) {
+            graphs.rejectInputClips(inputs);
+            return null;
+        }
+        return graphs.read(m.get("graph").get(), inputs, outputs);
     }
 
     private Optional<YamlNode> required(YamlNode.Mapping m, String key) {

@@ -58,11 +58,12 @@ class JsonReportTest {
             CheckResult r = results.get(i);
             JsonNode c = checks.get(i);
             assertEquals(List.of("name", "location", "op", "backend", "dtype", "status", "expected", "reason",
-                    "message", "tolerance", "delta", "seconds", "gradients"), fieldNames(c));
+                    "message", "tolerance", "delta", "seconds", "gradients", "nodes"), fieldNames(c));
             assertEquals(r.name(), c.get("name").asText());
             assertEquals(r.location(), c.get("location").asText());
             assertEquals(r.status().jsonName(), c.get("status").asText());
             assertEquals(r.gradients().size(), c.get("gradients").size());
+            assertEquals(r.nodes().size(), c.get("nodes").size());
             for (int j = 0; j < r.gradients().size(); j++) {
                 GradientResult g = r.gradients().get(j);
                 JsonNode gj = c.get("gradients").get(j);

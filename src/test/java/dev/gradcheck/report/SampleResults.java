@@ -4,6 +4,7 @@ import dev.gradcheck.check.CheckKind;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.GradientResult;
 import dev.gradcheck.check.Sampling;
+import dev.gradcheck.check.NodeFinding;
 import dev.gradcheck.check.Status;
 import dev.gradcheck.check.Summary;
 import dev.gradcheck.check.Verdict;
@@ -68,12 +69,23 @@ final class SampleResults {
                 MAX_REL, 0.0871);
     }
 
-    /** A graph whose output is named: the worst element reads y[...] rather than out[...]; scalar input index. */
+    /**
+     * A graph whose output is named: the worst element reads y[...] rather than out[...]; scalar input index.
+     * Its nodes were checked on their own: one passes, one mismatches, one could not be built alone.
+     */
     private static CheckResult failedZeroGradient() {
         return check("mlp-clip", "specs/graphs/mlp.yaml:4:1", "graph", "float64", Status.FAILED, "pass", null, null,
                 List.of(grad("y", "bias", Verdict.ZERO_GRADIENT, 0.3125, 0.3125, 312500.0,
                         worst(new long[] {0, 1}, new long[] {}, 0.0, -0.3125))),
-                MAX_REL, 0.2045);
+                MAX_REL, 0.2045).withNodes(List.of(
+                        new NodeFinding(1, "matmul", "h1", "specs/graphs/mlp.yaml:6:5", Status.PASSED,
+                                grad("h1", "x", Verdict.PASS, 1e-11, 2e-11, 2e-5,
+                                        worst(new long[] {0, 0}, new long[] {0, 0}, 0.1, 0.1)), null),
+                        new NodeFinding(2, "cumsum", "h2", "specs/graphs/mlp.yaml:7:5", Status.FAILED,
+                                grad("h2", "h1", Verdict.MISMATCH, 0.5, 0.5, 500000.0,
+                                        worst(new long[] {1, 0}, new long[] {0, 0}, 1.0, 0.5)), null),
+                        new NodeFinding(3, "add", "y", "specs/graphs/mlp.yaml:8:5", Status.ERROR, null,
+                                "operator threw IllegalStateException: no kernel\n  at forward")), 0.3001);
     }
 
     /** The op's backward produced NaN: errors are NaN / infinite and must print as such in both formats. */
