@@ -4,6 +4,7 @@ import dev.gradcheck.backend.Backend;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.Status;
 import dev.gradcheck.check.Summary;
+import dev.gradcheck.op.PluginSet;
 import dev.gradcheck.report.ReportFormat;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.SpecError;
@@ -11,8 +12,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -28,7 +30,8 @@ import picocli.CommandLine.Spec;
         footer = {"%nExamples:",
             "  gradcheck check specs/",
             "  gradcheck check specs/ --format json --output report.json",
-            "  gradcheck check specs/ --only 'softmax*' --fail-fast"})
+            "  gradcheck check specs/ --only 'softmax*' --fail-fast",
+            "  gradcheck check --plugin my-ops.jar my-specs/"})
 final class CheckCommand implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Spec files or directories.")
@@ -54,12 +57,15 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = "--no-color", description = "Never colour the table (colour is used only on a terminal).")
     boolean noColor;
 
+    @Mixin
+    PluginOptions pluginOptions;
+
     @Spec
     CommandSpec command;
 
-    private final Supplier<Backend> backends;
+    private final Function<PluginSet, Backend> backends;
 
-    CheckCommand(Supplier<Backend> backends) {
+    CheckCommand(Function<PluginSet, Backend> backends) {
         this.backends = backends;
     }
 
@@ -69,6 +75,10 @@ final class CheckCommand implements Callable<Integer> {
         SpecBatch batch = SpecBatch.load(paths);
         Console console = Console.of(command);
         batch.pathProblems().forEach(p -> console.err().println("gradcheck: " + p));
+        PluginSet plugins = pluginOptions.loadOrReport(console.err());
+        if (plugins == null) {
+            return ExitCode.USAGE.code();
+        }
 
         List<Glob> globs = only.stream().map(Glob::new).toList();
         List<CheckResult> results = new ArrayList<>();
@@ -81,7 +91,7 @@ final class CheckCommand implements Callable<Integer> {
                 CheckResult result;
                 if (loaded.isValid()) {
                     if (backend == null) {
-                        backend = backends.get(); // only pay for the engine when a spec needs it
+                        backend = backends.apply(plugins); // only pay for the engine when a spec needs it
                     }
                     result = backend.run(loaded.spec());
                 } else {

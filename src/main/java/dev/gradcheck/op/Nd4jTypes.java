@@ -19,4 +19,19 @@ public final class Nd4jTypes {
             case BOOL -> DataType.BOOL;
         };
     }
+
+    /** The spec dtype of an ND4J array type, for arrays handed in through the library API. */
+    public static DType specType(DataType d) {
+        return switch (d) {
+            case DOUBLE -> DType.FLOAT64;
+            case FLOAT -> DType.FLOAT32;
+            case HALF -> DType.FLOAT16;
+            case BFLOAT16 -> DType.BFLOAT16;
+            case INT -> DType.INT32;
+            case LONG -> DType.INT64;
+            case BOOL -> DType.BOOL;
+            default -> throw new IllegalArgumentException("gradcheck cannot take " + d + " arrays (it takes"
+                    + " DOUBLE, FLOAT, HALF, BFLOAT16, INT, LONG and BOOL)");
+        };
+    }
 }

@@ -10,11 +10,11 @@ import java.util.List;
  * The indented lines the table prints under a check: why it needs attention, or which known bug it records.
  * A plain pass gets none, so a healthy run stays one line per spec.
  */
-final class DetailLines {
+public final class DetailLines {
 
     private DetailLines() {}
 
-    static List<String> of(CheckResult r) {
+    public static List<String> of(CheckResult r) {
         List<String> lines = new ArrayList<>();
         switch (r.status()) {
             case PASSED -> { }
