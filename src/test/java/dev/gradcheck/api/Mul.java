@@ -1,0 +1,63 @@
+package dev.gradcheck.api;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/** y = scale · x ⊙ w, with a correct backward or one whose w-gradient is off by 1%. */
+final class Mul implements Operator {
+
+    private final double wGradientError;
+
+    private Mul(double wGradientError) {
+        this.wGradientError = wGradientError;
+    }
+
+    static Mul correct() {
+        return new Mul(1.0);
+    }
+
+    static Mul wrongWeightGradient() {
+        return new Mul(1.01);
+    }
+
+    @Override
+    public String name() {
+        return "mul";
+    }
+
+    @Override
+    public List<String> inputNames() {
+        return List.of("x", "w");
+    }
+
+    @Override
+    public List<String> outputNames() {
+        return List.of("y");
+    }
+
+    @Override
+    public List<String> attributeNames() {
+        return List.of("scale");
+    }
+
+    private static double scale(Map<String, Object> attrs) {
+        return ((Number) attrs.getOrDefault("scale", 1L)).doubleValue();
+    }
+
+    @Override
+    public Map<String, INDArray> forward(Map<String, INDArray> in, Map<String, Object> attrs) {
+        return Map.of("y", in.get("x").mul(in.get("w")).muli(scale(attrs)));
+    }
+
+    @Override
+    public Map<String, INDArray> backward(Map<String, INDArray> in, Map<String, INDArray> out,
+                                          Map<String, INDArray> grads, Map<String, Object> attrs) {
+        INDArray gy = grads.get("y").mul(scale(attrs));
+        Map<String, INDArray> g = new HashMap<>();
+        g.put("x", gy.mul(in.get("w")));
+        g.put("w", gy.mul(in.get("x")).muli(wGradientError));
+        return g;
+    }
+}
