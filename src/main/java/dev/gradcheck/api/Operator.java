@@ -54,4 +54,22 @@ public interface Operator {
      */
     Map<String, INDArray> backward(Map<String, INDArray> inputs, Map<String, INDArray> outputs,
                                    Map<String, INDArray> outputGradients, Map<String, Object> attrs);
+
+    /** Whether {@link #jvp} is implemented; when it is, gradcheck checks it against the numerical J·u too. */
+    default boolean hasJvp() {
+        return false;
+    }
+
+    /**
+     * Forward mode, optional: the Jacobian-vector product J·t, each output's derivative along the input tangents.
+     *
+     * @param inputs   the inputs, as for {@link #forward}
+     * @param tangents one array per floating input, in its shape (zero for inputs not being perturbed)
+     * @param attrs    the attributes, as for {@link #forward}
+     * @return one array per floating output, in that output's shape
+     */
+    default Map<String, INDArray> jvp(Map<String, INDArray> inputs, Map<String, INDArray> tangents,
+                                      Map<String, Object> attrs) {
+        throw new UnsupportedOperationException(name() + " has no jvp");
+    }
 }

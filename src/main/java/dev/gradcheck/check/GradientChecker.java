@@ -1,6 +1,7 @@
 package dev.gradcheck.check;
 
 import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.op.ForwardMode;
 import dev.gradcheck.op.Nd4jTypes;
 import dev.gradcheck.spec.DType;
 import dev.gradcheck.spec.Expectation;
@@ -119,6 +120,10 @@ public final class GradientChecker {
                             tolerance, delta, scale, numericalEvals.get(in) + passes.value(),
                             numericalSeconds.get(in) + analyticSeconds));
                 }
+            }
+            if (underTest instanceof ForwardMode forwardMode && forwardMode.hasJvp()) {
+                results.addAll(JvpCheck.compare(forwardMode, testInputs, spec.check(), outputs, numerical, yRef,
+                        spec.seed(), tolerance, delta));
             }
             return results;
         }

@@ -22,7 +22,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * shapes, gradients in their input's shape), and anything it throws becomes an {@link OperatorException} that
  * names the op: a broken plugin ends its check as an operator error, with a message that says what it did.
  */
-public final class OperatorFunction implements Differentiable {
+public final class OperatorFunction implements Differentiable, ForwardMode {
 
     private final PluginOperator plugin;
     private final Operator op;
@@ -150,6 +150,34 @@ public final class OperatorFunction implements Differentiable {
             grads.put(name, g.dup());
         }
         return grads;
+    }
+
+    @Override
+    public boolean hasJvp() {
+        return call("hasJvp", op::hasJvp);
+    }
+
+    @Override
+    public Map<String, INDArray> jvp(Map<String, INDArray> inputs, Map<String, INDArray> tangents) {
+        Map<String, INDArray> outputs = forward(inputs);
+        Map<String, INDArray> returned = call("jvp", () -> op.jvp(copies(inputs), copies(tangents), attrs));
+        if (returned == null) {
+            throw new OperatorException(plugin.describe() + ": jvp returned null instead of its output tangents");
+        }
+        Map<String, INDArray> result = new HashMap<>();
+        for (Map.Entry<String, INDArray> y : outputs.entrySet()) {
+            if (!y.getValue().dataType().isFPType()) {
+                continue;
+            }
+            INDArray t = returned.get(y.getKey());
+            if (t == null || !Arrays.equals(t.shape(), y.getValue().shape())) {
+                throw new OperatorException(plugin.describe() + ": jvp returned " + (t == null ? "no tangent"
+                        : "a tangent of shape " + Arrays.toString(t.shape())) + " for output '" + y.getKey()
+                        + "' of shape " + Arrays.toString(y.getValue().shape()));
+            }
+            result.put(y.getKey(), t.dup());
+        }
+        return result;
     }
 
     private static Map<String, INDArray> copies(Map<String, INDArray> arrays) {

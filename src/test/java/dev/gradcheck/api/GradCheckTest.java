@@ -101,6 +101,25 @@ class GradCheckTest {
     }
 
     @Test
+    void aCorrectJvpPassesAgainstTheNumericalJacobianTimesU() {
+        CheckResult r = GradCheck.of(Mul.withJvp(Mul.Jvp.CORRECT)).input("x", x()).input("w", w()).attr("scale", 2)
+                .check();
+        assertEquals(Status.PASSED, r.status(), r.toString());
+        assertEquals(List.of("y/x", "y/w", "y/x·u", "y/w·u"),
+                r.gradients().stream().map(g -> g.output() + "/" + g.input()).toList());
+    }
+
+    @Test
+    void aWrongJvpFailsOnItsOwnBlockWhileTheBackwardPasses() {
+        CheckResult r = GradCheck.of(Mul.withJvp(Mul.Jvp.WITHOUT_W_TERM)).input("x", x()).input("w", w()).check();
+        assertEquals(Status.FAILED, r.status());
+        List<String> failing = r.gradients().stream().filter(g -> !g.verdict().passed()).map(GradientResult::input)
+                .toList();
+        assertEquals(List.of("w·u"), failing, "the JVP ignores w's tangent: J·u along w is zero");
+        assertEquals(Verdict.ZERO_GRADIENT, r.worstGradient().verdict());
+    }
+
+    @Test
     void theConvenienceAssertionTakesAMapOfInputs() {
         GradAssertions.assertGradientsMatch(Mul.correct(), Map.of("x", x(), "w", w()));
         assertThrows(AssertionError.class,

@@ -5,21 +5,46 @@ import java.util.List;
 import java.util.Map;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
-/** y = scale · x ⊙ w, with a correct backward or one whose w-gradient is off by 1%. */
+/**
+ * y = scale · x ⊙ w, with a correct backward or one whose w-gradient is off by 1%; optionally with a forward-mode
+ * JVP, correct or one that forgets the w tangent.
+ */
 final class Mul implements Operator {
 
-    private final double wGradientError;
+    enum Jvp { NONE, CORRECT, WITHOUT_W_TERM }
 
-    private Mul(double wGradientError) {
+    private final double wGradientError;
+    private final Jvp jvp;
+
+    private Mul(double wGradientError, Jvp jvp) {
         this.wGradientError = wGradientError;
+        this.jvp = jvp;
     }
 
     static Mul correct() {
-        return new Mul(1.0);
+        return new Mul(1.0, Jvp.NONE);
     }
 
     static Mul wrongWeightGradient() {
-        return new Mul(1.01);
+        return new Mul(1.01, Jvp.NONE);
+    }
+
+    static Mul withJvp(Jvp jvp) {
+        return new Mul(1.0, jvp);
+    }
+
+    @Override
+    public boolean hasJvp() {
+        return jvp != Jvp.NONE;
+    }
+
+    @Override
+    public Map<String, INDArray> jvp(Map<String, INDArray> in, Map<String, INDArray> t, Map<String, Object> attrs) {
+        INDArray dy = t.get("x").mul(in.get("w"));
+        if (jvp == Jvp.CORRECT) {
+            dy.addi(in.get("x").mul(t.get("w")));
+        }
+        return Map.of("y", dy.muli(scale(attrs)));
     }
 
     @Override

@@ -61,7 +61,7 @@ class PluginCliTest {
             });
             if (c.get("name").asText().equals("linear")) {
                 assertEquals("passed", c.get("status").asText(), c.toString());
-                assertEquals(3, c.get("gradients").size(), "dy/dx, dy/dW and dy/db");
+                assertEquals(6, c.get("gradients").size(), "dy/dx, dy/dW, dy/db and their forward-mode dy/dx·u, ...");
             } else {
                 assertEquals("linear-buggy-bias", c.get("name").asText());
                 assertEquals("failed", c.get("status").asText(), c.toString());

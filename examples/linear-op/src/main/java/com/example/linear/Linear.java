@@ -49,6 +49,24 @@ public class Linear implements Operator {
         return Map.of("x", gx, "W", gw, "b", gb);
     }
 
+    /** Forward mode (optional): dy = dx·Wᵀ + x·dWᵀ + db. gradcheck compares it with the numerical J·u. */
+    @Override
+    public boolean hasJvp() {
+        return true;
+    }
+
+    @Override
+    public Map<String, INDArray> jvp(Map<String, INDArray> inputs, Map<String, INDArray> tangents,
+                                     Map<String, Object> attrs) {
+        INDArray x = inputs.get("x");
+        INDArray w = inputs.get("W");
+        INDArray db = tangents.get("b");
+        INDArray dy = tangents.get("x").mmul(w.transpose())
+                .addi(x.mmul(tangents.get("W").transpose()))
+                .addiRowVector(db.reshape(1, db.length()));
+        return Map.of("y", dy);
+    }
+
     /** b is added to every row of the batch, so its gradient sums dL/dy over the batch. */
     protected INDArray biasGradient(INDArray gy) {
         return gy.sum(0);
