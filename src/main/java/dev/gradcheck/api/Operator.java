@@ -55,6 +55,17 @@ public interface Operator {
     Map<String, INDArray> backward(Map<String, INDArray> inputs, Map<String, INDArray> outputs,
                                    Map<String, INDArray> outputGradients, Map<String, Object> attrs);
 
+    /**
+     * Whether the op works on complex numbers, each given as a pair of real arrays named {@code NAME.re} and
+     * {@code NAME.im} (other names stay real). gradcheck then requires every pair to be complete and of one shape
+     * and dtype, and checks the real and imaginary parts of each output separately. The backward must follow
+     * PyTorch's convention: the gradient of a complex input is 2·∂L/∂z* = ∂L/∂re + i·∂L/∂im, and the output
+     * gradients it receives are given the same way (docs/plugins.md works an example).
+     */
+    default boolean complex() {
+        return false;
+    }
+
     /** Whether {@link #jvp} is implemented; when it is, gradcheck checks it against the numerical J·u too. */
     default boolean hasJvp() {
         return false;

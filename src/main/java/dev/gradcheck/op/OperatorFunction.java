@@ -72,6 +72,9 @@ public final class OperatorFunction implements Differentiable, ForwardMode {
                         + suggestion(a.getKey(), attributes) + "; it takes " + listOf(attributes)));
             }
         }
+        if (op.complex()) {
+            ComplexPairs.validate(opName, op.outputNames(), spec, errors);
+        }
         if (!errors.isEmpty()) {
             throw new InvalidSpecException(errors);
         }
