@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
         description = {"Lists the ND4J operators: whether a spec can name them (they have a SameDiff class to build"
             + " and differentiate), whether ND4J has a native backward kernel (NAME_bp), and the named arguments"
             + " a spec's attrs can set (from ND4J's op descriptors).",
-            "Registry-only ops (no SameDiff class) are listed with --all; plugin ops (--plugin) are listed with their source."})
+            "Registry-only ops (no SameDiff class) are listed with --all; plugin ops (--plugin) are listed with"
+                + " their source."})
 final class ListOpsCommand implements Callable<Integer> {
 
     @Parameters(arity = "0..1", paramLabel = "GLOB", description = "Only ops whose name matches (* and ?).")

@@ -18,7 +18,8 @@ final class PluginOptions {
 
     @Option(names = "--plugin", paramLabel = "PATH",
             description = "Load plugin operators (dev.gradcheck.api.Operator, via ServiceLoader) from a jar or a"
-                + " directory of classes; repeatable. Paths in $" + ENV + " (separated by ':') are loaded too. Nothing else is loaded. See docs/plugins.md.")
+                + " directory of classes; repeatable. Paths in $" + ENV + " (separated by ':') are loaded too."
+                + " Nothing else is loaded. See docs/plugins.md.")
     List<Path> plugins = new ArrayList<>();
 
     /** GRADCHECK_PLUGIN_PATH's paths, then --plugin's. */

@@ -11,26 +11,32 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  */
 final class Mul implements Operator {
 
+    enum Backward { CORRECT, W_GRADIENT_ONE_PERCENT_HIGH, NOT_WRITTEN }
+
     enum Jvp { NONE, CORRECT, WITHOUT_W_TERM }
 
-    private final double wGradientError;
+    private final Backward backward;
     private final Jvp jvp;
 
-    private Mul(double wGradientError, Jvp jvp) {
-        this.wGradientError = wGradientError;
+    private Mul(Backward backward, Jvp jvp) {
+        this.backward = backward;
         this.jvp = jvp;
     }
 
     static Mul correct() {
-        return new Mul(1.0, Jvp.NONE);
+        return new Mul(Backward.CORRECT, Jvp.NONE);
     }
 
     static Mul wrongWeightGradient() {
-        return new Mul(1.01, Jvp.NONE);
+        return new Mul(Backward.W_GRADIENT_ONE_PERCENT_HIGH, Jvp.NONE);
     }
 
     static Mul withJvp(Jvp jvp) {
-        return new Mul(1.0, jvp);
+        return new Mul(Backward.CORRECT, jvp);
+    }
+
+    static Mul throwingInBackward() {
+        return new Mul(Backward.NOT_WRITTEN, Jvp.NONE);
     }
 
     @Override
@@ -79,10 +85,13 @@ final class Mul implements Operator {
     @Override
     public Map<String, INDArray> backward(Map<String, INDArray> in, Map<String, INDArray> out,
                                           Map<String, INDArray> grads, Map<String, Object> attrs) {
+        if (backward == Backward.NOT_WRITTEN) {
+            throw new UnsupportedOperationException("backward not written yet");
+        }
         INDArray gy = grads.get("y").mul(scale(attrs));
         Map<String, INDArray> g = new HashMap<>();
         g.put("x", gy.mul(in.get("w")));
-        g.put("w", gy.mul(in.get("x")).muli(wGradientError));
+        g.put("w", gy.mul(in.get("x")).muli(backward == Backward.W_GRADIENT_ONE_PERCENT_HIGH ? 1.01 : 1.0));
         return g;
     }
 }

@@ -75,8 +75,8 @@ class PluginCliTest {
         Cli r = Cli.run("check", "--no-color", "--plugin", exampleJar.toString(),
                 EXAMPLE.resolve("specs/linear-buggy-bias.yaml").toString());
         assertEquals(1, r.exit(), r.err());
-        assertTrue(r.out().matches("(?s).*\\n  dy/db: mismatch, .*, worst at y\\[\\d, \\d\\] / b\\[\\d\\]: analytic .*"),
-                r.out());
+        assertTrue(r.out().matches(
+                "(?s).*\\n  dy/db: mismatch, .*, worst at y\\[\\d, \\d\\] / b\\[\\d\\]: analytic .*"), r.out());
     }
 
     @Test

@@ -78,8 +78,8 @@ class PluginLoaderTest {
         PluginSet set = PluginLoader.load(List.of(tanhJar));
         PluginException e = assertThrows(PluginException.class, () -> set.rejectClashes(OpCatalog.nd4j()));
         String problem = e.problems().get(0);
-        assertTrue(problem.contains("'tanh' is both an ND4J op and a plugin op") && problem.contains(tanhJar.toString()),
-                problem);
+        assertTrue(problem.contains("'tanh' is both an ND4J op and a plugin op")
+                && problem.contains(tanhJar.toString()), problem);
     }
 
     @Test
