@@ -187,6 +187,9 @@ public final class GradCheck {
         if (value instanceof long[] longs) {
             return Arrays.stream(longs).mapToObj(i -> (Object) i).toList();
         }
+        if (value instanceof double[] doubles) {
+            return Arrays.stream(doubles).mapToObj(d -> (Object) d).toList();
+        }
         if (value instanceof List<?> list) {
             return list.stream().map(GradCheck::attributeValue).toList();
         }

@@ -120,6 +120,15 @@ class GradCheckTest {
     }
 
     @Test
+    void javaArrayAttributesReachAnNd4jOp() {
+        INDArray x = Nd4j.rand(DataType.DOUBLE, 2, 3, 4);
+        CheckResult r = GradCheck.ofNd4j("reduce_sum").input("x", x).attr("dimensions", new int[] {0, 2}).check();
+        assertEquals(Status.PASSED, r.status(), r.toString());
+        // summed over axes 0 and 2 the output is [3]; an ignored attribute would sum everything to a scalar
+        assertEquals(1, r.gradients().get(0).worst().outputIndex().length);
+    }
+
+    @Test
     void theConvenienceAssertionTakesAMapOfInputs() {
         GradAssertions.assertGradientsMatch(Mul.correct(), Map.of("x", x(), "w", w()));
         assertThrows(AssertionError.class,
