@@ -2,10 +2,10 @@ package dev.gradcheck.cli;
 
 import dev.gradcheck.backend.Backend;
 import dev.gradcheck.backend.InProcessCpuBackend;
+import dev.gradcheck.op.PluginSet;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import dev.gradcheck.op.PluginSet;
 import java.util.function.Function;
 import picocli.CommandLine;
 
