@@ -6,6 +6,8 @@ public enum CheckKind {
     JACOBIAN,
     /** The projection vᵀJu with random unit vectors u, v. */
     FAST,
+    /** The operator's own forward-mode derivative J·u against the numerical one (plugins with a JVP). */
+    JVP,
     /** A Hessian-vector product H·w against finite differences of the gradient along w (scalar outputs). */
     HVP,
     /** A zero output gradient must give zero input gradients. */

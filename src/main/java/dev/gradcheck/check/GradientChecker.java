@@ -1,6 +1,7 @@
 package dev.gradcheck.check;
 
 import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.op.ForwardMode;
 import dev.gradcheck.op.Nd4jTypes;
 import dev.gradcheck.spec.CheckOptions;
 import dev.gradcheck.spec.DType;
@@ -107,6 +108,9 @@ public final class GradientChecker {
             UnstableOutputException unstable = null;
             try {
                 rows.addAll(inMode(spec, target, s));
+                if (underTest instanceof ForwardMode forwardMode && forwardMode.hasJvp()) {
+                    rows.addAll(JvpCheck.run(forwardMode, target, s));
+                }
             } catch (UnstableOutputException e) {
                 unstable = e;
             }

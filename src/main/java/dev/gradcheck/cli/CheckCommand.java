@@ -4,6 +4,7 @@ import dev.gradcheck.backend.Backend;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.Status;
 import dev.gradcheck.check.Summary;
+import dev.gradcheck.op.PluginSet;
 import dev.gradcheck.report.ReportFormat;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.SpecError;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import dev.gradcheck.spec.Overrides;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -31,7 +33,8 @@ import picocli.CommandLine.Spec;
             "  gradcheck check specs/",
             "  gradcheck check specs/ --format json --output report.json",
             "  gradcheck check specs/ --only 'softmax*' --fail-fast",
-            "  gradcheck check specs/ --mode fast --max-elements 64"})
+            "  gradcheck check specs/ --mode fast --max-elements 64",
+            "  gradcheck check --plugin my-ops.jar my-specs/"})
 final class CheckCommand implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Spec files or directories.")
@@ -60,12 +63,15 @@ final class CheckCommand implements Callable<Integer> {
     @Mixin
     CheckingOptions checking = new CheckingOptions();
 
+    @Mixin
+    PluginOptions pluginOptions;
+
     @Spec
     CommandSpec command;
 
-    private final Supplier<Backend> backends;
+    private final Function<PluginSet, Backend> backends;
 
-    CheckCommand(Supplier<Backend> backends) {
+    CheckCommand(Function<PluginSet, Backend> backends) {
         this.backends = backends;
     }
 
@@ -76,6 +82,10 @@ final class CheckCommand implements Callable<Integer> {
         SpecBatch batch = SpecBatch.load(paths);
         Console console = Console.of(command);
         batch.pathProblems().forEach(p -> console.err().println("gradcheck: " + p));
+        PluginSet plugins = pluginOptions.loadOrReport(console.err());
+        if (plugins == null) {
+            return ExitCode.USAGE.code();
+        }
 
         List<Glob> globs = only.stream().map(Glob::new).toList();
         List<CheckResult> results = new ArrayList<>();
@@ -88,7 +98,7 @@ final class CheckCommand implements Callable<Integer> {
                 CheckResult result;
                 if (loaded.isValid()) {
                     if (backend == null) {
-                        backend = backends.get(); // only pay for the engine when a spec needs it
+                        backend = backends.apply(plugins); // only pay for the engine when a spec needs it
                     }
                     result = backend.run(loaded.spec().with(overrides));
                 } else {

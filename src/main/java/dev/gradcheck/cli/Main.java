@@ -2,10 +2,11 @@ package dev.gradcheck.cli;
 
 import dev.gradcheck.backend.Backend;
 import dev.gradcheck.backend.InProcessCpuBackend;
+import dev.gradcheck.op.PluginSet;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import picocli.CommandLine;
 
 /** Entry point: wires the commands and keeps stdout for reports. */
@@ -25,7 +26,7 @@ public final class Main {
         System.setOut(new PrintStream(new ChatterFilter(System.err), true, StandardCharsets.UTF_8));
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(stdout, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        int code = commandLine(out, err, InProcessCpuBackend::new).execute(args);
+        int code = commandLine(out, err, InProcessCpuBackend::withPlugins).execute(args);
         out.flush();
         err.flush();
         System.exit(code);
@@ -52,8 +53,11 @@ public final class Main {
         return System.out;
     }
 
-    /** The full command tree over the given streams and engine; tests call this with captured streams. */
-    public static CommandLine commandLine(PrintWriter out, PrintWriter err, Supplier<Backend> backends) {
+    /**
+     * The full command tree over the given streams and engine (made for the run's plugins); tests call this with
+     * captured streams.
+     */
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err, Function<PluginSet, Backend> backends) {
         CommandLine cl = new CommandLine(new GradcheckCommand());
         cl.addSubcommand(new CommandLine(new CheckCommand(backends)));
         cl.addSubcommand(new CommandLine(new ValidateCommand()));

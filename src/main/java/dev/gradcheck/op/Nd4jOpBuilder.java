@@ -141,7 +141,8 @@ public final class Nd4jOpBuilder {
                     ? "op '" + name + "' exists only in ND4J's native registry, with no SameDiff class to build and"
                       + " differentiate it"
                     : "unknown op '" + name + "'" + Suggestions.closest(name, catalog.checkableNames())
-                      .map(s -> " (did you mean '" + s + "'?)").orElse("") + "; `gradcheck list-ops` lists them";
+                      .map(s -> " (did you mean '" + s + "'?)").orElse("")
+                      + "; `gradcheck list-ops` lists them (plugin ops once loaded with --plugin)";
             throw new InvalidSpecException(op.pos(), msg);
         }
         return info;

@@ -13,11 +13,11 @@ import java.util.List;
  * A plain pass gets none, so a healthy run stays one line per spec; a pass that left nondifferentiable points
  * out says so, since those points were not checked.
  */
-final class DetailLines {
+public final class DetailLines {
 
     private DetailLines() {}
 
-    static List<String> of(CheckResult r) {
+    public static List<String> of(CheckResult r) {
         List<String> lines = new ArrayList<>();
         switch (r.status()) {
             // a pass that set points aside says so: those points were not checked

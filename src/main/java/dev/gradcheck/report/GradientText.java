@@ -20,7 +20,7 @@ final class GradientText {
         String kind = g.kind().reportName();
         return switch (g.kind()) {
             case JACOBIAN -> "d" + g.output() + "/d" + g.input();
-            case FAST -> kind + " d" + g.output() + "/d" + g.input();
+            case FAST, JVP -> kind + " d" + g.output() + "/d" + g.input();
             case HVP -> kind + " " + g.input();
             default -> g.input().equals("*") ? kind : kind + " " + g.input();
         };
