@@ -41,14 +41,8 @@ public final class Bench {
                 "FD EVAL", "BACKWARD ROW", "BARE EXEC");
         for (BenchCase c : BenchCase.DEFAULT) {
             OpSpec spec = parse(c.yaml());
-            checker.check(spec); // warm-up: class loading, JIT, SameDiff's first gradient
-            double[] checks = new double[repeats];
-            CheckResult last = null;
-            for (int i = 0; i < repeats; i++) {
-                long t = System.nanoTime();
-                last = checker.check(spec);
-                checks[i] = (System.nanoTime() - t) / 1e6;
-            }
+            Timed timed = timeChecks(checker, spec);
+            CheckResult last = timed.last();
             Map<String, INDArray> inputs = inputs(spec);
             double fd;
             double row;
@@ -65,7 +59,7 @@ public final class Bench {
             double bare = perCall(() -> bareExec(c, inputs));
             long inElems = spec.check().stream().mapToLong(n -> spec.input(n).length()).sum();
             out.printf("%-26s %8d %8d %9.1f ms %9.1f us %9.1f us %9.1f us%n", c.label(), inElems, outElems,
-                    median(checks), fd, row, bare);
+                    timed.medianMillis(), fd, row, bare);
             if (last.gradients().stream().anyMatch(g -> !g.verdict().passed())) {
                 out.println("  (check did not pass: " + last.gradients().stream().map(GradientResult::verdict).toList()
                         + ")");
@@ -83,21 +77,29 @@ public final class Bench {
     private void modes(GradientChecker checker) throws InvalidSpecException {
         out.printf("%-26s %-26s %12s %12s%n", "CASE", "MODE", "CHECK", "EVALUATIONS");
         for (String[] c : MODE_CASES) {
-            OpSpec spec = parse(c[1]);
-            checker.check(spec);
-            double[] times = new double[repeats];
-            CheckResult last = null;
-            for (int i = 0; i < repeats; i++) {
-                long t = System.nanoTime();
-                last = checker.check(spec);
-                times[i] = (System.nanoTime() - t) / 1e6;
-            }
+            Timed timed = timeChecks(checker, parse(c[1]));
+            CheckResult last = timed.last();
             long evaluations = last.gradients().stream().mapToLong(GradientResult::evaluations).sum();
-            out.printf("%-26s %-26s %9.1f ms %12d%s%n", c[0], c[2], median(times), evaluations,
+            out.printf("%-26s %-26s %9.1f ms %12d%s%n", c[0], c[2], timed.medianMillis(), evaluations,
                     last.gradients().stream().allMatch(g -> g.verdict().passed()) ? "" : "  (did not pass)");
         }
         out.println("CHECK: median of " + repeats + " whole checks (sanity checks included); EVALUATIONS: forwards"
                 + " plus backward passes over every row of the report.");
+    }
+
+    private record Timed(double medianMillis, CheckResult last) {}
+
+    /** The median of {@code repeats} whole checks after one warm-up (class loading, JIT, SameDiff's first gradient). */
+    private Timed timeChecks(GradientChecker checker, OpSpec spec) {
+        checker.check(spec);
+        double[] millis = new double[repeats];
+        CheckResult last = null;
+        for (int i = 0; i < repeats; i++) {
+            long t = System.nanoTime();
+            last = checker.check(spec);
+            millis[i] = (System.nanoTime() - t) / 1e6;
+        }
+        return new Timed(median(millis), last);
     }
 
     private static final String[][] MODE_CASES = {

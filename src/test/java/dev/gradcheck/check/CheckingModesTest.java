@@ -17,13 +17,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  */
 class CheckingModesTest {
 
-    private static final String SPEC = """
-            name: square-and-dot
-            op: test-function
-            inputs:
-              x: {shape: [2, 3], init: {uniform: [0.5, 2]}}
-              w: {shape: [2, 3], init: {uniform: [-1, 1]}}
-            """;
+    private static final String SPEC = GradientCheckerTest.SPEC;
+
 
     private static CheckResult check(String yaml, Supplier<Differentiable> function) {
         return new GradientChecker((spec, inputs) -> function.get(), "test").check(Specs.parse(yaml));

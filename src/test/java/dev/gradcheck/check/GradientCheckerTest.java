@@ -15,7 +15,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 /** The checker on a function whose Jacobian is known, with a right and several wrong backwards. */
 class GradientCheckerTest {
 
-    private static final String SPEC = """
+    /** Two inputs, two outputs, Jacobians in closed form ({@link Functions#squareAndDot()}). */
+    static final String SPEC = """
             name: square-and-dot
             op: test-function
             inputs:
