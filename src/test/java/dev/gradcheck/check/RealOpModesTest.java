@@ -71,22 +71,25 @@ class RealOpModesTest {
 
     @Test
     void resampleDrawsNewInputsUntilThePointIsSmooth() {
-        // relu's kink moved onto the first value seed 7 draws: any other seed misses it
-        double first = InputValues.generate(Specs.parse("""
+        // a uniform range placed so that the first value seed 7 draws is leakyrelu's kink at 0 (to rounding, well
+        // within δ); the range straddles 0, so other seeds draw both sides of it and miss the kink itself
+        double r0 = InputValues.generate(Specs.parse("""
                 op: relu
-                inputs: {x: {shape: [3], init: {uniform: [-1, 1]}}}
+                inputs: {x: {shape: [8], init: {uniform: [0, 1]}}}
                 """).input("x"), 7)[0];
         String spec = """
-                op: relu
-                attrs: {cutoff: %s}
-                inputs: {x: {shape: [3], init: {uniform: [-1, 1]}}}
-                """.formatted(Double.toString(first));
+                op: leakyrelu
+                attrs: {alpha: 0.2}
+                inputs: {x: {shape: [8], init: {uniform: [%s, %s]}}}
+                """.formatted(Double.toString(-2 * r0), Double.toString(2 - 2 * r0));
         CheckResult kinked = check(spec);
         assertEquals(Verdict.NONDIFFERENTIABLE, kinked.rowsOf(CheckKind.JACOBIAN).get(0).verdict(), kinked.toString());
         CheckResult resampled = check(spec + "resample: true\n");
         GradientResult block = resampled.rowsOf(CheckKind.JACOBIAN).get(0);
         assertEquals(Verdict.PASS, block.verdict(), resampled.toString());
         assertTrue(block.note().contains("inputs redrawn with seed 8"), block.note());
+        CheckResult wrong = checkCorrupted(spec + "resample: true\n", Functions.scaledBy(1.5));
+        assertEquals(Status.FAILED, wrong.status(), "a smooth point found, a wrong backward is still wrong: " + wrong);
     }
 
     // ---- stencils ----
@@ -106,6 +109,8 @@ class RealOpModesTest {
             CheckResult r = check(TAN_NEAR_POLE + "stencil: " + stencil + "\n");
             assertEquals(Status.PASSED, r.status(), stencil + ": " + r);
             assertTrue(r.worstGradient().maxRelError() < central.worstGradient().maxRelError() / 100, stencil);
+            CheckResult wrong = checkCorrupted(TAN_NEAR_POLE + "stencil: " + stencil + "\n", Functions.scaledBy(1.001));
+            assertEquals(Status.FAILED, wrong.status(), stencil + " still sees a backward 0.1% off");
         }
     }
 
