@@ -42,7 +42,7 @@ final class CheckCommand implements Callable<Integer> {
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
             converter = FormatConverter.class,
-            description = "Report format: table or json (default: ${DEFAULT-VALUE}).")
+            description = "Report format: table, json or junit (JUnit XML for CI servers) (default: ${DEFAULT-VALUE}).")
     ReportFormat format;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
