@@ -5,6 +5,7 @@ import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.Status;
 import dev.gradcheck.check.Unfinished;
 import dev.gradcheck.spec.OpSpec;
+import dev.gradcheck.spec.Overrides;
 import java.io.IOException;
 import java.math.BigDecimal;
 
@@ -20,14 +21,21 @@ public final class WorkerBackend implements Backend {
 
     private final WorkerOptions options;
     private final TimeLimits limits;
+    private final Overrides overrides;
     private WorkerProcess worker;
     private long nextId = 1;
     /** Set when a worker could not even start: every later check would fail the same way, slowly. */
     private String startFailure;
 
     public WorkerBackend(WorkerOptions options, TimeLimits limits) {
+        this(options, limits, Overrides.NONE);
+    }
+
+    /** @param overrides the command line's checking settings, sent with every request */
+    public WorkerBackend(WorkerOptions options, TimeLimits limits, Overrides overrides) {
         this.options = options;
         this.limits = limits;
+        this.overrides = overrides;
     }
 
     @Override
@@ -76,7 +84,7 @@ public final class WorkerBackend implements Backend {
             worker.clearTail();
             long id = nextId++;
             worker.send(WorkerProtocol.encode(new WorkerProtocol.Request(id, spec.pos().file(),
-                    spec.pos().toString(), kind)));
+                    spec.pos().toString(), kind, overrides)));
             TimeLimits.Limit limit = limits.of(spec);
             WorkerProcess.Outcome outcome = worker.next(limit.millis());
             switch (outcome.kind()) {

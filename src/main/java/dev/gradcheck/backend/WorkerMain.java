@@ -5,7 +5,11 @@ import dev.gradcheck.check.Status;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecLoader;
+import dev.gradcheck.op.PluginException;
+import dev.gradcheck.op.PluginLoader;
+import dev.gradcheck.op.PluginSet;
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -13,6 +17,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +31,9 @@ import org.nd4j.linalg.factory.Nd4j;
  */
 public final class WorkerMain {
 
+    /** The plugin paths the front end was given, joined with the platform's path separator. */
+    static final String PLUGINS_PROPERTY = "gradcheck.plugins";
+
     /** Exit status of a worker whose ND4J loaded another engine than it was started for. */
     static final int EXIT_WRONG_ENGINE = 3;
 
@@ -38,8 +46,13 @@ public final class WorkerMain {
         this.replies = replies;
     }
 
-    public static void main(String[] args) throws IOException {
-        serve(InProcessCpuBackend::new, true);
+    public static void main(String[] args) throws IOException, PluginException {
+        PluginSet plugins = PluginLoader.load(pluginPaths(System.getProperty(PLUGINS_PROPERTY, "")));
+        serve(() -> InProcessCpuBackend.withPlugins(plugins), true);
+    }
+
+    private static List<Path> pluginPaths(String property) {
+        return Arrays.stream(property.split(File.pathSeparator)).filter(p -> !p.isBlank()).map(Path::of).toList();
     }
 
     /**
@@ -67,6 +80,9 @@ public final class WorkerMain {
             }
             WorkerProtocol.Request request = WorkerProtocol.decode(line, WorkerProtocol.Request.class);
             OpSpec spec = worker.find(request);
+            if (spec != null && request.overrides() != null) {
+                spec = spec.with(request.overrides());
+            }
             WorkerProtocol.Reply reply;
             if (request.kind() == WorkerProtocol.Request.Kind.SAMPLE) {
                 reply = new WorkerProtocol.Reply(request.id(), null, spec == null ? null : backend.sample(spec));

@@ -80,6 +80,12 @@ public record WorkerOptions(
         return new WorkerOptions(backend, environment, properties, all, mainClass, classPath, args);
     }
 
+    /** Plugin jars or class directories the worker loads its operators from (as {@code --plugin}). */
+    public WorkerOptions withPlugins(List<java.nio.file.Path> paths) {
+        return withProperty(WorkerMain.PLUGINS_PROPERTY, String.join(java.io.File.pathSeparator,
+                paths.stream().map(p -> p.toAbsolutePath().toString()).toList()));
+    }
+
     public WorkerOptions withMainClass(String name) {
         return new WorkerOptions(backend, environment, properties, jvmArgs, name, classPath, args);
     }

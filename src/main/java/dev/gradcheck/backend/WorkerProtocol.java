@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.gradcheck.check.BackendSample;
 import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.spec.Overrides;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -32,8 +33,9 @@ final class WorkerProtocol {
      *
      * @param file     the spec file, as the front end named it (the worker shares its working directory)
      * @param location the document's {@code file:line:col}, which picks it among the file's documents
+     * @param overrides the command line's checking settings, which win over the spec's
      */
-    record Request(long id, String file, String location, Kind kind) {
+    record Request(long id, String file, String location, Kind kind, Overrides overrides) {
         enum Kind { CHECK, SAMPLE }
     }
 

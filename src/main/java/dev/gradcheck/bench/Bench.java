@@ -41,14 +41,8 @@ public final class Bench {
                 "FD EVAL", "BACKWARD ROW", "BARE EXEC");
         for (BenchCase c : BenchCase.DEFAULT) {
             OpSpec spec = parse(c.yaml());
-            checker.check(spec); // warm-up: class loading, JIT, SameDiff's first gradient
-            double[] checks = new double[repeats];
-            CheckResult last = null;
-            for (int i = 0; i < repeats; i++) {
-                long t = System.nanoTime();
-                last = checker.check(spec);
-                checks[i] = (System.nanoTime() - t) / 1e6;
-            }
+            Timed timed = timeChecks(checker, spec);
+            CheckResult last = timed.last();
             Map<String, INDArray> inputs = inputs(spec);
             double fd;
             double row;
@@ -65,7 +59,7 @@ public final class Bench {
             double bare = perCall(() -> bareExec(c, inputs));
             long inElems = spec.check().stream().mapToLong(n -> spec.input(n).length()).sum();
             out.printf("%-26s %8d %8d %9.1f ms %9.1f us %9.1f us %9.1f us%n", c.label(), inElems, outElems,
-                    median(checks), fd, row, bare);
+                    timed.medianMillis(), fd, row, bare);
             if (last.gradients().stream().anyMatch(g -> !g.verdict().passed())) {
                 out.println("  (check did not pass: " + last.gradients().stream().map(GradientResult::verdict).toList()
                         + ")");
@@ -74,8 +68,52 @@ public final class Bench {
         out.println("FULL CHECK: median of " + repeats + " after one warm-up; FD EVAL: one forward through the"
                 + " built SameDiff graph (2 per checked input element); BACKWARD ROW: one VJP (1 per output element);"
                 + " BARE EXEC: Nd4j.exec of the native op alone.");
+        out.println();
+        modes(checker);
         out.flush();
     }
+
+    /** The same op checked in each mode: what fast mode and sampling buy on larger inputs. */
+    private void modes(GradientChecker checker) throws InvalidSpecException {
+        out.printf("%-26s %-26s %12s %12s%n", "CASE", "MODE", "CHECK", "EVALUATIONS");
+        for (String[] c : MODE_CASES) {
+            Timed timed = timeChecks(checker, parse(c[1]));
+            CheckResult last = timed.last();
+            long evaluations = last.gradients().stream().mapToLong(GradientResult::evaluations).sum();
+            out.printf("%-26s %-26s %9.1f ms %12d%s%n", c[0], c[2], timed.medianMillis(), evaluations,
+                    last.gradients().stream().allMatch(g -> g.verdict().passed()) ? "" : "  (did not pass)");
+        }
+        out.println("CHECK: median of " + repeats + " whole checks (sanity checks included); EVALUATIONS: forwards"
+                + " plus backward passes over every row of the report.");
+    }
+
+    private record Timed(double medianMillis, CheckResult last) {}
+
+    /** The median of {@code repeats} whole checks after one warm-up (class loading, JIT, SameDiff's first gradient). */
+    private Timed timeChecks(GradientChecker checker, OpSpec spec) {
+        checker.check(spec);
+        double[] millis = new double[repeats];
+        CheckResult last = null;
+        for (int i = 0; i < repeats; i++) {
+            long t = System.nanoTime();
+            last = checker.check(spec);
+            millis[i] = (System.nanoTime() - t) / 1e6;
+        }
+        return new Timed(median(millis), last);
+    }
+
+    private static final String[][] MODE_CASES = {
+        {"tanh 32x32", "op: tanh\ninputs: {x: {shape: [32, 32]}}\n", "full"},
+        {"tanh 32x32", "op: tanh\nmode: fast\ninputs: {x: {shape: [32, 32]}}\n", "fast"},
+        {"tanh 32x32", "op: tanh\nmax_elements: 64\ninputs: {x: {shape: [32, 32]}}\n", "full, max_elements 64"},
+        {"tanh 64x64 (4096)", "op: tanh\nmode: fast\ninputs: {x: {shape: [64, 64]}}\n", "fast"},
+        {"tanh 64x64 (4096)", "op: tanh\nmax_elements: 64\ninputs: {x: {shape: [64, 64]}}\n",
+            "full, max_elements 64"},
+        {"tanh 32x32", "op: tanh\nstencil: five-point\ninputs: {x: {shape: [32, 32]}}\n", "full, five-point"},
+        {"matmul 32x32 @ 32x32", "op: matmul\ninputs: {a: {shape: [32, 32]}, b: {shape: [32, 32]}}\n", "full"},
+        {"matmul 32x32 @ 32x32",
+            "op: matmul\nmode: fast\ninputs: {a: {shape: [32, 32]}, b: {shape: [32, 32]}}\n", "fast"},
+    };
 
     private static Map<String, INDArray> inputs(OpSpec spec) {
         Map<String, INDArray> in = new LinkedHashMap<>();

@@ -18,6 +18,7 @@ import java.util.List;
  * @param tolerance the rule used, as text (e.g. "max_relative_error=1e-06")
  * @param delta     the finite-difference step used
  * @param seconds   wall time of the whole check
+ * @param nodes     for a graph spec whose check found a mismatch, each node checked on its own; otherwise empty
  * @param crossBackend how far this backend's outputs and gradients are from another's on the same inputs
  *                  ({@code --backend all}), or null
  */
@@ -35,29 +36,52 @@ public record CheckResult(
         String tolerance,
         double delta,
         double seconds,
+        List<NodeFinding> nodes,
         BackendDifference crossBackend) {
 
-    /** A result without a cross-backend comparison. */
+    public CheckResult {
+        nodes = nodes == null ? List.of() : List.copyOf(nodes);
+    }
+
+    /** A result with no per-node findings (every one-op spec, and graphs that passed) and no backend comparison. */
     public CheckResult(String name, String location, String op, String backend, String dtype, Status status,
                        String expected, String reason, String message, List<GradientResult> gradients,
                        String tolerance, double delta, double seconds) {
         this(name, location, op, backend, dtype, status, expected, reason, message, gradients, tolerance, delta,
-                seconds, null);
+                seconds, List.of(), null);
+    }
+
+    public CheckResult withNodes(List<NodeFinding> found, double totalSeconds) {
+        return new CheckResult(name, location, op, backend, dtype, status, expected, reason, message, gradients,
+                tolerance, delta, totalSeconds, found, crossBackend);
     }
 
     public CheckResult withCrossBackend(BackendDifference difference) {
         return new CheckResult(name, location, op, backend, dtype, status, expected, reason, message, gradients,
-                tolerance, delta, seconds, difference);
+                tolerance, delta, seconds, nodes, difference);
     }
 
-    /** The block with the highest score, or null when there is none. */
+    /**
+     * The row to show for the whole check: the failing row with the highest score, else the gradient comparison
+     * with the highest score; null when there is none. Sanity checks that held have no figures worth showing.
+     */
     public GradientResult worstGradient() {
         GradientResult worst = null;
         for (GradientResult g : gradients) {
-            if (worst == null || !(g.maxScore() <= worst.maxScore())) {
+            if (worst == null || rank(g) > rank(worst)
+                    || rank(g) == rank(worst) && !(g.maxScore() <= worst.maxScore())) {
                 worst = g;
             }
         }
         return worst;
+    }
+
+    /** The rows of one kind, in order. */
+    public List<GradientResult> rowsOf(CheckKind kind) {
+        return gradients.stream().filter(g -> g.kind() == kind).toList();
+    }
+
+    private static int rank(GradientResult g) {
+        return !g.verdict().passed() ? 2 : g.kind().isSanityCheck() ? 0 : 1;
     }
 }

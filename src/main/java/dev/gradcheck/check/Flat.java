@@ -12,6 +12,14 @@ final class Flat {
         return a.castTo(DataType.DOUBLE).dup('c').data().asDouble();
     }
 
+    static long size(long[] shape) {
+        long n = 1;
+        for (long d : shape) {
+            n *= d;
+        }
+        return n;
+    }
+
     static long[] unravel(long flat, long[] shape) {
         long[] idx = new long[shape.length];
         for (int d = shape.length - 1; d >= 0; d--) {

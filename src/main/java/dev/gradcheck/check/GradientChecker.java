@@ -1,9 +1,12 @@
 package dev.gradcheck.check;
 
 import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.op.ForwardMode;
 import dev.gradcheck.op.Nd4jTypes;
+import dev.gradcheck.spec.CheckOptions;
 import dev.gradcheck.spec.DType;
 import dev.gradcheck.spec.Expectation;
+import dev.gradcheck.spec.Init;
 import dev.gradcheck.spec.InputSpec;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.Located;
@@ -11,7 +14,6 @@ import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecError;
 import dev.gradcheck.spec.Tolerance;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,17 +35,29 @@ public final class GradientChecker {
         this.backend = backend;
     }
 
+    /** At most this many fresh draws of the inputs when {@code resample: true} meets a kink. */
+    static final int MAX_RESAMPLES = 5;
+
     public CheckResult check(OpSpec spec) {
         long start = System.nanoTime();
         DType dtype = lowestPrecision(spec);
-        double delta = spec.delta() != null ? spec.delta() : Defaults.delta(dtype);
+        double delta = spec.delta() != null ? spec.delta() : Defaults.delta(Defaults.REFERENCE);
         Tolerance tolerance = spec.tolerance() != null ? spec.tolerance() : Defaults.tolerance(dtype);
-        List<GradientResult> gradients = List.of();
+        CheckOptions o = spec.options();
+        Settings settings = new Settings(delta, tolerance, o.stencil(), o.maxElements(), o.nondetTol(), spec.seed());
+        List<GradientResult> rows = new ArrayList<>();
         String message = null;
         Outcome outcome;
         try {
-            gradients = compareAll(spec, delta, tolerance);
-            outcome = gradients.stream().allMatch(g -> g.verdict().passed()) ? Outcome.PASS : Outcome.MISMATCH;
+            checkOnce(spec, settings, rows);
+            for (int k = 1; k <= MAX_RESAMPLES && o.resample() && hasKink(rows) && anyRandomInit(spec); k++) {
+                long seed = spec.seed() + k;
+                rows.clear();
+                checkOnce(spec, new Settings(delta, tolerance, o.stencil(), o.maxElements(), o.nondetTol(), seed),
+                        rows);
+                rows.replaceAll(r -> r.withNote("inputs redrawn with seed " + seed + " after a nondifferentiable point"));
+            }
+            outcome = rows.stream().allMatch(g -> g.verdict().passed()) ? Outcome.PASS : Outcome.MISMATCH;
         } catch (InvalidSpecException e) {
             outcome = Outcome.INVALID;
             message = String.join("\n", e.errors().stream().map(SpecError::toString).toList());
@@ -54,7 +68,7 @@ public final class GradientChecker {
         double seconds = (System.nanoTime() - start) / 1e9;
         return new CheckResult(spec.name(), spec.pos().toString(), spec.op().value(), backend, dtype.specName(),
                 status(outcome, spec.expect()), spec.expect().kind().specName(), spec.expect().reason(), message,
-                gradients, describe(tolerance), delta, seconds);
+                List.copyOf(rows), describe(tolerance), delta, seconds);
     }
 
     private enum Outcome { PASS, MISMATCH, ERROR, INVALID }
@@ -68,15 +82,18 @@ public final class GradientChecker {
         };
     }
 
-    private List<GradientResult> compareAll(OpSpec spec, double delta, Tolerance tolerance)
-            throws InvalidSpecException {
+    /**
+     * One draw of the inputs, checked in the spec's mode, then the sanity checks, then order 2. Rows are added to
+     * {@code rows} as they are made, so a later step that throws leaves the earlier ones in the report.
+     */
+    private void checkOnce(OpSpec spec, Settings s, List<GradientResult> rows) throws InvalidSpecException {
         MemoryBudget budget = MemoryBudget.current();
         budget.requireInputsFit(spec); // before any array exists
         Map<String, INDArray> testInputs = new LinkedHashMap<>();
         Map<String, INDArray> refInputs = new LinkedHashMap<>();
         boolean allFloat64 = true;
         for (InputSpec in : spec.inputs()) {
-            INDArray values = Nd4j.createFromArray(InputValues.generate(in, spec.seed())).reshape('c', in.shape());
+            INDArray values = Nd4j.createFromArray(InputValues.generate(in, s.seed())).reshape('c', in.shape());
             INDArray test = values.castTo(Nd4jTypes.of(in.dtype()));
             testInputs.put(in.name(), test);
             // the reference sees exactly the (rounded) values the op under test sees
@@ -85,58 +102,79 @@ public final class GradientChecker {
         }
         try (Differentiable underTest = factory.build(spec, testInputs);
              Differentiable reference = allFloat64 ? null : factory.build(spec, refInputs)) {
-            Differentiable ref = reference == null ? underTest : reference;
-            Map<String, INDArray> y = underTest.forward(testInputs);
-            Map<String, INDArray> yRef = reference == null ? y : reference.forward(refInputs);
-            List<String> outputs = selectOutputs(spec, underTest.outputNames(), y);
+            SanityChecks.Forward atX = SanityChecks.forwardWatchingInputs(underTest, testInputs);
+            Map<String, INDArray> refAtX = reference == null ? atX.outputs() : reference.forward(refInputs);
+            List<String> outputs = selectOutputs(spec, underTest.outputNames(), atX.outputs());
             Map<String, Long> outputLengths = new LinkedHashMap<>();
-            outputs.forEach(o -> outputLengths.put(o, y.get(o).length()));
+            outputs.forEach(o -> outputLengths.put(o, atX.outputs().get(o).length()));
             budget.requireJacobiansFit(spec, outputLengths); // before the blocks, which dominate
-
-            Map<String, Map<String, Jacobian>> numerical = new HashMap<>();
-            Map<String, Long> numericalEvals = new HashMap<>();
-            Map<String, Double> numericalSeconds = new HashMap<>();
-            for (String in : spec.check()) {
-                Counter evals = new Counter();
-                long t = System.nanoTime();
-                numerical.put(in, NumericalJacobian.compute(ref, refInputs, in, outputs, delta, evals));
-                numericalSeconds.put(in, (System.nanoTime() - t) / 1e9);
-                numericalEvals.put(in, evals.value());
-            }
-
-            Map<String, INDArray> zeroCotangents = new LinkedHashMap<>();
-            for (String out : underTest.outputNames()) {
-                if (y.get(out).dataType().isFPType()) {
-                    zeroCotangents.put(out, Nd4j.zeros(y.get(out).dataType(), y.get(out).shape()));
+            CheckTarget target = new CheckTarget(1, underTest, reference == null ? underTest : reference,
+                    testInputs, refInputs, spec.check(), outputs, atX.outputs(), refAtX);
+            UnstableOutputException unstable = null;
+            try {
+                rows.addAll(inMode(spec, target, s));
+                if (underTest instanceof ForwardMode forwardMode && forwardMode.hasJvp()) {
+                    rows.addAll(JvpCheck.run(forwardMode, target, s));
                 }
+            } catch (UnstableOutputException e) {
+                unstable = e;
             }
-            List<GradientResult> results = new ArrayList<>();
-            for (String out : outputs) {
-                Counter passes = new Counter();
-                long t = System.nanoTime();
-                Map<String, Jacobian> analytic = AnalyticJacobian.compute(underTest, testInputs, zeroCotangents,
-                        List.of(out), spec.check(), passes).get(out);
-                double analyticSeconds = (System.nanoTime() - t) / 1e9;
-                double scale = yRef.get(out).length() == 0 ? 0 : Math.abs(yRef.get(out).castTo(DataType.DOUBLE)
-                        .amaxNumber().doubleValue());
-                boolean outputFinite = allFinite(y.get(out)) && allFinite(yRef.get(out));
-                for (String in : spec.check()) {
-                    results.add(JacobianComparison.compare(out, in, analytic.get(in), numerical.get(in).get(out),
-                            tolerance, delta, scale, outputFinite, numericalEvals.get(in) + passes.value(),
-                            numericalSeconds.get(in) + analyticSeconds));
-                }
+            rows.add(SanityChecks.zeroGrad(target));
+            rows.add(atX.row());
+            rows.add(SanityChecks.outputStability(unstable));
+            rows.add(SanityChecks.determinism(target, s));
+            if (spec.order() == 2 && unstable == null) {
+                checkSecondOrder(spec, target, s, rows);
             }
-            return results;
         }
     }
 
-    private static boolean allFinite(INDArray a) {
-        for (double v : a.castTo(DataType.DOUBLE).data().asDouble()) {
-            if (!Double.isFinite(v)) {
-                return false;
-            }
+    private static List<GradientResult> inMode(OpSpec spec, CheckTarget target, Settings s) {
+        boolean fast = spec.mode() == OpSpec.Mode.FAST && !SplitNumericalJacobian.applies(target.reference());
+        return fast ? FastCheck.run(target, s) : FullCheck.run(target, s, target.wrt());
+    }
+
+    /** Order 2 needs the op's backward as a graph of its own, so it gets a build of its own. */
+    private void checkSecondOrder(OpSpec spec, CheckTarget first, Settings s, List<GradientResult> rows)
+            throws InvalidSpecException {
+        Map<String, INDArray> inputs = new LinkedHashMap<>();
+        first.testInputs().forEach((k, x) -> inputs.put(k, x.dup()));
+        Differentiable backward;
+        Differentiable build = factory.build(spec, inputs);
+        try {
+            backward = build.backwardFunction(first.wrt(), first.outputs());
+        } catch (RuntimeException e) {
+            build.close();
+            throw new SecondOrderException("no second-order backward for " + spec.op().value() + ": "
+                    + ErrorText.of(e), e);
         }
-        return true;
+        try (backward) {
+            CheckTarget second = SecondOrder.target(first, backward, s);
+            rows.addAll(inMode(spec, second, s));
+            if (SecondOrder.scalarOutputs(first)) {
+                rows.addAll(SecondOrder.hessianVectorProducts(second, first.wrt(), s));
+            }
+        } catch (UnsupportedOperationException | IllegalStateException e) {
+            throw new SecondOrderException("the double backward of " + spec.op().value() + " failed: "
+                    + ErrorText.of(e), e);
+        }
+    }
+
+    /** Order 2 could not run: the first-order rows stand, the check errs with this message. */
+    static final class SecondOrderException extends RuntimeException {
+        SecondOrderException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private static boolean hasKink(List<GradientResult> rows) {
+        return rows.stream().anyMatch(r -> r.verdict() == Verdict.NONDIFFERENTIABLE);
+    }
+
+    /** Only random inits change with the seed; fixed values would give the same kink again. */
+    private static boolean anyRandomInit(OpSpec spec) {
+        return spec.check().stream().map(spec::input)
+                .anyMatch(in -> in.init() instanceof Init.Uniform || in.init() instanceof Init.Normal);
     }
 
     /** The outputs the spec names (by index or name), or every floating output. */

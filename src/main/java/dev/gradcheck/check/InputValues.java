@@ -24,7 +24,7 @@ public final class InputValues {
             }
         } else if (init instanceof Init.Normal g) {
             for (int i = 0; i < n; i++) {
-                v[i] = g.mean() + g.std() * gaussian(rnd);
+                v[i] = g.mean() + g.std() * Seeded.gaussian(rnd);
             }
         } else if (init instanceof Init.Values values) {
             System.arraycopy(values.flat(), 0, v, 0, n);
@@ -36,12 +36,5 @@ public final class InputValues {
             }
         }
         return v;
-    }
-
-    /** Box-Muller: SplittableRandom has no nextGaussian on Java 17. */
-    private static double gaussian(SplittableRandom rnd) {
-        double u1 = 1.0 - rnd.nextDouble();
-        double u2 = rnd.nextDouble();
-        return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
     }
 }

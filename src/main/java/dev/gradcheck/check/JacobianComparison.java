@@ -3,10 +3,11 @@ package dev.gradcheck.check;
 import dev.gradcheck.spec.Tolerance;
 
 /**
- * Compares an analytic Jacobian block with the numerical one, element by element, under one tolerance rule.
- * A block whose analytic side is entirely zero while the numerical side is not is a failure whatever the
- * tolerance: a missing backward must never pass (ND4J's own GradCheckUtil lets it). A NaN or infinity on either
- * side, or in the forward output, is its own verdict ({@link Verdict#NON_FINITE}), never a pass.
+ * Compares an analytic Jacobian block with the numerical one, entry by entry, under one tolerance rule. A block
+ * whose analytic side is entirely zero while the numerical side is not is a failure whatever the tolerance: a
+ * missing backward must never pass (ND4J's own GradCheckUtil lets it). Columns found to sit on a kink are left
+ * out: there is no derivative there to compare. A NaN or infinity on either side is its own verdict,
+ * {@link Verdict#NON_FINITE}, never a pass (an infinite or NaN forward output shows up here as NaN differences).
  */
 final class JacobianComparison {
 
@@ -18,16 +19,17 @@ final class JacobianComparison {
 
     private JacobianComparison() {}
 
-    static GradientResult compare(String output, String input, Jacobian analytic, Jacobian numerical,
-                                  Tolerance tolerance, double delta, double outputScale, long evaluations,
-                                  double seconds) {
-        return compare(output, input, analytic, numerical, tolerance, delta, outputScale, true, evaluations, seconds);
+    /** The noise floor of a finite difference with step {@code delta} on outputs of magnitude {@code scale}. */
+    static double noiseFloor(double outputScale, double delta) {
+        return NOISE_MARGIN * Math.ulp(1.0) * Math.max(1, outputScale) / delta;
     }
 
-    /** @param outputFinite false when the forward output itself holds a NaN or infinity: the block cannot pass */
-    static GradientResult compare(String output, String input, Jacobian analytic, Jacobian numerical,
-                                  Tolerance tolerance, double delta, double outputScale, boolean outputFinite,
-                                  long evaluations, double seconds) {
+    /**
+     * @param analytic  the block from the backward, aligned entry for entry with {@code numerical}
+     * @param skipCols  columns (block positions) to leave out, or null
+     */
+    static Row compare(Jacobian analytic, Jacobian numerical, boolean[] skipCols, Tolerance tolerance,
+                       double delta, double outputScale) {
         double maxAbs = 0;
         double maxRel = 0;
         double maxScore = Double.NEGATIVE_INFINITY;
@@ -35,13 +37,15 @@ final class JacobianComparison {
         int largestRow = 0;
         int largestCol = 0;
         boolean analyticAllZero = true;
-        boolean allFinite = outputFinite;
-        int firstNonFiniteRow = -1;
-        int firstNonFiniteCol = -1;
         int worstRow = 0;
         int worstCol = 0;
-        for (int j = 0; j < numerical.rows(); j++) {
-            for (int i = 0; i < numerical.cols(); i++) {
+        int nonFiniteRow = -1;
+        int nonFiniteCol = -1;
+        for (int j = 0; j < numerical.rowCount(); j++) {
+            for (int i = 0; i < numerical.colCount(); i++) {
+                if (skipCols != null && skipCols[i]) {
+                    continue;
+                }
                 double a = analytic.values()[j][i];
                 double n = numerical.values()[j][i];
                 double score = tolerance.score(a, n);
@@ -59,34 +63,42 @@ final class JacobianComparison {
                     largestCol = i;
                 }
                 analyticAllZero &= a == 0;
-                if (firstNonFiniteRow < 0 && !(Double.isFinite(a) && Double.isFinite(n))) {
-                    allFinite = false;
-                    firstNonFiniteRow = j;
-                    firstNonFiniteCol = i;
+                if (nonFiniteRow < 0 && !(Double.isFinite(a) && Double.isFinite(n))) {
+                    nonFiniteRow = j;
+                    nonFiniteCol = i;
                 }
             }
         }
-        if (maxScore == Double.NEGATIVE_INFINITY) {
-            maxScore = 0; // an empty block
-        }
+        boolean empty = maxScore == Double.NEGATIVE_INFINITY;
         Verdict verdict;
-        double noiseFloor = NOISE_MARGIN * Math.ulp(1.0) * Math.max(1, outputScale) / delta;
-        if (!allFinite) {
-            verdict = Verdict.NON_FINITE;
-            if (firstNonFiniteRow >= 0) {
-                worstRow = firstNonFiniteRow;
-                worstCol = firstNonFiniteCol;
-            }
-        } else if (analyticAllZero && maxNumerical > noiseFloor) {
+        if (empty) {
+            maxScore = 0;
+            verdict = Verdict.PASS;
+        } else if (nonFiniteRow >= 0) {
+            verdict = Verdict.NON_FINITE; // never a pass, whatever the tolerance
+            worstRow = nonFiniteRow;
+            worstCol = nonFiniteCol;
+        } else if (analyticAllZero && maxNumerical > noiseFloor(outputScale, delta)) {
             verdict = Verdict.ZERO_GRADIENT;
             worstRow = largestRow;
             worstCol = largestCol;
         } else {
             verdict = maxScore <= 1 ? Verdict.PASS : Verdict.MISMATCH;
         }
-        WorstElement worst = numerical.rows() == 0 || numerical.cols() == 0 ? null : new WorstElement(
-                Flat.unravel(worstRow, numerical.outputShape()), Flat.unravel(worstCol, numerical.inputShape()),
+        WorstElement worst = empty ? null : new WorstElement(
+                Flat.unravel(numerical.row(worstRow), numerical.outputShape()),
+                Flat.unravel(numerical.col(worstCol), numerical.inputShape()),
                 analytic.values()[worstRow][worstCol], numerical.values()[worstRow][worstCol]);
-        return new GradientResult(output, input, verdict, maxAbs, maxRel, maxScore, worst, evaluations, seconds);
+        return new Row(verdict, maxAbs, maxRel, maxScore, worst);
+    }
+
+    /** The figures of one compared block, before they are labelled with what was compared. */
+    record Row(Verdict verdict, double maxAbs, double maxRel, double maxScore, WorstElement worst) {
+
+        GradientResult toResult(String output, String input, CheckKind kind, int order, long evaluations,
+                                double seconds, String note, Sampling sampling) {
+            return new GradientResult(output, input, kind, order, verdict, maxAbs, maxRel, maxScore, worst,
+                    evaluations, seconds, note, sampling);
+        }
     }
 }

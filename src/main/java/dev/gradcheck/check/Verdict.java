@@ -1,13 +1,26 @@
 package dev.gradcheck.check;
 
-/** The verdict on one (output, input) gradient. */
+/** The verdict on one row of a check: a gradient comparison or a sanity check. */
 public enum Verdict {
-    /** Analytic and numerical agree under the tolerance. */
+    /** Analytic and numerical agree under the tolerance (or the sanity check held). */
     PASS,
     /** They differ somewhere beyond the tolerance. */
     MISMATCH,
     /** The analytic gradient is entirely zero (or absent) while the numerical one is not: always a failure. */
     ZERO_GRADIENT,
+    /**
+     * Every disagreement sits at a point where the function has a kink (relu at 0, max with ties, a clip edge):
+     * no derivative exists there, so the disagreement is no evidence against the backward. Not a failure.
+     */
+    NONDIFFERENTIABLE,
+    /** Two runs of the same backward on the same values differ by more than {@code nondet_tol}. */
+    NONDETERMINISTIC,
+    /** A zero output gradient gave a non-zero input gradient. */
+    NONZERO_FOR_ZERO_GRAD,
+    /** The forward pass changed an input's values. */
+    INPUT_MUTATED,
+    /** An output changed shape or dtype when an input was perturbed by δ. */
+    UNSTABLE_OUTPUT,
     /** A NaN or infinity in the forward output or in either gradient: never a pass, whatever the tolerance. */
     NON_FINITE;
 
@@ -15,7 +28,8 @@ public enum Verdict {
         return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
     }
 
+    /** Whether this verdict lets the check pass. */
     public boolean passed() {
-        return this == PASS;
+        return this == PASS || this == NONDIFFERENTIABLE;
     }
 }

@@ -8,16 +8,20 @@ import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.MemoryBudget;
 import dev.gradcheck.check.Status;
 import dev.gradcheck.check.Summary;
+import dev.gradcheck.op.PluginSet;
 import dev.gradcheck.report.ReportFormat;
 import dev.gradcheck.spec.LoadedSpec;
+import dev.gradcheck.spec.Overrides;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -34,7 +38,9 @@ import picocli.CommandLine.Spec;
         footer = {"%nExamples:",
             "  gradcheck check specs/",
             "  gradcheck check specs/ --format json --output report.json",
-            "  gradcheck check specs/ --only 'softmax*' --fail-fast"})
+            "  gradcheck check specs/ --only 'softmax*' --fail-fast",
+            "  gradcheck check specs/ --mode fast --max-elements 64",
+            "  gradcheck check --plugin my-ops.jar my-specs/"})
 final class CheckCommand implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Spec files or directories.")
@@ -42,7 +48,7 @@ final class CheckCommand implements Callable<Integer> {
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
             converter = FormatConverter.class,
-            description = "Report format: table or json (default: ${DEFAULT-VALUE}).")
+            description = "Report format: table, json or junit (JUnit XML for CI servers) (default: ${DEFAULT-VALUE}).")
     ReportFormat format;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
@@ -90,18 +96,24 @@ final class CheckCommand implements Callable<Integer> {
                     + " for debugging gradcheck or an operator under a debugger.")
     boolean inProcess;
 
+    @Mixin
+    CheckingOptions checking = new CheckingOptions();
+
+    @Mixin
+    PluginOptions pluginOptions;
+
     @Spec
     CommandSpec command;
 
-    private final Supplier<Backend> inProcessBackends;
+    private final Function<PluginSet, Backend> inProcessBackends;
     private final WorkerOptions workerOptions;
 
     /**
-     * @param inProcessBackends the engine for {@code --in-process}
+     * @param inProcessBackends the engine for {@code --in-process}, made for the run's plugins
      * @param workerOptions     how to start worker JVMs; null runs everything in process (test wiring that injects
      *                          an engine of its own)
      */
-    CheckCommand(Supplier<Backend> inProcessBackends, WorkerOptions workerOptions) {
+    CheckCommand(Function<PluginSet, Backend> inProcessBackends, WorkerOptions workerOptions) {
         this.inProcessBackends = inProcessBackends;
         this.workerOptions = workerOptions;
     }
@@ -109,6 +121,7 @@ final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         long start = System.nanoTime();
+        Overrides overrides = checking.overrides(command);
         if (jobs < 1) {
             throw new ParameterException(command.commandLine(), "--jobs must be at least 1, got " + jobs);
         }
@@ -121,15 +134,19 @@ final class CheckCommand implements Callable<Integer> {
             console.err().println("gradcheck: --jobs applies to worker JVMs; --in-process checks one spec at a time");
         }
         batch.pathProblems().forEach(p -> console.err().println("gradcheck: " + p));
+        PluginSet plugins = pluginOptions.loadOrReport(console.err());
+        if (plugins == null) {
+            return ExitCode.USAGE.code();
+        }
 
         List<Glob> globs = only.stream().map(Glob::new).toList();
         List<LoadedSpec> selected = batch.specs().stream().filter(s -> selected(s, globs)).toList();
-        CheckRun run = new CheckRun(selected, backendChoice, !inProcess && workerOptions != null, console);
+        CheckRun run = new CheckRun(selected, overrides, backendChoice, !inProcess && workerOptions != null, console);
         ReportOnce report = new ReportOnce(new ReportWriter(console, format, output, !noColor), run, start);
         Thread onInterrupt = new Thread(() -> report.interrupted(console), "gradcheck-interrupt");
         Runtime.getRuntime().addShutdownHook(onInterrupt); // Ctrl-C: the report so far, still a valid report
         try {
-            withMemoryLimit(() -> run.execute(lanes(run.cudaDevice()), failFast));
+            withMemoryLimit(() -> run.execute(lanes(run.cudaDevice(), plugins, overrides), failFast));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
@@ -157,24 +174,32 @@ final class CheckCommand implements Callable<Integer> {
         return written ? exit : Math.max(exit, ExitCode.USAGE.code());
     }
 
-    /** One backend factory per lane: {@code --jobs} CPU workers and one CUDA worker, or this JVM alone. */
-    private Map<String, List<Supplier<Backend>>> lanes(String cudaDevice) {
+    /**
+     * One backend factory per lane: {@code --jobs} CPU workers and one CUDA worker, or this JVM alone. Workers
+     * get the run's plugin paths and --max-memory as system properties, and the command line's checking
+     * settings with every request.
+     */
+    private Map<String, List<Supplier<Backend>>> lanes(String cudaDevice, PluginSet plugins, Overrides overrides) {
         Map<String, List<Supplier<Backend>>> lanes = new LinkedHashMap<>();
         if (inProcess || workerOptions == null) {
-            lanes.put("cpu", List.of(inProcessBackends));
+            lanes.put("cpu", List.of(() -> inProcessBackends.apply(plugins)));
             return lanes;
         }
         TimeLimits limits = new TimeLimits(timeout);
         WorkerOptions cpu = maxMemory == null ? workerOptions
                 : workerOptions.withProperty(MemoryBudget.PROPERTY, Long.toString(maxMemory));
+        if (!plugins.isEmpty()) {
+            cpu = cpu.withPlugins(plugins.paths());
+        }
+        WorkerOptions cpuWorkers = cpu;
         List<Supplier<Backend>> cpuLanes = new ArrayList<>();
         for (int i = 0; i < jobs; i++) {
-            cpuLanes.add(() -> new WorkerBackend(cpu, limits));
+            cpuLanes.add(() -> new WorkerBackend(cpuWorkers, limits, overrides));
         }
         lanes.put("cpu", cpuLanes);
         WorkerOptions cuda = cudaDevice == null ? cpu.onCuda()
                 : cpu.onCuda().withEnvironment("CUDA_VISIBLE_DEVICES", cudaDevice);
-        lanes.put("cuda", List.of(() -> new WorkerBackend(cuda, limits)));
+        lanes.put("cuda", List.of(() -> new WorkerBackend(cuda, limits, overrides)));
         return lanes;
     }
 

@@ -10,6 +10,7 @@ import dev.gradcheck.check.Status;
 import dev.gradcheck.check.Unfinished;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.OpSpec;
+import dev.gradcheck.spec.Overrides;
 import dev.gradcheck.spec.SpecError;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -43,11 +44,12 @@ final class CheckRun {
     private boolean interrupted;
     private boolean failFast;
 
-    CheckRun(List<LoadedSpec> specs, BackendChoice choice, boolean workers, Console console) {
-        this(specs, choice, workers, console, CudaProbe::probe);
+    CheckRun(List<LoadedSpec> specs, Overrides overrides, BackendChoice choice, boolean workers, Console console) {
+        this(specs, overrides, choice, workers, console, CudaProbe::probe);
     }
 
-    CheckRun(List<LoadedSpec> specs, BackendChoice choice, boolean workers, Console console,
+    /** @param overrides the command line's checking settings, applied to every spec */
+    CheckRun(List<LoadedSpec> specs, Overrides overrides, BackendChoice choice, boolean workers, Console console,
              Supplier<CudaProbe.Result> cudaProbe) {
         this.cudaProbe = cudaProbe;
         List<CheckResult> known = new ArrayList<>();
@@ -56,7 +58,7 @@ final class CheckRun {
                 known.add(invalid(loaded));
                 continue;
             }
-            OpSpec spec = loaded.spec();
+            OpSpec spec = loaded.spec().with(overrides);
             List<String> backends = choice == null ? spec.backends() : choice.backends();
             boolean compare = backends.size() > 1;
             int[] group = new int[backends.size()];

@@ -6,11 +6,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gradcheck.op.ArgInfo;
 import dev.gradcheck.op.OpCatalog;
 import dev.gradcheck.op.OpInfo;
+import dev.gradcheck.op.PluginSet;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -21,7 +25,8 @@ import picocli.CommandLine.Spec;
         description = {"Lists the ND4J operators: whether a spec can name them (they have a SameDiff class to build"
             + " and differentiate), whether ND4J has a native backward kernel (NAME_bp), and the named arguments"
             + " a spec's attrs can set (from ND4J's op descriptors).",
-            "Registry-only ops (no SameDiff class) are listed with --all."})
+            "Registry-only ops (no SameDiff class) are listed with --all; plugin ops (--plugin) are listed with"
+                + " their source."})
 final class ListOpsCommand implements Callable<Integer> {
 
     @Parameters(arity = "0..1", paramLabel = "GLOB", description = "Only ops whose name matches (* and ?).")
@@ -33,13 +38,23 @@ final class ListOpsCommand implements Callable<Integer> {
     @Option(names = "--all", description = "Include registry-only ops that specs cannot name.")
     boolean all;
 
+    @Mixin
+    PluginOptions pluginOptions;
+
     @Spec
     CommandSpec command;
 
     @Override
     public Integer call() throws IOException {
         Glob glob = pattern == null ? null : new Glob(pattern);
-        List<OpInfo> ops = OpCatalog.nd4j().all().stream()
+        PluginSet plugins = pluginOptions.loadOrReport(Console.of(command).err());
+        if (plugins == null) {
+            return ExitCode.USAGE.code();
+        }
+        List<OpInfo> known = new ArrayList<>(OpCatalog.nd4j().all());
+        known.addAll(plugins.describe());
+        known.sort(Comparator.comparing(OpInfo::name));
+        List<OpInfo> ops = known.stream()
                 .filter(o -> all || o.checkable())
                 .filter(o -> glob == null || glob.matches(o.name()))
                 .toList();
@@ -62,6 +77,8 @@ final class ListOpsCommand implements Callable<Integer> {
         }
         long bp = ops.stream().filter(OpInfo::bpKernel).count();
         out.println(ops.size() + " ops, " + bp + " with a native backward kernel");
+        ops.stream().filter(o -> !o.source().equals("nd4j"))
+                .forEach(o -> out.println(o.name() + ": " + o.source()));
     }
 
     private static String attributes(OpInfo o) {

@@ -1,7 +1,8 @@
 package dev.gradcheck.cli;
 
-import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.op.OpResolver;
+import dev.gradcheck.op.PluginSet;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.SpecError;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -17,11 +19,15 @@ import picocli.CommandLine.Spec;
 /** {@code gradcheck validate PATH...}: read and validate specs, run nothing. */
 @Command(name = "validate", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Parses and validates specs without running them: YAML, keys, types, shapes, and that each"
-            + " op exists and takes the attributes given. Prints each problem as file:line:col: message."})
+            + " op exists and takes the attributes given; for graph specs also unknown names, cycles, unused nodes and"
+            + " inputs, and nodes whose input shapes do not fit. Prints each problem as file:line:col: message."})
 final class ValidateCommand implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Spec files or directories.")
     List<Path> paths;
+
+    @Mixin
+    PluginOptions pluginOptions;
 
     @Spec
     CommandSpec command;
@@ -31,13 +37,17 @@ final class ValidateCommand implements Callable<Integer> {
         Console console = Console.of(command);
         SpecBatch batch = SpecBatch.load(paths);
         batch.pathProblems().forEach(p -> console.err().println("gradcheck: " + p));
-        Nd4jOpBuilder builder = null;
+        PluginSet plugins = pluginOptions.loadOrReport(console.err());
+        if (plugins == null) {
+            return ExitCode.USAGE.code();
+        }
+        OpResolver builder = null;
         int invalid = 0;
         for (LoadedSpec loaded : batch.specs()) {
             List<SpecError> errors = new ArrayList<>(loaded.errors());
             if (loaded.isValid()) {
                 if (builder == null) {
-                    builder = new Nd4jOpBuilder(OpCatalog.nd4j());
+                    builder = new OpResolver(OpCatalog.nd4j(), plugins);
                 }
                 try {
                     builder.validate(loaded.spec());

@@ -7,7 +7,9 @@ package dev.gradcheck.op;
 public record ArgInfo(String name, Kind kind, int index) {
 
     public enum Kind {
-        INT("int"), FLOAT("float"), BOOL("bool"), DTYPE("dtype"), INPUT("input");
+        INT("int"), FLOAT("float"), BOOL("bool"), DTYPE("dtype"), INPUT("input"),
+        /** A plugin op's attribute: the plugin reads whatever value the spec gives. */
+        ANY("any");
 
         private final String label;
 

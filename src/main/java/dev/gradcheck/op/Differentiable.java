@@ -26,6 +26,34 @@ public interface Differentiable extends AutoCloseable {
      */
     Map<String, INDArray> vjp(Map<String, INDArray> inputs, Map<String, INDArray> cotangents, List<String> wrt);
 
+    /**
+     * The inputs whose copy inside the function the last {@link #forward} changed (an in-place op). Functions that
+     * keep no copy of their inputs have nothing to report.
+     */
+    default List<String> inputsChangedByForward(Map<String, INDArray> inputs) {
+        return List.of();
+    }
+
+    /**
+     * This function's backward as a function of its own, for second-order checks: its inputs are this function's
+     * inputs plus one cotangent per output in {@code outputs} (named {@link #cotangentName}), its outputs the
+     * gradients of the inputs in {@code wrt} (named {@link #gradientName}), and its {@link #vjp} is the double
+     * backward. The returned function takes this one over: close that one only.
+     *
+     * @throws UnsupportedOperationException when there is no differentiable backward, saying why
+     */
+    default Differentiable backwardFunction(List<String> wrt, List<String> outputs) {
+        throw new UnsupportedOperationException("this operator has no second-order backward");
+    }
+
+    static String gradientName(String input) {
+        return "grad_" + input;
+    }
+
+    static String cotangentName(String output) {
+        return "v_" + output;
+    }
+
     @Override
     default void close() {}
 }

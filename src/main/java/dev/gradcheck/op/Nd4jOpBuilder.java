@@ -1,6 +1,7 @@
 package dev.gradcheck.op;
 
 import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.Located;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.Suggestions;
 import java.lang.reflect.Constructor;
@@ -33,15 +34,36 @@ public final class Nd4jOpBuilder {
         this.catalog = catalog;
     }
 
-    /** Checks that the op exists and its attributes bind, without building anything. */
-    public void validate(OpSpec spec) throws InvalidSpecException {
-        bind(lookup(spec), spec);
+    /** How graphs clip gradients: {@link GradientClip#BY_VALUE} unless a test swaps in a wrong one. */
+    private GradientClip gradientClip = GradientClip.BY_VALUE;
+
+    /** The same builder with graphs clipping gradients another way: tests use it to show a wrong clip fails. */
+    public Nd4jOpBuilder withGradientClip(GradientClip clip) {
+        Nd4jOpBuilder copy = new Nd4jOpBuilder(catalog);
+        copy.gradientClip = clip;
+        return copy;
     }
 
-    private static AttributeBinder.Bound bind(OpInfo info, OpSpec spec) throws InvalidSpecException {
+    /**
+     * Checks that the op exists and its attributes bind. A graph spec is built once on zero inputs as well, so
+     * that nodes whose shapes do not fit are found too (ND4J's shape rules live in its kernels).
+     */
+    public void validate(OpSpec spec) throws InvalidSpecException {
+        if (spec.graph() != null) {
+            new GraphBuilder(this).validate(spec);
+            return;
+        }
+        validateOp(spec.op(), spec.attrs());
+    }
+
+    void validateOp(Located<String> op, Map<String, Located<Object>> attrs) throws InvalidSpecException {
+        bind(lookup(op), attrs);
+    }
+
+    private static AttributeBinder.Bound bind(OpInfo info, Map<String, Located<Object>> attrs)
+            throws InvalidSpecException {
         DifferentialFunction proto = OpCatalog.prototype(info.name());
-        return AttributeBinder.bind(info.name(), bindableArgs(proto, info.args()), propertyNames(proto),
-                spec.attrs());
+        return AttributeBinder.bind(info.name(), bindableArgs(proto, info.args()), propertyNames(proto), attrs);
     }
 
     /**
@@ -73,27 +95,45 @@ public final class Nd4jOpBuilder {
      * SameDiff variables, the others constants.
      */
     public Differentiable build(OpSpec spec, Map<String, INDArray> inputs) throws InvalidSpecException {
-        OpInfo info = lookup(spec);
-        DifferentialFunction proto = OpCatalog.prototype(info.name());
-        AttributeBinder.Bound bound = bind(info, spec);
+        if (spec.graph() != null) {
+            return new GraphBuilder(this).build(spec, inputs, gradientClip);
+        }
+        return buildOp(spec.op(), spec.attrs(), inputs);
+    }
 
+    Differentiable buildOp(Located<String> op, Map<String, Located<Object>> attrs, Map<String, INDArray> inputs)
+            throws InvalidSpecException {
         SameDiff sd = SameDiff.create();
+        Map<String, SDVariable> vars = variables(sd, inputs);
+        List<SDVariable> outputs = addOp(sd, op, attrs, vars.values().toArray(new SDVariable[0]));
+        return new SameDiffFunction(sd, vars, outputs);
+    }
+
+    /** Floating inputs become SameDiff variables (differentiable), the others constants. */
+    static Map<String, SDVariable> variables(SameDiff sd, Map<String, INDArray> inputs) {
         Map<String, SDVariable> vars = new LinkedHashMap<>();
         for (Map.Entry<String, INDArray> e : inputs.entrySet()) {
             INDArray arr = e.getValue().dup();
             String varName = "input_" + e.getKey();
             vars.put(e.getKey(), arr.dataType().isFPType() ? sd.var(varName, arr) : sd.constant(varName, arr));
         }
-        SDVariable[] args = vars.values().toArray(new SDVariable[0]);
+        return vars;
+    }
+
+    /** Adds one op over {@code args} to {@code sd}; a graph adds its nodes one by one. Returns its outputs. */
+    List<SDVariable> addOp(SameDiff sd, Located<String> opName, Map<String, Located<Object>> attrs,
+                           SDVariable[] args) throws InvalidSpecException {
+        OpInfo info = lookup(opName);
+        DifferentialFunction proto = OpCatalog.prototype(info.name());
+        AttributeBinder.Bound bound = bind(info, attrs);
         DifferentialFunction op = proto instanceof BaseReduceOp && args.length == 1
                 ? reduction(proto, sd, args[0], bound)
                 : blank(proto, sd, args, bound);
-        List<SDVariable> outputs = new ArrayList<>(List.of(op.outputVariables()));
-        return new SameDiffFunction(sd, vars, outputs);
+        return new ArrayList<>(List.of(op.outputVariables()));
     }
 
-    private OpInfo lookup(OpSpec spec) throws InvalidSpecException {
-        String name = spec.op().value();
+    private OpInfo lookup(Located<String> op) throws InvalidSpecException {
+        String name = op.value();
         OpInfo info = catalog.find(name).filter(OpInfo::checkable).orElse(null);
         if (info == null) {
             boolean nativeOnly = catalog.find(name).isPresent();
@@ -101,8 +141,9 @@ public final class Nd4jOpBuilder {
                     ? "op '" + name + "' exists only in ND4J's native registry, with no SameDiff class to build and"
                       + " differentiate it"
                     : "unknown op '" + name + "'" + Suggestions.closest(name, catalog.checkableNames())
-                      .map(s -> " (did you mean '" + s + "'?)").orElse("") + "; `gradcheck list-ops` lists them";
-            throw new InvalidSpecException(spec.op().pos(), msg);
+                      .map(s -> " (did you mean '" + s + "'?)").orElse("")
+                      + "; `gradcheck list-ops` lists them (plugin ops once loaded with --plugin)";
+            throw new InvalidSpecException(op.pos(), msg);
         }
         return info;
     }
@@ -135,7 +176,7 @@ public final class Nd4jOpBuilder {
                                               AttributeBinder.Bound bound) {
         DifferentialFunction op = instantiate(proto);
         op.setSameDiff(sd);
-        String opName = sd.generateNewVarName(op.opName(), 0);
+        String opName = uniqueOpName(sd, op.opName());
         op.setOwnName(opName);
         sd.putOpForId(opName, op);
         sd.addArgsFor(args, op);
@@ -153,6 +194,15 @@ public final class Nd4jOpBuilder {
         }
         setProperties(op, bound.byName());
         return op;
+    }
+
+    /** An op name used by no op or variable yet: a graph holds several ops of one kind, and outputs take the name. */
+    private static String uniqueOpName(SameDiff sd, String base) {
+        String name = base;
+        for (int k = 1; sd.getOps().containsKey(name) || sd.hasVariable(name); k++) {
+            name = base + "_" + k;
+        }
+        return name;
     }
 
     /**

@@ -19,4 +19,15 @@ public final class Nd4jTypes {
             case BOOL -> DataType.BOOL;
         };
     }
+
+    /** The spec dtype of an ND4J array type; empty for types a spec cannot name. */
+    public static java.util.Optional<DType> toSpec(DataType t) {
+        return java.util.Arrays.stream(DType.values()).filter(d -> of(d) == t).findFirst();
+    }
+
+    /** The spec dtype of an ND4J array type, for arrays handed in through the library API. */
+    public static DType specType(DataType d) {
+        return toSpec(d).orElseThrow(() -> new IllegalArgumentException("gradcheck cannot take " + d
+                + " arrays (it takes DOUBLE, FLOAT, HALF, BFLOAT16, INT, LONG and BOOL)"));
+    }
 }

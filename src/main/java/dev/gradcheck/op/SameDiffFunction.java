@@ -4,9 +4,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.nd4j.autodiff.functions.DifferentialFunction;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * A {@link Differentiable} over a SameDiff graph whose inputs are variables (floating) or constants (integer).
@@ -24,16 +26,26 @@ final class SameDiffFunction implements Differentiable {
     private final List<String> outputVarNames;
     private boolean lossDefined;
 
+    /** Outputs named by their index ("0", "1", ...), as a one-op spec's {@code output:} refers to them. */
     SameDiffFunction(SameDiff sd, Map<String, SDVariable> inputVars, List<SDVariable> outputs) {
+        this(sd, inputVars, outputs, indexNames(outputs.size()));
+    }
+
+    SameDiffFunction(SameDiff sd, Map<String, SDVariable> inputVars, List<SDVariable> outputs,
+                     List<String> outputNames) {
         this.sd = sd;
         this.inputVars = inputVars;
         this.inputNames = List.copyOf(inputVars.keySet());
         this.outputVarNames = outputs.stream().map(SDVariable::name).toList();
+        this.outputNames = List.copyOf(outputNames);
+    }
+
+    private static List<String> indexNames(int count) {
         List<String> names = new ArrayList<>();
-        for (int i = 0; i < outputs.size(); i++) {
+        for (int i = 0; i < count; i++) {
             names.add(Integer.toString(i));
         }
-        this.outputNames = List.copyOf(names);
+        return names;
     }
 
     @Override
@@ -78,6 +90,64 @@ final class SameDiffFunction implements Differentiable {
             }
         }
         return out;
+    }
+
+    /**
+     * Compares each input variable's array, after a forward, with the values it was given: an op running in place
+     * on its input leaves it changed.
+     */
+    @Override
+    public List<String> inputsChangedByForward(Map<String, INDArray> inputs) {
+        List<String> changed = new ArrayList<>();
+        for (Map.Entry<String, INDArray> e : inputs.entrySet()) {
+            INDArray own = inputVars.get(e.getKey()).getArr();
+            if (!java.util.Arrays.equals(own.castTo(org.nd4j.linalg.api.buffer.DataType.DOUBLE).dup('c').data()
+                    .asDouble(), e.getValue().castTo(org.nd4j.linalg.api.buffer.DataType.DOUBLE).dup('c').data()
+                    .asDouble())) {
+                changed.add(e.getKey());
+            }
+        }
+        return changed;
+    }
+
+    /**
+     * The backward as a graph in this same SameDiff: the op's own {@code doDiff}, fed cotangent variables, so that
+     * SameDiff can differentiate it again. SameDiff's usual route ({@code createGradFunction}) cannot: it seeds the
+     * backward through {@code mul_bp}, which has no gradient. Ops whose {@code doDiff} is built from differentiable
+     * ops (exp, sin, log, ...) get a second-order backward this way; those whose backward is one opaque
+     * {@code *_bp} kernel (tanh, matmul, softmax, ...) fail when it is differentiated, and the check says so.
+     */
+    @Override
+    public Differentiable backwardFunction(List<String> wrt, List<String> outputs) {
+        Map<String, INDArray> y = sd.output(Map.of(), outputVarNames);
+        DifferentialFunction op = sd.getVariableOutputOp(outputVarNames.get(0));
+        Map<String, SDVariable> backwardInputs = new java.util.LinkedHashMap<>(inputVars);
+        List<SDVariable> cotangents = new ArrayList<>();
+        for (int i = 0; i < outputNames.size(); i++) {
+            INDArray yi = y.get(outputVarNames.get(i));
+            INDArray zero = Nd4j.zeros(yi.dataType(), yi.shape());
+            if (outputs.contains(outputNames.get(i))) {
+                SDVariable v = sd.var(COTANGENT_PREFIX + "v_" + i, zero);
+                backwardInputs.put(Differentiable.cotangentName(outputNames.get(i)), v);
+                cotangents.add(v);
+            } else {
+                cotangents.add(sd.constant(COTANGENT_PREFIX + "zero_" + i, zero));
+            }
+        }
+        List<SDVariable> argGrads = op.doDiff(cotangents);
+        List<String> args = java.util.Arrays.stream(op.args()).map(SDVariable::name).toList();
+        List<SDVariable> grads = new ArrayList<>();
+        for (String name : wrt) {
+            int k = args.indexOf(inputVars.get(name).name());
+            SDVariable g = k < 0 || k >= argGrads.size() ? null : argGrads.get(k);
+            if (g == null) {
+                throw new UnsupportedOperationException(op.opName() + "'s backward gives input '" + name
+                        + "' no gradient to differentiate");
+            }
+            grads.add(g);
+        }
+        return new SameDiffFunction(sd, backwardInputs, grads,
+                wrt.stream().map(Differentiable::gradientName).toList());
     }
 
     /** The loss is added on first use: the forward-only graph stays as built. Cotangent outputs are fixed then. */

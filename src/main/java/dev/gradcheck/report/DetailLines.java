@@ -1,34 +1,43 @@
 package dev.gradcheck.report;
 
 import dev.gradcheck.check.BackendDifference;
+import dev.gradcheck.check.CheckKind;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.GradientResult;
+import dev.gradcheck.check.Verdict;
 import dev.gradcheck.check.WorstElement;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The indented lines the table prints under a check: why it needs attention, or which known bug it records.
- * A plain pass gets none, so a healthy run stays one line per spec.
+ * A plain pass gets none, so a healthy run stays one line per spec; a pass that left nondifferentiable points
+ * out says so, since those points were not checked.
  */
-final class DetailLines {
+public final class DetailLines {
 
     private DetailLines() {}
 
-    static List<String> of(CheckResult r) {
+    public static List<String> of(CheckResult r) {
         List<String> lines = new ArrayList<>();
         switch (r.status()) {
-            case PASSED -> { }
+            // a pass that set points aside says so: those points were not checked
+            case PASSED -> r.gradients().stream().filter(g -> g.verdict() == Verdict.NONDIFFERENTIABLE)
+                    .forEach(g -> lines.add(gradientLine(g, r.tolerance())));
             // Expected outcomes still name their reason: a known bug must stay visible in every run.
-            case EXPECTED_FAIL, EXPECTED_ERROR -> lines.add("expected: " + reasonOrDefault(r));
+            case EXPECTED_FAIL, EXPECTED_ERROR -> {
+                lines.add("expected: " + reasonOrDefault(r));
+                lines.addAll(NodeLines.of(r.nodes()));
+            }
             case UNEXPECTED_PASS -> lines.add("expected " + r.expected() + reasonInParens(r)
                     + " but every gradient passed");
             case FAILED -> {
                 for (GradientResult g : r.gradients()) {
-                    if (!g.verdict().passed()) {
+                    if (!g.verdict().passed() || g.verdict() == Verdict.NONDIFFERENTIABLE) {
                         lines.add(gradientLine(g, r.tolerance()));
                     }
                 }
+                lines.addAll(NodeLines.of(r.nodes()));
                 lines.addAll(messageLines(r.message()));
             }
             case SKIPPED -> lines.addAll(messageLines(r.message()));
@@ -53,12 +62,28 @@ final class DetailLines {
 
     /** One failing block. Errors and tolerance are shown side by side, true under either tolerance rule. */
     static String gradientLine(GradientResult g, String tolerance) {
-        String head = GradientText.name(g) + ": " + g.verdict().reportName();
+        String head = (g.order() == 2 ? "order 2 " : "") + GradientText.name(g) + ": " + g.verdict().reportName();
+        String note = g.note() == null ? "" : " [" + g.note() + "]";
+        if (g.kind().isSanityCheck()) {
+            return head + note;
+        }
+        return figures(head, g, tolerance) + note;
+    }
+
+    private static String figures(String head, GradientResult g, String tolerance) {
         WorstElement w = g.worst();
+        if (g.kind() == CheckKind.FAST) {
+            return head + ", v'Ju analytic " + Numbers.plain(w.analytic()) + ", numerical "
+                    + Numbers.plain(w.numerical()) + " (tolerance " + tolerance + ")";
+        }
         return switch (g.verdict()) {
             case ZERO_GRADIENT -> head + ", analytic gradient is zero but numerical is not"
                     + (w == null ? "" : ", e.g. " + GradientText.location(g, w)
                             + ": numerical " + Numbers.plain(w.numerical()));
+            case NON_FINITE -> head + ", NaN or infinity in the output or a gradient"
+                    + (w == null ? "" : ", e.g. " + GradientText.location(g, w)
+                            + ": analytic " + Numbers.plain(w.analytic())
+                            + ", numerical " + Numbers.plain(w.numerical()));
             default -> head + ", max rel err " + Numbers.sci(g.maxRelError())
                     + ", max abs err " + Numbers.sci(g.maxAbsError())
                     + " (tolerance " + tolerance + ")"
@@ -68,7 +93,7 @@ final class DetailLines {
         };
     }
 
-    private static List<String> messageLines(String message) {
+    static List<String> messageLines(String message) {
         if (message == null || message.isBlank()) {
             return List.of();
         }

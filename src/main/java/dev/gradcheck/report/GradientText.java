@@ -8,9 +8,22 @@ final class GradientText {
 
     private GradientText() {}
 
-    /** {@code d<output>/d<input>}, e.g. {@code d0/dx}; {@code -} when there is no block (errored checks). */
+    /**
+     * {@code d<output>/d<input>}, e.g. {@code d0/dx}, prefixed by how it was compared when that is not the whole
+     * block ({@code fast d0/dx}, {@code hvp x}); a sanity check by its name and the input at fault
+     * ({@code determinism x}); {@code -} when there is no row (errored checks).
+     */
     static String name(GradientResult g) {
-        return g == null ? "-" : "d" + g.output() + "/d" + g.input();
+        if (g == null) {
+            return "-";
+        }
+        String kind = g.kind().reportName();
+        return switch (g.kind()) {
+            case JACOBIAN -> "d" + g.output() + "/d" + g.input();
+            case FAST, JVP -> kind + " d" + g.output() + "/d" + g.input();
+            case HVP -> kind + " " + g.input();
+            default -> g.input().equals("*") ? kind : kind + " " + g.input();
+        };
     }
 
     /** {@code out[1, 2] / x[0, 3]}: the output element, then the input element it was differentiated by. */

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.core.util.Separators;
 import dev.gradcheck.check.BackendDifference;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.GradientResult;
+import dev.gradcheck.check.NodeFinding;
+import dev.gradcheck.check.Sampling;
 import dev.gradcheck.check.Status;
 import dev.gradcheck.check.Summary;
 import dev.gradcheck.check.WorstElement;
@@ -83,7 +85,31 @@ public final class JsonRenderer implements ReportRenderer {
             writeGradient(gen, g);
         }
         gen.writeEndArray();
+        gen.writeArrayFieldStart("nodes");
+        for (NodeFinding n : r.nodes()) {
+            writeNode(gen, n);
+        }
+        gen.writeEndArray();
         writeCrossBackend(gen, r.crossBackend());
+        gen.writeEndObject();
+    }
+
+    /** A failing graph's node, checked on its own; its worst block in the same form as a check's gradients. */
+    private static void writeNode(JsonGenerator gen, NodeFinding n) throws IOException {
+        gen.writeStartObject();
+        gen.writeNumberField("node", n.node());
+        gen.writeStringField("op", n.op());
+        gen.writeStringField("out", n.out());
+        gen.writeStringField("location", n.location());
+        gen.writeStringField("status", n.status().jsonName());
+        gen.writeBooleanField("wrong", n.wrong());
+        gen.writeStringField("message", n.message());
+        gen.writeFieldName("worst_gradient");
+        if (n.worst() == null) {
+            gen.writeNull();
+        } else {
+            writeGradient(gen, n.worst());
+        }
         gen.writeEndObject();
     }
 
@@ -91,6 +117,8 @@ public final class JsonRenderer implements ReportRenderer {
         gen.writeStartObject();
         gen.writeStringField("output", g.output());
         gen.writeStringField("input", g.input());
+        gen.writeStringField("kind", g.kind().reportName());
+        gen.writeNumberField("order", g.order());
         gen.writeStringField("verdict", g.verdict().reportName());
         writeDouble(gen, "max_abs_error", g.maxAbsError());
         writeDouble(gen, "max_rel_error", g.maxRelError());
@@ -98,6 +126,22 @@ public final class JsonRenderer implements ReportRenderer {
         writeWorst(gen, g.worst());
         gen.writeNumberField("evaluations", g.evaluations());
         writeDouble(gen, "seconds", g.seconds());
+        gen.writeStringField("note", g.note());
+        writeSampling(gen, g.sampling());
+        gen.writeEndObject();
+    }
+
+    private static void writeSampling(JsonGenerator gen, Sampling sampling) throws IOException {
+        gen.writeFieldName("sampled");
+        if (sampling == null) {
+            gen.writeNull();
+            return;
+        }
+        gen.writeStartObject();
+        gen.writeNumberField("input_elements", sampling.inputChecked());
+        gen.writeNumberField("input_total", sampling.inputTotal());
+        gen.writeNumberField("output_elements", sampling.outputChecked());
+        gen.writeNumberField("output_total", sampling.outputTotal());
         gen.writeEndObject();
     }
 

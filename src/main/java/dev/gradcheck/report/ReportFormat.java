@@ -11,7 +11,8 @@ import java.util.stream.Collectors;
  */
 public enum ReportFormat {
     TABLE(TableRenderer::new),
-    JSON(JsonRenderer::new);
+    JSON(JsonRenderer::new),
+    JUNIT(JUnitRenderer::new);
 
     private final Supplier<ReportRenderer> factory;
 
@@ -24,7 +25,7 @@ public enum ReportFormat {
         return factory.get();
     }
 
-    /** The name users type: {@code table}, {@code json}. */
+    /** The name users type: {@code table}, {@code json}, {@code junit}. */
     public String cliName() {
         return name().toLowerCase(Locale.ROOT);
     }

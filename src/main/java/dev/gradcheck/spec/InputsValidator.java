@@ -10,7 +10,8 @@ import java.util.Optional;
 /** {@code inputs}: a non-empty mapping of input name to {shape, dtype, init}. */
 final class InputsValidator {
 
-    static final List<String> KEYS = List.of("shape", "dtype", "init");
+    /** {@code error_clip} is read by GraphValidator: only a graph spec gives an input's gradient a clip. */
+    static final List<String> KEYS = List.of("shape", "dtype", "init", "error_clip");
 
     private static final List<String> DTYPE_NAMES = Arrays.stream(DType.values()).map(DType::specName).toList();
 

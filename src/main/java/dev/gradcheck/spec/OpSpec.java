@@ -17,6 +17,10 @@ import java.util.Map;
  * @param noGrad    inputs never checked
  * @param delta     finite-difference step; null means the per-dtype default
  * @param tolerance comparison rule; null means the per-dtype default
+ * @param mode      full Jacobian or the fast projection vᵀJu
+ * @param order     1, or 2 to check the backward's own gradient too
+ * @param options   the finer numerical settings: stencil, sampling, nondeterminism tolerance, resampling
+ * @param graph     for a graph spec ({@code graph:} instead of {@code op:}) its nodes, and op is "graph"; else null
  * @param timeoutSeconds how long the check may run in a worker; null means the command line's or the default
  */
 public record OpSpec(
@@ -32,17 +36,38 @@ public record OpSpec(
         Tolerance tolerance,
         Mode mode,
         int order,
+        CheckOptions options,
         List<String> backends,
         long seed,
         Expectation expect,
+        GraphSpec graph,
         Double timeoutSeconds) {
 
     public enum Mode {
-        FULL;
+        FULL, FAST;
 
         public String specName() {
             return name().toLowerCase(java.util.Locale.ROOT);
         }
+    }
+
+    /** This spec with the command line's choices in place of its own, where the command line made one. */
+    public OpSpec with(Overrides o) {
+        return new OpSpec(name, pos, op, attrs, inputs, outputs, check, noGrad, delta, tolerance,
+                o.mode() != null ? o.mode() : mode, o.order() != null ? o.order() : order, options.with(o),
+                backends, seed, expect, graph, timeoutSeconds);
+    }
+
+    /**
+     * A one-op spec for one node of this graph spec, over the given inputs, with this spec's checking settings;
+     * used to check a node on its own. Its check list is every floating input.
+     */
+    public OpSpec nodeSpec(GraphNode node, List<InputSpec> nodeInputs) {
+        List<String> floating = nodeInputs.stream().filter(i -> i.dtype().isFloating()).map(InputSpec::name)
+                .toList();
+        return new OpSpec(name + "/" + node.out().value(), node.pos(), node.op(), node.attrs(), nodeInputs,
+                List.of(new Located<>("0", node.out().pos())), floating, List.of(), delta, tolerance, mode, order,
+                options, backends, seed, Expectation.PASS, null, timeoutSeconds);
     }
 
     public InputSpec input(String name) {

@@ -9,7 +9,8 @@ import java.util.Optional;
 final class SpecValidator {
 
     static final List<String> KEYS = List.of("name", "op", "attrs", "inputs", "output", "check", "no_grad", "delta",
-            "tolerance", "mode", "order", "backends", "seed", "expect", "reason", "timeout");
+            "tolerance", "mode", "order", "stencil", "max_elements", "nondet_tol", "resample", "backends", "seed", "expect",
+            "reason", "graph", "timeout");
 
     static final long DEFAULT_SEED = 7;
     static final List<String> DEFAULT_BACKENDS = List.of("cpu");
@@ -37,8 +38,8 @@ final class SpecValidator {
         }
         reader.rejectUnknownKeys(m, KEYS, "");
         String name = m.get("name").flatMap(n -> reader.text(n, "name")).orElse(defaultName);
-        Located<String> op = required(m, "op").flatMap(n -> reader.text(n, "op").map(s -> new Located<>(s, n.pos())))
-                .orElse(null);
+        Located<String> op = m.entry("graph").isPresent() ? graphOp(m) : required(m, "op")
+                .flatMap(n -> reader.text(n, "op").map(s -> new Located<>(s, n.pos()))).orElse(null);
         Map<String, Located<Object>> attrs = m.get("attrs").map(n -> new AttrsValidator(reader).read(n))
                 .orElse(Map.of());
         InputsValidator.Result inputs = required(m, "inputs").map(n -> new InputsValidator(reader).read(n))
@@ -52,17 +53,38 @@ final class SpecValidator {
         Tolerance tolerance = m.get("tolerance").flatMap(n -> new ToleranceValidator(reader).read(n)).orElse(null);
         OpSpec.Mode mode = m.get("mode").map(this::mode).orElse(OpSpec.Mode.FULL);
         int order = m.get("order").map(this::order).orElse(1);
+        CheckOptions options = options(m);
         List<String> backends = m.get("backends").map(this::backends).orElse(DEFAULT_BACKENDS);
         long seed = m.get("seed").flatMap(n -> reader.integer(n, "seed")).orElse(DEFAULT_SEED);
         Expectation expect = expectation(m);
+        GraphSpec graph = graph(m, outputs);
         Double timeout = m.get("timeout").flatMap(n -> positive(n, "timeout")).orElse(null);
 
         if (!problems.isEmpty()) {
             return LoadedSpec.invalid(m.pos(), name, problems.sorted());
         }
         OpSpec spec = new OpSpec(name, m.pos(), op, attrs, inputs.specs(), outputs, selection.check(),
-                selection.noGrad(), delta, tolerance, mode, order, backends, seed, expect, timeout);
+                selection.noGrad(), delta, tolerance, mode, order, options, backends, seed, expect, graph, timeout);
         return LoadedSpec.valid(spec);
+    }
+
+    /** A graph spec's op is "graph", at the {@code graph} key; its nodes name the ops and carry the attrs. */
+    private Located<String> graphOp(YamlNode.Mapping m) {
+        for (String key : List.of("op", "attrs")) {
+            m.entry(key).ifPresent(e -> problems.add(e.keyPos(), "'" + key + "' does not go with 'graph': in a"
+                    + " graph spec each node names its op and attrs"));
+        }
+        return new Located<>("graph", m.entry("graph").orElseThrow().keyPos());
+    }
+
+    private GraphSpec graph(YamlNode.Mapping m, List<Located<String>> outputs) {
+        GraphValidator graphs = new GraphValidator(reader);
+        YamlNode inputs = m.get("inputs").orElse(null);
+        if (m.get("graph").isEmpty()) {
+            graphs.rejectInputClips(inputs);
+            return null;
+        }
+        return graphs.read(m.get("graph").get(), inputs, outputs);
     }
 
     private Optional<YamlNode> required(YamlNode.Mapping m, String key) {
@@ -87,25 +109,47 @@ final class SpecValidator {
     }
 
     private OpSpec.Mode mode(YamlNode node) {
-        reader.string(node, "mode").ifPresent(mode -> {
-            if (mode.equals("fast")) {
-                problems.add(node.pos(), "mode 'fast' is not supported yet (only 'full')");
-            } else if (!mode.equals("full")) {
-                problems.add(node.pos(), "unknown mode '" + mode + "'" + Suggestions.choices(mode, MODES));
-            }
-        });
-        return OpSpec.Mode.FULL;
+        Optional<String> mode = reader.string(node, "mode");
+        if (mode.isPresent() && !MODES.contains(mode.get())) {
+            problems.add(node.pos(), "unknown mode '" + mode.get() + "'" + Suggestions.choices(mode.get(), MODES));
+        }
+        return mode.filter(m -> m.equals("fast")).map(m -> OpSpec.Mode.FAST).orElse(OpSpec.Mode.FULL);
     }
 
     private int order(YamlNode node) {
-        reader.integer(node, "order").ifPresent(order -> {
-            if (order == 2) {
-                problems.add(node.pos(), "order 2 is not supported yet (only 1)");
-            } else if (order != 1) {
-                problems.add(node.pos(), "unknown order " + order + "; valid: 1, 2");
+        Optional<Long> order = reader.integer(node, "order");
+        if (order.isPresent() && order.get() != 1 && order.get() != 2) {
+            problems.add(node.pos(), "unknown order " + order.get() + "; valid: 1, 2");
+            return 1;
+        }
+        return order.map(Long::intValue).orElse(1);
+    }
+
+    private CheckOptions options(YamlNode.Mapping m) {
+        CheckOptions d = CheckOptions.DEFAULT;
+        Stencil stencil = m.get("stencil").flatMap(n -> reader.string(n, "stencil").flatMap(s -> {
+            if (!Stencil.specNames().contains(s)) {
+                problems.add(n.pos(), "unknown stencil '" + s + "'" + Suggestions.choices(s, Stencil.specNames()));
+                return Optional.empty();
             }
-        });
-        return 1;
+            return Optional.of(Stencil.fromSpecName(s));
+        })).orElse(d.stencil());
+        Integer maxElements = m.get("max_elements").flatMap(n -> reader.integer(n, "max_elements").flatMap(v -> {
+            if (v < 1 || v > Integer.MAX_VALUE) {
+                problems.add(n.pos(), "'max_elements' must be a positive integer, got " + v);
+                return Optional.empty();
+            }
+            return Optional.of(v.intValue());
+        })).orElse(d.maxElements());
+        double nondetTol = m.get("nondet_tol").flatMap(n -> reader.number(n, "nondet_tol").flatMap(v -> {
+            if (v < 0) {
+                problems.add(n.pos(), "'nondet_tol' must be >= 0, got " + ((YamlNode.Scalar) n).text());
+                return Optional.empty();
+            }
+            return Optional.of(v);
+        })).orElse(d.nondetTol());
+        boolean resample = m.get("resample").flatMap(n -> reader.bool(n, "resample")).orElse(d.resample());
+        return new CheckOptions(stencil, maxElements, nondetTol, resample);
     }
 
     private List<String> backends(YamlNode node) {

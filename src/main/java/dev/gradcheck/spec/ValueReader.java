@@ -44,6 +44,14 @@ final class ValueReader {
         return Optional.empty();
     }
 
+    Optional<Boolean> bool(YamlNode node, String path) {
+        if (node instanceof YamlNode.Scalar s && s.kind() == YamlNode.Scalar.Kind.BOOLEAN) {
+            return Optional.of((Boolean) s.value());
+        }
+        problems.typeMismatch(node, "true or false", path);
+        return Optional.empty();
+    }
+
     /** A non-empty string. */
     Optional<String> text(YamlNode node, String path) {
         Optional<String> s = string(node, path);

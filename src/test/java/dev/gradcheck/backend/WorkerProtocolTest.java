@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.check.BackendDifference;
 import dev.gradcheck.check.BackendSample;
+import dev.gradcheck.check.CheckKind;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.GradientResult;
 import dev.gradcheck.check.Status;
@@ -20,9 +21,9 @@ class WorkerProtocolTest {
 
     @Test
     void aResultCrossesIntactNaNAndInfinityIncluded() {
-        GradientResult g = new GradientResult("0", "x", Verdict.NON_FINITE, Double.NaN, Double.POSITIVE_INFINITY,
-                Double.NEGATIVE_INFINITY, new WorstElement(new long[] {1, 2}, new long[] {}, Double.NaN, 0.5), 36,
-                0.25);
+        GradientResult g = new GradientResult("0", "x", CheckKind.JACOBIAN, 1, Verdict.NON_FINITE, Double.NaN,
+                Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
+                new WorstElement(new long[] {1, 2}, new long[] {}, Double.NaN, 0.5), 36, 0.25, "a note", null);
         CheckResult sent = new CheckResult("s", "f.yaml:1:1", "log", "cpu", "float32", Status.FAILED, "fail",
                 "known", "two\nlines", List.of(g), "max_relative_error=0.01", 1e-3, 1.5)
                 .withCrossBackend(new BackendDifference("cpu", 1e-7, 2e-7, "0[1]", 3e-7, Double.NaN, "x[0]"));
@@ -34,6 +35,7 @@ class WorkerProtocolTest {
         assertEquals("two\nlines", got.message());
         GradientResult back = got.gradients().get(0);
         assertEquals(Verdict.NON_FINITE, back.verdict());
+        assertEquals("a note", back.note(), "fields other issues added travel too");
         assertTrue(Double.isNaN(back.maxAbsError()));
         assertEquals(Double.POSITIVE_INFINITY, back.maxRelError());
         assertEquals(Double.NEGATIVE_INFINITY, back.maxScore());

@@ -2,8 +2,12 @@ package dev.gradcheck.check;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.spec.Stencil;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,10 +29,17 @@ class JacobianTest {
         return in;
     }
 
+    private Map<String, Jacobian> numerical(Map<String, INDArray> in, List<String> outputs, double delta,
+                                            int[] cols) {
+        NumericalDerivative d = new NumericalDerivative(f, in, f.forward(in), outputs, Stencil.CENTRAL, delta,
+                new Counter());
+        Map<String, long[]> shapes = Map.of("0", new long[] {2, 3}, "1", new long[] {});
+        return NumericalJacobian.compute(d, x.shape(), "x", outputs, shapes, cols);
+    }
+
     @Test
     void numericalJacobianMatchesTheClosedForm() {
-        Map<String, Jacobian> j = NumericalJacobian.compute(f, inputs(), "x", List.of("0", "1"), 1e-6,
-                new Counter());
+        Map<String, Jacobian> j = numerical(inputs(), List.of("0", "1"), 1e-6, null);
         double[][] d0 = j.get("0").values();
         double[] xv = Flat.values(x);
         double[] wv = Flat.values(w);
@@ -44,8 +55,35 @@ class JacobianTest {
     @Test
     void numericalJacobianRestoresTheInputExactly() {
         INDArray before = x.dup();
-        NumericalJacobian.compute(f, inputs(), "x", List.of("0"), 1e-3, new Counter());
+        numerical(inputs(), List.of("0"), 1e-3, null);
         assertEquals(before, x);
+    }
+
+    @Test
+    void sampledColumnsAreTheRequestedOnes() {
+        Map<String, Jacobian> j = numerical(inputs(), List.of("0"), 1e-6, new int[] {1, 4});
+        Jacobian d0 = j.get("0");
+        assertEquals(2, d0.colCount());
+        assertEquals(4, d0.col(1));
+        double[] xv = Flat.values(x);
+        double[] wv = Flat.values(w);
+        assertEquals(2 * xv[4] * wv[4], d0.values()[4][1], 1e-8, "column 1 is x[4]");
+        assertEquals(0, d0.values()[1][1], 1e-8);
+        Jacobian diagonal = d0.select(new int[] {1, 4}, null);
+        assertEquals(2 * xv[1] * wv[1], diagonal.values()[0][0], 1e-8);
+        assertEquals(0, diagonal.values()[0][1], 1e-8);
+    }
+
+    @Test
+    void samplesAreSeededDistinctAndSorted() {
+        int[] a = Seeded.sample(7, "columns:x", 100, 10);
+        assertArrayEquals(a, Seeded.sample(7, "columns:x", 100, 10), "same seed, same sample");
+        assertEquals(10, java.util.Arrays.stream(a).distinct().count());
+        for (int i = 1; i < a.length; i++) {
+            assertTrue(a[i - 1] < a[i]);
+        }
+        assertFalse(java.util.Arrays.equals(a, Seeded.sample(8, "columns:x", 100, 10)), "another seed, another one");
+        assertNull(Seeded.sample(7, "columns:x", 10, 10), "a budget as large as the input checks everything");
     }
 
     @Test
@@ -54,12 +92,18 @@ class JacobianTest {
         zeros.put("0", Nd4j.zeros(2, 3));
         zeros.put("1", Nd4j.scalar(0.0));
         Counter passes = new Counter();
-        Map<String, Map<String, Jacobian>> j = AnalyticJacobian.compute(f, inputs(), zeros, List.of("0", "1"),
-                List.of("x", "w"), passes);
+        Map<String, Jacobian> j0 = AnalyticJacobian.compute(f, inputs(), zeros, "0", List.of("x", "w"), null,
+                passes);
+        Map<String, Jacobian> j1 = AnalyticJacobian.compute(f, inputs(), zeros, "1", List.of("x", "w"), null,
+                passes);
         assertEquals(7, passes.value(), "6 rows for y0, 1 for y1");
         double[] xv = Flat.values(x);
-        assertArrayEquals(xv, j.get("1").get("w").values()[0], 1e-12);
-        assertEquals(xv[4] * xv[4], j.get("0").get("w").values()[4][4], 1e-12);
+        assertArrayEquals(xv, j1.get("w").values()[0], 1e-12);
+        assertEquals(xv[4] * xv[4], j0.get("w").values()[4][4], 1e-12);
+        Map<String, Jacobian> rows = AnalyticJacobian.compute(f, inputs(), zeros, "0", List.of("w"), new int[] {4},
+                passes);
+        assertEquals(8, passes.value(), "a sampled row costs one pass");
+        assertEquals(xv[4] * xv[4], rows.get("w").values()[0][4], 1e-12);
         assertEquals(0.0, zeros.get("0").sumNumber().doubleValue(), "cotangents are restored to zero");
     }
 

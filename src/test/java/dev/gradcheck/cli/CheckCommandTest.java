@@ -74,6 +74,30 @@ class CheckCommandTest {
     }
 
     @Test
+    void aFailingGraphNamesTheWrongNodeInTableAndJson() throws IOException {
+        write("graph.yaml", """
+                name: graph-with-gather
+                graph:
+                  - {op: sin, in: [x], out: s}
+                  - {op: gather, in: [s, idx], out: g, attrs: {dimensions: [0]}}
+                  - {op: tanh, in: [g], out: y}
+                inputs:
+                  x: {shape: [3, 2]}
+                  idx: {shape: [3], dtype: int32, init: {values: [2, 0, 2]}}
+                """);
+        Cli r = Cli.run("check", dir.toString());
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("\n  node 2 (gather, out=g): backward mismatch, max rel err "), r.out());
+        assertFalse(r.out().contains("node 1 (sin"), "only wrong nodes are listed: " + r.out());
+        JsonNode nodes = new ObjectMapper().readTree(Cli.run("check", dir.toString(), "--format", "json").out())
+                .get("checks").get(0).get("nodes");
+        assertEquals(3, nodes.size());
+        assertEquals("gather", nodes.get(1).get("op").asText());
+        assertTrue(nodes.get(1).get("wrong").asBoolean());
+        assertFalse(nodes.get(0).get("wrong").asBoolean());
+    }
+
+    @Test
     void anExpectedFailureThatPassesExitsOne() throws IOException {
         write("xpass.yaml", TANH + "expect: fail\nreason: thought to be broken\n");
         Cli r = Cli.run("check", dir.toString());

@@ -14,6 +14,7 @@ import dev.gradcheck.check.BackendDifference;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.Status;
 import dev.gradcheck.spec.LoadedSpec;
+import dev.gradcheck.spec.Overrides;
 import dev.gradcheck.spec.SpecLoader;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -51,7 +52,7 @@ class CrossBackendTest {
         Files.writeString(file, SPECS);
         List<LoadedSpec> specs = new SpecLoader().load(file);
         Console console = new Console(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), false);
-        CheckRun run = new CheckRun(specs, choice, true, console,
+        CheckRun run = new CheckRun(specs, Overrides.NONE, choice, true, console,
                 () -> new CudaProbe.Result(true, "cuda: a second cpu worker standing in", null));
         TimeLimits limits = new TimeLimits(null);
         Map<String, List<Supplier<Backend>>> lanes = Map.of(

@@ -30,6 +30,35 @@ class OtherCommandsTest {
     }
 
     @Test
+    void validateFindsGraphMistakesIncludingShapesWithoutRunningAGradient() throws IOException {
+        Files.writeString(dir.resolve("graphs.yaml"), """
+                graph:
+                  - {op: tanh, in: [x], out: t}
+                  - {op: matmul, in: [t, w], out: y}
+                inputs:
+                  x: {shape: [2, 3]}
+                  w: {shape: [2, 3]}
+                ---
+                graph:
+                  - {op: tanh, in: [xx], out: y}
+                inputs:
+                  x: {shape: [2]}
+                ---
+                graph:
+                  - {op: matmul, in: [x, w], out: y}
+                inputs:
+                  x: {shape: [2, 3]}
+                  w: {shape: [3, 4]}
+                """);
+        Cli r = Cli.run("validate", dir.toString());
+        assertEquals(2, r.exit(), r.out());
+        assertTrue(r.out().contains("graphs.yaml:3:10: node 2 (matmul, out=y) does not accept its inputs"
+                + " (t [2, 3], w [2, 3])"), r.out());
+        assertTrue(r.out().contains("graphs.yaml:9:21: unknown name 'xx' in node 1 (tanh, out=y)"), r.out());
+        assertTrue(r.out().contains("3 specs: 1 valid, 2 invalid"), r.out());
+    }
+
+    @Test
     void validateOfValidSpecsExitsZero() throws IOException {
         Files.writeString(dir.resolve("ok.yaml"), CheckCommandTest.TANH);
         Cli r = Cli.run("validate", dir.toString());

@@ -12,7 +12,7 @@ public final class TestFrontEnd {
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
-        int code = Main.commandLine(out, err, InProcessCpuBackend::new, TestWorkerMain.options()).execute(args);
+        int code = Main.commandLine(out, err, InProcessCpuBackend::withPlugins, TestWorkerMain.options()).execute(args);
         out.flush();
         System.exit(code);
     }

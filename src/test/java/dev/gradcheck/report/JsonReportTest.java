@@ -59,17 +59,26 @@ class JsonReportTest {
             CheckResult r = results.get(i);
             JsonNode c = checks.get(i);
             assertEquals(List.of("name", "location", "op", "backend", "dtype", "status", "expected", "reason",
-                    "message", "tolerance", "delta", "seconds", "gradients", "cross_backend"), fieldNames(c));
+                    "message", "tolerance", "delta", "seconds", "gradients", "nodes", "cross_backend"), fieldNames(c));
             assertEquals(r.name(), c.get("name").asText());
             assertEquals(r.location(), c.get("location").asText());
             assertEquals(r.status().jsonName(), c.get("status").asText());
             assertEquals(r.gradients().size(), c.get("gradients").size());
+            assertEquals(r.nodes().size(), c.get("nodes").size());
             for (int j = 0; j < r.gradients().size(); j++) {
                 GradientResult g = r.gradients().get(j);
                 JsonNode gj = c.get("gradients").get(j);
                 assertEquals(g.verdict().reportName(), gj.get("verdict").asText());
                 assertEquals(g.evaluations(), gj.get("evaluations").asLong());
-                assertEquals(g.worst().outputIndex().length, gj.at("/worst/output_index").size());
+                assertEquals(g.kind().reportName(), gj.get("kind").asText());
+                assertEquals(g.order(), gj.get("order").asInt());
+                if (g.worst() == null) {
+                    assertTrue(gj.get("worst").isNull());
+                } else {
+                    assertEquals(g.worst().outputIndex().length, gj.at("/worst/output_index").size());
+                }
+                assertEquals(g.note() == null, gj.get("note").isNull());
+                assertEquals(g.sampling() == null, gj.get("sampled").isNull());
             }
         }
     }

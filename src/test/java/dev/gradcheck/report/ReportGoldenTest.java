@@ -31,6 +31,11 @@ class ReportGoldenTest {
         Golden.assertMatches("report.json", render(ReportFormat.JSON, true));
     }
 
+    @Test
+    void junit() throws IOException {
+        Golden.assertMatches("report-junit.xml", render(ReportFormat.JUNIT, false));
+    }
+
     static String render(ReportFormat format, boolean color) throws IOException {
         StringWriter out = new StringWriter();
         format.renderer().render(SampleResults.all(), SampleResults.summary(), SampleResults.context(color), out);

@@ -1,8 +1,11 @@
 package dev.gradcheck.report;
 
 import dev.gradcheck.check.BackendDifference;
+import dev.gradcheck.check.CheckKind;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.GradientResult;
+import dev.gradcheck.check.Sampling;
+import dev.gradcheck.check.NodeFinding;
 import dev.gradcheck.check.Status;
 import dev.gradcheck.check.Summary;
 import dev.gradcheck.check.Verdict;
@@ -24,7 +27,7 @@ final class SampleResults {
 
     static List<CheckResult> all() {
         return List.of(
-                passedSingle(), passedMulti(), failedMismatch(), failedZeroGradient(), failedNaN(),
+                passedSingle(), passedMulti(), failedMismatch(), failedZeroGradient(), failedNaN(), failedModes(),
                 expectedFail(), unexpectedPass(), error(), expectedError(), invalid(), crashed(), timedOut(),
                 skippedOnCuda(), passedOnCudaBesideCpu());
     }
@@ -68,12 +71,23 @@ final class SampleResults {
                 MAX_REL, 0.0871);
     }
 
-    /** A graph whose output is named: the worst element reads y[...] rather than out[...]; scalar input index. */
+    /**
+     * A graph whose output is named: the worst element reads y[...] rather than out[...]; scalar input index.
+     * Its nodes were checked on their own: one passes, one mismatches, one could not be built alone.
+     */
     private static CheckResult failedZeroGradient() {
         return check("mlp-clip", "specs/graphs/mlp.yaml:4:1", "graph", "float64", Status.FAILED, "pass", null, null,
                 List.of(grad("y", "bias", Verdict.ZERO_GRADIENT, 0.3125, 0.3125, 312500.0,
                         worst(new long[] {0, 1}, new long[] {}, 0.0, -0.3125))),
-                MAX_REL, 0.2045);
+                MAX_REL, 0.2045).withNodes(List.of(
+                        new NodeFinding(1, "matmul", "h1", "specs/graphs/mlp.yaml:6:5", Status.PASSED,
+                                grad("h1", "x", Verdict.PASS, 1e-11, 2e-11, 2e-5,
+                                        worst(new long[] {0, 0}, new long[] {0, 0}, 0.1, 0.1)), null),
+                        new NodeFinding(2, "cumsum", "h2", "specs/graphs/mlp.yaml:7:5", Status.FAILED,
+                                grad("h2", "h1", Verdict.MISMATCH, 0.5, 0.5, 500000.0,
+                                        worst(new long[] {1, 0}, new long[] {0, 0}, 1.0, 0.5)), null),
+                        new NodeFinding(3, "add", "y", "specs/graphs/mlp.yaml:8:5", Status.ERROR, null,
+                                "operator threw IllegalStateException: no kernel\n  at forward")), 0.3001);
     }
 
     /** The op's backward produced NaN: errors are NaN / infinite and must print as such in both formats. */
@@ -82,6 +96,34 @@ final class SampleResults {
                 List.of(grad("0", "x", Verdict.NON_FINITE, Double.NaN, Double.POSITIVE_INFINITY,
                         Double.POSITIVE_INFINITY, worst(new long[] {0}, new long[] {0}, Double.NaN, 1.0e6))),
                 MAX_REL, 0.003);
+    }
+
+    /**
+     * The rows the checking modes add: a fast-mode failure rechecked in full, a sampled block, kinks left out, a
+     * held and a broken sanity check, an order-2 block and a Hessian-vector product.
+     */
+    private static CheckResult failedModes() {
+        return check("abs-order2", "specs/modes.yaml:1:1", "abs", "float64", Status.FAILED, "pass", null, null,
+                List.of(new GradientResult("0", "x", CheckKind.JACOBIAN, 1, Verdict.MISMATCH, 0.5, 0.5, 500000.0,
+                                worst(new long[] {1}, new long[] {1}, 1.5, 1.0), 40, 0.01,
+                                "fast mode mismatch (v'Ju analytic 0.7, numerical 0.2); rechecked in full",
+                                new Sampling(8, 64, 8, 64)),
+                        new GradientResult("0", "y", CheckKind.FAST, 1, Verdict.PASS, 1e-10, 1e-10, 1e-4,
+                                worst(new long[] {}, new long[] {}, 0.25, 0.25), 3, 0.001, null, null),
+                        new GradientResult("0", "z", CheckKind.JACOBIAN, 1, Verdict.NONDIFFERENTIABLE, 1e-11, 1e-11,
+                                1e-5, worst(new long[] {0}, new long[] {2}, 1.0, 1.0), 24, 0.002,
+                                "1 of 4 elements of z sit at a nondifferentiable point (e.g. z[0]) and were left out",
+                                null),
+                        new GradientResult("*", "*", CheckKind.ZERO_GRAD, 1, Verdict.PASS, 0, 0, 0, null, 1, 0.001,
+                                null, null),
+                        new GradientResult("*", "x", CheckKind.DETERMINISM, 1, Verdict.NONDETERMINISTIC,
+                                Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, null, 2,
+                                0.001, "two runs of the backward gave x[3] = 0.5 and 0.5000001 (nondet_tol 0.0)", null),
+                        new GradientResult("grad_x", "v_0", CheckKind.JACOBIAN, 2, Verdict.MISMATCH, 0.1, 0.1,
+                                100000.0, worst(new long[] {2}, new long[] {2}, 1.1, 1.0), 30, 0.02, null, null),
+                        new GradientResult("Hw", "x", CheckKind.HVP, 2, Verdict.PASS, 1e-9, 1e-9, 1e-3,
+                                worst(new long[] {}, new long[] {0}, 0.0, 0.0), 3, 0.003, null, null)),
+                MAX_REL, 0.05);
     }
 
     private static CheckResult expectedFail() {
@@ -144,8 +186,8 @@ final class SampleResults {
         return new CheckResult("matmul-2x3x4", "specs/linalg.yaml:12:1", "matmul", "cuda", "float32", Status.PASSED,
                 "pass", null, null, List.of(grad("0", "a", Verdict.PASS, 2e-7, 3e-7, 0.3,
                         worst(new long[] {0, 0}, new long[] {0, 1}, 1.5, 1.4999997))), "atol=1e-05, rtol=0.001",
-                1.0e-3, 0.0311, new BackendDifference("cpu", 2.384185791015625e-7, 1.1920928955078125e-7, "0[5]",
-                        4.76837158203125e-7, 2.384185791015625e-7, "b[7]"));
+                1.0e-3, 0.0311).withCrossBackend(new BackendDifference("cpu", 2.384185791015625e-7,
+                        1.1920928955078125e-7, "0[5]", 4.76837158203125e-7, 2.384185791015625e-7, "b[7]"));
     }
 
     private static CheckResult check(String name, String location, String op, String dtype, Status status,
@@ -157,7 +199,8 @@ final class SampleResults {
 
     private static GradientResult grad(String output, String input, Verdict verdict, double abs, double rel,
             double score, WorstElement worst) {
-        return new GradientResult(output, input, verdict, abs, rel, score, worst, 2L * 12 + 12, 0.0042);
+        return new GradientResult(output, input, CheckKind.JACOBIAN, 1, verdict, abs, rel, score, worst, 2L * 12 + 12,
+                0.0042, null, null);
     }
 
     private static WorstElement worst(long[] out, long[] in, double analytic, double numerical) {

@@ -1,0 +1,243 @@
+package dev.gradcheck.api;
+
+import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.check.FunctionFactory;
+import dev.gradcheck.check.GradientChecker;
+import dev.gradcheck.op.Nd4jOpBuilder;
+import dev.gradcheck.op.Nd4jTypes;
+import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.op.OperatorFunction;
+import dev.gradcheck.op.PluginOperator;
+import dev.gradcheck.spec.CheckOptions;
+import dev.gradcheck.spec.DType;
+import dev.gradcheck.spec.Expectation;
+import dev.gradcheck.spec.Init;
+import dev.gradcheck.spec.InputSpec;
+import dev.gradcheck.spec.Located;
+import dev.gradcheck.spec.OpSpec;
+import dev.gradcheck.spec.SourcePos;
+import dev.gradcheck.spec.Stencil;
+import dev.gradcheck.spec.Tolerance;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * The checker from Java code, without the CLI or a YAML spec: the same numerical-against-analytic comparison that
+ * {@code gradcheck check} runs, on arrays the caller gives.
+ *
+ * <pre>{@code
+ * CheckResult r = GradCheck.of(new Linear())
+ *         .input("x", x).input("W", w).input("b", b)
+ *         .check();
+ * }</pre>
+ *
+ * Left out, the step and tolerance default per dtype as for specs (docs/checking.md), every floating input is
+ * checked, and every floating output. Wrap the result in {@link GradAssertions} to fail a test on a mismatch.
+ */
+public final class GradCheck {
+
+    private final String op;
+    private final FunctionFactory factory;
+    private String name;
+    private final Map<String, INDArray> inputs = new LinkedHashMap<>();
+    private final Map<String, Object> attrs = new LinkedHashMap<>();
+    private List<String> wrt;
+    private final List<String> noGrad = new ArrayList<>();
+    private final List<String> outputs = new ArrayList<>();
+    private Double delta;
+    private Tolerance tolerance;
+    private OpSpec.Mode mode = OpSpec.Mode.FULL;
+    private int order = 1;
+    private CheckOptions options = CheckOptions.DEFAULT;
+    private long seed = 7;
+
+    private GradCheck(String op, FunctionFactory factory) {
+        this.op = op;
+        this.name = op;
+        this.factory = factory;
+    }
+
+    /** Checks a custom operator's backward. */
+    public static GradCheck of(Operator operator) {
+        PluginOperator plugin = new PluginOperator(operator, operator.getClass().getName());
+        return new GradCheck(operator.name(), (spec, in) -> OperatorFunction.bind(plugin, spec));
+    }
+
+    /**
+     * Checks an ND4J op by its registry name, as a spec's {@code op:} names it; inputs go to the op in the order
+     * they are added.
+     */
+    public static GradCheck ofNd4j(String opName) {
+        return new GradCheck(opName, (spec, in) -> new Nd4jOpBuilder(OpCatalog.nd4j()).build(spec, in));
+    }
+
+    /** The name the result carries (default: the op's name). */
+    public GradCheck name(String name) {
+        this.name = name;
+        return this;
+    }
+
+    /** An input's values (copied now); its dtype is the dtype under test. */
+    public GradCheck input(String name, INDArray values) {
+        inputs.put(name, values.dup());
+        return this;
+    }
+
+    /** An attribute: a number, boolean, string, or a List of those, as a spec's {@code attrs} would give it. */
+    public GradCheck attr(String name, Object value) {
+        attrs.put(name, attributeValue(value));
+        return this;
+    }
+
+    /** Only these inputs are checked (a spec's {@code check}); default: every floating input not in noGrad. */
+    public GradCheck wrt(String... inputNames) {
+        this.wrt = List.of(inputNames);
+        return this;
+    }
+
+    /** Inputs never checked (a spec's {@code no_grad}). */
+    public GradCheck noGrad(String... inputNames) {
+        noGrad.addAll(List.of(inputNames));
+        return this;
+    }
+
+    /** Only these outputs are checked, by name (a spec's {@code output}); default: every floating output. */
+    public GradCheck output(String... outputNames) {
+        outputs.addAll(List.of(outputNames));
+        return this;
+    }
+
+    /** The finite-difference step. */
+    public GradCheck delta(double delta) {
+        this.delta = delta;
+        return this;
+    }
+
+    /** Paddle's rule: |a − n| / d ≤ r, with d = |n|, or 1 where |n| < 1e-3. */
+    public GradCheck maxRelativeError(double r) {
+        this.tolerance = new Tolerance.MaxRelative(r);
+        return this;
+    }
+
+    /** The allclose rule: |a − n| ≤ atol + rtol·|n|. */
+    public GradCheck allClose(double atol, double rtol) {
+        this.tolerance = new Tolerance.AllClose(atol, rtol);
+        return this;
+    }
+
+    /** Fast mode: one projection vᵀJu per block, a failing input rechecked in full (docs/checking.md). */
+    public GradCheck fast() {
+        this.mode = OpSpec.Mode.FAST;
+        return this;
+    }
+
+    /** Order 2 also checks the backward's own gradient (the operator must offer a differentiable backward). */
+    public GradCheck order(int order) {
+        if (order != 1 && order != 2) {
+            throw new IllegalArgumentException("order must be 1 or 2, got " + order);
+        }
+        this.order = order;
+        return this;
+    }
+
+    /** The finite-difference formula. */
+    public GradCheck stencil(Stencil stencil) {
+        options = new CheckOptions(stencil, options.maxElements(), options.nondetTol(), options.resample());
+        return this;
+    }
+
+    /** Check a seeded sample of at most n elements per input. */
+    public GradCheck maxElements(int n) {
+        options = new CheckOptions(options.stencil(), n, options.nondetTol(), options.resample());
+        return this;
+    }
+
+    /** The largest difference allowed between two runs of the backward (default 0). */
+    public GradCheck nondetTol(double tol) {
+        options = new CheckOptions(options.stencil(), options.maxElements(), tol, options.resample());
+        return this;
+    }
+
+    /** The seed of every random draw (directions, cotangents, samples); default 7. */
+    public GradCheck seed(long seed) {
+        this.seed = seed;
+        return this;
+    }
+
+    /**
+     * Runs the check. A failing gradient or an operator that throws ends as a result (status FAILED or ERROR,
+     * with the message), never as an exception.
+     *
+     * @throws IllegalArgumentException for a check that cannot be set up as given (no inputs, an unknown or
+     *                                  non-floating input in wrt)
+     */
+    public CheckResult check() {
+        return new GradientChecker(factory, "cpu").check(spec());
+    }
+
+    private OpSpec spec() {
+        if (inputs.isEmpty()) {
+            throw new IllegalArgumentException("no inputs: add them with input(name, array)");
+        }
+        SourcePos pos = new SourcePos("GradCheck(" + name + ")", 1, 1);
+        List<InputSpec> specs = new ArrayList<>();
+        inputs.forEach((n, a) -> specs.add(new InputSpec(n, a.shape(), Nd4jTypes.specType(a.dataType()),
+                new Init.Values(a.castTo(DataType.DOUBLE).dup('c').data().asDouble()), pos)));
+        for (String n : noGrad) {
+            requireInput(n, "noGrad");
+        }
+        List<String> check = wrt != null ? wrt : specs.stream()
+                .filter(i -> i.dtype().isFloating() && !noGrad.contains(i.name())).map(InputSpec::name).toList();
+        for (String n : check) {
+            requireInput(n, "wrt");
+            DType dtype = Nd4jTypes.specType(inputs.get(n).dataType());
+            if (!dtype.isFloating() || noGrad.contains(n)) {
+                throw new IllegalArgumentException("input '" + n + "' cannot be checked: it is "
+                        + (noGrad.contains(n) ? "in noGrad" : dtype + ", not floating"));
+            }
+        }
+        if (check.isEmpty()) {
+            throw new IllegalArgumentException("nothing to check: no floating input");
+        }
+        Map<String, Located<Object>> located = new LinkedHashMap<>();
+        attrs.forEach((k, v) -> located.put(k, new Located<>(v, pos)));
+        return new OpSpec(name, pos, new Located<>(op, pos), located, specs,
+                outputs.stream().map(o -> new Located<>(o, pos)).toList(), List.copyOf(check), List.copyOf(noGrad),
+                delta, tolerance, mode, order, options, List.of("cpu"), seed, Expectation.PASS, null, null);
+    }
+
+    private void requireInput(String n, String where) {
+        if (!inputs.containsKey(n)) {
+            throw new IllegalArgumentException(where + " names '" + n + "', which is not an input ("
+                    + String.join(", ", inputs.keySet()) + ")");
+        }
+    }
+
+    /** Java's numeric types as a spec's YAML would read them: whole numbers as Long, others as Double. */
+    private static Object attributeValue(Object value) {
+        if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            return ((Number) value).longValue();
+        }
+        if (value instanceof Float f) {
+            return f.doubleValue();
+        }
+        if (value instanceof int[] ints) {
+            return Arrays.stream(ints).mapToObj(i -> (Object) (long) i).toList();
+        }
+        if (value instanceof long[] longs) {
+            return Arrays.stream(longs).mapToObj(i -> (Object) i).toList();
+        }
+        if (value instanceof double[] doubles) {
+            return Arrays.stream(doubles).mapToObj(d -> (Object) d).toList();
+        }
+        if (value instanceof List<?> list) {
+            return list.stream().map(GradCheck::attributeValue).toList();
+        }
+        return value;
+    }
+}

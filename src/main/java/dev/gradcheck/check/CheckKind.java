@@ -1,0 +1,29 @@
+package dev.gradcheck.check;
+
+/** What a result row compared. */
+public enum CheckKind {
+    /** The Jacobian block element by element (or a seeded sample of it). */
+    JACOBIAN,
+    /** The projection vᵀJu with random unit vectors u, v. */
+    FAST,
+    /** The operator's own forward-mode derivative J·u against the numerical one (plugins with a JVP). */
+    JVP,
+    /** A Hessian-vector product H·w against finite differences of the gradient along w (scalar outputs). */
+    HVP,
+    /** A zero output gradient must give zero input gradients. */
+    ZERO_GRAD,
+    /** The forward pass must leave its inputs as they were. */
+    INPUT_MUTATION,
+    /** Outputs must keep their shape and dtype when inputs are perturbed. */
+    OUTPUT_STABILITY,
+    /** The backward run twice on the same values must agree within {@code nondet_tol}. */
+    DETERMINISM;
+
+    public String reportName() {
+        return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+
+    public boolean isSanityCheck() {
+        return this == ZERO_GRAD || this == INPUT_MUTATION || this == OUTPUT_STABILITY || this == DETERMINISM;
+    }
+}

@@ -1,0 +1,151 @@
+package dev.gradcheck.check;
+
+import dev.gradcheck.op.GraphFunction;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Full mode: the whole Jacobian block of every (output, input) pair, numerical against analytic, entry by entry.
+ * With {@code max_elements: N}, a seeded sample of N input elements (columns) is differentiated numerically, and
+ * the backward builds at most N output rows per output, chosen first among the rows those columns influence so
+ * that a diagonal Jacobian is still checked on its diagonal.
+ */
+final class FullCheck {
+
+    private FullCheck() {}
+
+    static List<GradientResult> run(CheckTarget t, Settings s, List<String> inputs) {
+        Map<String, int[]> cols = new HashMap<>();
+        Map<String, NumericalDerivative> derivatives = new HashMap<>();
+        Map<String, Counter> numericalEvals = new HashMap<>();
+        Map<String, Map<String, Jacobian>> numerical = new HashMap<>();
+        Map<String, Double> numericalSeconds = new HashMap<>();
+        for (String in : inputs) {
+            long start = System.nanoTime();
+            long[] shape = t.refInputs().get(in).shape();
+            int n = Math.toIntExact(Flat.size(shape));
+            Counter evals = new Counter();
+            numericalEvals.put(in, evals);
+            if (SplitNumericalJacobian.applies(t.reference())) { // a clipped graph: its own reference, whole
+                cols.put(in, null);
+                numerical.put(in, SplitNumericalJacobian.compute((GraphFunction) t.reference(), t.refInputs(), in,
+                        s.delta(), evals));
+            } else {
+                cols.put(in, s.maxElements() == null ? null
+                        : Seeded.sample(s.seed(), "columns:" + in, n, s.maxElements()));
+                NumericalDerivative d = t.numerical(s, evals);
+                derivatives.put(in, d);
+                numerical.put(in, NumericalJacobian.compute(d, shape, in, t.outputs(), t.outputShapes(),
+                        cols.get(in)));
+            }
+            numericalSeconds.put(in, (System.nanoTime() - start) / 1e9);
+        }
+        List<GradientResult> results = new ArrayList<>();
+        Map<String, org.nd4j.linalg.api.ndarray.INDArray> zeros = t.zeroCotangents();
+        for (String out : t.outputs()) {
+            long start = System.nanoTime();
+            int[] rows = sampledRows(t, s, out, numerical);
+            Counter passes = new Counter();
+            Map<String, Jacobian> analytic = AnalyticJacobian.compute(t.test(), t.testInputs(), zeros, out, inputs,
+                    rows, passes);
+            double analyticSeconds = (System.nanoTime() - start) / 1e9;
+            for (String in : inputs) {
+                long compareStart = System.nanoTime();
+                Jacobian a = analytic.get(in).select(null, cols.get(in));
+                Jacobian n = numerical.get(in).get(out).select(rows, null);
+                Judged judged = judge(a, n, t, s, in, out, derivatives.get(in));
+                double seconds = numericalSeconds.get(in) + analyticSeconds + (System.nanoTime() - compareStart) / 1e9;
+                Sampling sampling = rows == null && cols.get(in) == null ? null : new Sampling(n.colCount(),
+                        Flat.size(n.inputShape()), n.rowCount(), Flat.size(n.outputShape()));
+                results.add(judged.row().toResult(out, in, CheckKind.JACOBIAN, t.order(),
+                        numericalEvals.get(in).value() + passes.value(), seconds, judged.note(), sampling));
+            }
+        }
+        return results;
+    }
+
+    private record Judged(JacobianComparison.Row row, String note) {}
+
+    /**
+     * Compares a block; where it disagrees, probes the disagreeing columns for kinks and compares again without
+     * them. Disagreement only at kinks is {@link Verdict#NONDIFFERENTIABLE}, not a mismatch.
+     */
+    private static Judged judge(Jacobian a, Jacobian n, CheckTarget t, Settings s, String in, String out,
+                                NumericalDerivative derivative) {
+        double scale = t.scale(out);
+        JacobianComparison.Row row = JacobianComparison.compare(a, n, null, s.tolerance(), s.delta(), scale);
+        if (row.verdict().passed() || derivative == null) { // no plain forward derivative to probe kinks with
+            return new Judged(row, null);
+        }
+        boolean[] kink = new boolean[n.colCount()];
+        int kinks = 0;
+        long[] firstKink = null;
+        for (int c = 0; c < n.colCount(); c++) {
+            List<Integer> disagreeing = new ArrayList<>();
+            for (int r = 0; r < n.rowCount(); r++) {
+                if (!(s.tolerance().score(a.values()[r][c], n.values()[r][c]) <= 1)) {
+                    disagreeing.add(n.row(r));
+                }
+            }
+            if (!disagreeing.isEmpty() && KinkDetector.isKink(derivative, in, n.col(c), out,
+                    disagreeing.stream().mapToInt(Integer::intValue).toArray(), scale)) {
+                kink[c] = true;
+                kinks++;
+                firstKink = firstKink == null ? Flat.unravel(n.col(c), n.inputShape()) : firstKink;
+            }
+        }
+        if (kinks == 0) {
+            return new Judged(row, null);
+        }
+        JacobianComparison.Row smooth = JacobianComparison.compare(a, n, kink, s.tolerance(), s.delta(), scale);
+        String note = kinks + " of " + n.colCount() + " elements of " + in + " sit at a nondifferentiable point (e.g. "
+                + in + Arrays.toString(firstKink) + ") and were left out";
+        if (smooth.verdict().passed()) {
+            smooth = new JacobianComparison.Row(Verdict.NONDIFFERENTIABLE, smooth.maxAbs(), smooth.maxRel(),
+                    smooth.maxScore(), smooth.worst());
+        }
+        return new Judged(smooth, note);
+    }
+
+    /** Every row, or (when sampling) up to N rows, three quarters of them among those the sampled columns move. */
+    private static int[] sampledRows(CheckTarget t, Settings s, String out, Map<String, Map<String, Jacobian>> num) {
+        long m = Flat.size(t.refAtX().get(out).shape());
+        if (s.maxElements() == null || m <= s.maxElements()) {
+            return null;
+        }
+        int budget = s.maxElements();
+        double floor = JacobianComparison.noiseFloor(t.scale(out), s.delta());
+        List<Integer> influenced = new ArrayList<>();
+        List<Integer> others = new ArrayList<>();
+        for (int j = 0; j < m; j++) {
+            boolean moved = false;
+            for (Map<String, Jacobian> byOutput : num.values()) {
+                for (double v : byOutput.get(out).values()[j]) {
+                    moved |= !(Math.abs(v) <= floor);
+                }
+            }
+            (moved ? influenced : others).add(j);
+        }
+        TreeSet<Integer> chosen = new TreeSet<>();
+        pick(influenced, Math.min(influenced.size(), (budget * 3 + 3) / 4), s.seed(), "rows:" + out, chosen);
+        pick(others, Math.min(others.size(), budget - chosen.size()), s.seed(), "other-rows:" + out, chosen);
+        pick(influenced, Math.min(influenced.size(), budget - chosen.size()), s.seed(), "more-rows:" + out, chosen);
+        return chosen.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static void pick(List<Integer> from, int k, long seed, String label, TreeSet<Integer> into) {
+        List<Integer> remaining = from.stream().filter(j -> !into.contains(j)).toList();
+        int[] picked = Seeded.sample(seed, label, remaining.size(), Math.min(k, remaining.size()));
+        if (picked == null) {
+            into.addAll(remaining);
+        } else {
+            for (int p : picked) {
+                into.add(remaining.get(p));
+            }
+        }
+    }
+}

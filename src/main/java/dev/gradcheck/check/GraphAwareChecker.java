@@ -1,0 +1,35 @@
+package dev.gradcheck.check;
+
+import dev.gradcheck.spec.OpSpec;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The checker the backends use: {@link GradientChecker}, and when a graph spec's gradient mismatches, every node
+ * checked on its own so the report can name the op whose backward is wrong.
+ */
+public final class GraphAwareChecker {
+
+    private final GradientChecker checker;
+    private final NodeLocator locator;
+
+    public GraphAwareChecker(FunctionFactory factory, String backend) {
+        this.checker = new GradientChecker(factory, backend);
+        this.locator = new NodeLocator(factory, checker);
+    }
+
+    public CheckResult check(OpSpec spec) {
+        CheckResult result = checker.check(spec);
+        boolean mismatch = result.status() == Status.FAILED || result.status() == Status.EXPECTED_FAIL;
+        if (spec.graph() == null || !mismatch) {
+            return result;
+        }
+        long start = System.nanoTime();
+        try {
+            return result.withNodes(locator.locate(spec), result.seconds() + (System.nanoTime() - start) / 1e9);
+        } catch (Exception e) { // locating is a help: its failure must not hide the graph's own result
+            LoggerFactory.getLogger(GraphAwareChecker.class).warn("{}: could not check the graph's nodes on their"
+                    + " own: {}", spec.name(), ErrorText.of(e));
+            return result;
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.gradcheck.check;
+
+import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.op.GraphFunction;
+import dev.gradcheck.op.Nd4jTypes;
+import dev.gradcheck.spec.DType;
+import dev.gradcheck.spec.GraphNode;
+import dev.gradcheck.spec.Init;
+import dev.gradcheck.spec.InputSpec;
+import dev.gradcheck.spec.OpSpec;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Locates the wrong op of a failing graph: runs the graph forward once, then checks each node as a one-op spec
+ * whose inputs are the values the node saw ({@code init: values}), through the same {@link GradientChecker}.
+ */
+final class NodeLocator {
+
+    private final FunctionFactory factory;
+    private final GradientChecker checker;
+
+    NodeLocator(FunctionFactory factory, GradientChecker checker) {
+        this.factory = factory;
+        this.checker = checker;
+    }
+
+    /** Every node's own check, in graph order; empty when the factory does not build a graph function. */
+    List<NodeFinding> locate(OpSpec spec) throws Exception {
+        Map<String, INDArray> inputs = new LinkedHashMap<>();
+        for (InputSpec in : spec.inputs()) {
+            inputs.put(in.name(), Nd4j.createFromArray(InputValues.generate(in, spec.seed())).reshape('c', in.shape())
+                    .castTo(Nd4jTypes.of(in.dtype())));
+        }
+        List<NodeFinding> findings = new ArrayList<>();
+        try (Differentiable f = factory.build(spec, inputs)) {
+            if (!(f instanceof GraphFunction graph)) {
+                return List.of();
+            }
+            Map<String, INDArray> values = graph.values(inputs);
+            for (GraphNode node : spec.graph().nodes()) {
+                OpSpec nodeSpec = spec.nodeSpec(node, captured(node, GraphFunction.nodeInputs(node, values)));
+                findings.add(finding(node, checker.check(nodeSpec)));
+            }
+        }
+        findings.sort(java.util.Comparator.comparingInt(NodeFinding::node));
+        return findings;
+    }
+
+    /** The node's arguments as spec inputs holding the captured values; a variable read twice gets "#2". */
+    private static List<InputSpec> captured(GraphNode node, List<INDArray> arrays) {
+        List<InputSpec> specs = new ArrayList<>();
+        Set<String> taken = new HashSet<>();
+        for (int k = 0; k < arrays.size(); k++) {
+            INDArray a = arrays.get(k);
+            String name = node.in().get(k).value();
+            for (int copy = 2; !taken.add(name); copy++) {
+                name = node.in().get(k).value() + "#" + copy;
+            }
+            DType dtype = Nd4jTypes.toSpec(a.dataType()).orElseThrow(
+                    () -> new IllegalStateException("node input of type " + a.dataType()));
+            specs.add(new InputSpec(name, a.shape(), dtype, new Init.Values(Flat.values(a)), node.in().get(k).pos()));
+        }
+        return specs;
+    }
+
+    /** The node's worst block is named by the node's out, not the one-op spec's output index "0". */
+    private static NodeFinding finding(GraphNode node, CheckResult r) {
+        GradientResult w = r.worstGradient();
+        GradientResult named = w == null ? null : new GradientResult(node.out().value(), w.input(), w.kind(),
+                w.order(), w.verdict(), w.maxAbsError(), w.maxRelError(), w.maxScore(), w.worst(), w.evaluations(),
+                w.seconds(), w.note(), w.sampling());
+        return new NodeFinding(node.number(), node.op().value(), node.out().value(), node.pos().toString(),
+                r.status(), named, r.message());
+    }
+}

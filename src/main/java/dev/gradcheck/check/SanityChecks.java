@@ -1,0 +1,139 @@
+package dev.gradcheck.check;
+
+import dev.gradcheck.op.Differentiable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * The checks PyTorch's gradcheck makes beside the Jacobian, each its own row and verdict: a zero output gradient
+ * gives zero input gradients; the forward leaves its inputs alone; outputs keep their shape and dtype under
+ * perturbation; the backward gives the same answer twice. A held check is one row with output and input "*";
+ * a broken one names the first input (or output) at fault and says what happened in its note.
+ */
+final class SanityChecks {
+
+    private SanityChecks() {}
+
+    /** Runs the forward at x, noting any input it changes (in the caller's arrays or the function's own copy). */
+    static Forward forwardWatchingInputs(Differentiable f, Map<String, INDArray> inputs) {
+        Map<String, INDArray> before = new LinkedHashMap<>();
+        inputs.forEach((name, x) -> before.put(name, x.dup()));
+        long start = System.nanoTime();
+        Map<String, INDArray> y = f.forward(inputs);
+        List<String> changed = new ArrayList<>();
+        List<String> changes = new ArrayList<>();
+        for (String name : before.keySet()) {
+            Difference d = Difference.of(Flat.values(before.get(name)), Flat.values(inputs.get(name)));
+            if (d.max() > 0) {
+                changed.add(name);
+                changes.add(name + index(d.index(), before.get(name)) + " was " + d.first() + ", became "
+                        + d.second());
+                inputs.get(name).assign(before.get(name)); // the rest of the check sees the spec's values
+            }
+        }
+        for (String name : f.inputsChangedByForward(inputs)) {
+            changed.add(name);
+            changes.add(name + " (the op's own copy)");
+        }
+        GradientResult row = changes.isEmpty() ? held(CheckKind.INPUT_MUTATION, 1, seconds(start))
+                : broken(CheckKind.INPUT_MUTATION, Verdict.INPUT_MUTATED, "*", changed.get(0),
+                        1, seconds(start), "the forward changed " + String.join("; ", changes));
+        return new Forward(y, row);
+    }
+
+    record Forward(Map<String, INDArray> outputs, GradientResult row) {}
+
+    static GradientResult outputStability(UnstableOutputException unstable) {
+        return unstable == null ? held(CheckKind.OUTPUT_STABILITY, 0, 0)
+                : broken(CheckKind.OUTPUT_STABILITY, Verdict.UNSTABLE_OUTPUT, unstable.output(), "*", 0, 0,
+                        unstable.getMessage());
+    }
+
+    /** Zero cotangents on every output must give zero gradients (PyTorch's check_backward_ad zero-grad test). */
+    static GradientResult zeroGrad(CheckTarget t) {
+        long start = System.nanoTime();
+        Map<String, INDArray> grads = t.test().vjp(t.testInputs(), t.zeroCotangents(), t.wrt());
+        for (String in : t.wrt()) {
+            INDArray g = grads.get(in);
+            if (g == null) {
+                continue;
+            }
+            double[] values = Flat.values(g);
+            Difference d = Difference.of(new double[values.length], values);
+            if (d.max() > 0) {
+                return broken(CheckKind.ZERO_GRAD, Verdict.NONZERO_FOR_ZERO_GRAD, "*", in, 1, seconds(start),
+                        "zero output gradients gave " + in + index(d.index(), t.testInputs().get(in)) + " = "
+                                + d.second());
+            }
+        }
+        return held(CheckKind.ZERO_GRAD, 1, seconds(start));
+    }
+
+    /** The same backward, with the same random cotangent, twice: the results may differ by at most nondet_tol. */
+    static GradientResult determinism(CheckTarget t, Settings s) {
+        long start = System.nanoTime();
+        Map<String, INDArray> cotangents = t.zeroCotangents();
+        for (String out : t.outputs()) {
+            INDArray c = cotangents.get(out);
+            cotangents.put(out, Seeded.gaussian(s.seed(), "nondet:" + out, c.shape()).castTo(c.dataType()));
+        }
+        Map<String, INDArray> first = t.test().vjp(t.testInputs(), cotangents, t.wrt());
+        Map<String, INDArray> second = t.test().vjp(t.testInputs(), cotangents, t.wrt());
+        for (String in : t.wrt()) {
+            if ((first.get(in) == null) != (second.get(in) == null)) {
+                return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, "*", in, 2, seconds(start),
+                        "one run gave " + in + " a gradient, the other did not");
+            }
+            if (first.get(in) == null) {
+                continue;
+            }
+            Difference d = Difference.of(Flat.values(first.get(in)), Flat.values(second.get(in)));
+            if (d.max() > s.nondetTol()) {
+                return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, "*", in, 2, seconds(start),
+                        "two runs of the backward gave " + in + index(d.index(), t.testInputs().get(in)) + " = "
+                                + d.first() + " and " + d.second() + " (nondet_tol " + s.nondetTol() + ")");
+            }
+        }
+        return held(CheckKind.DETERMINISM, 2, seconds(start));
+    }
+
+    private static GradientResult held(CheckKind kind, long evaluations, double seconds) {
+        return new GradientResult("*", "*", kind, 1, Verdict.PASS, 0, 0, 0, null, evaluations, seconds, null, null);
+    }
+
+    private static GradientResult broken(CheckKind kind, Verdict verdict, String output, String input,
+                                         long evaluations, double seconds, String note) {
+        return new GradientResult(output, input, kind, 1, verdict, Double.POSITIVE_INFINITY,
+                Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, null, evaluations, seconds, note, null);
+    }
+
+    private static String index(int flat, INDArray of) {
+        return Arrays.toString(Flat.unravel(flat, of.shape()));
+    }
+
+    private static double seconds(long start) {
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    /** The largest elementwise difference of two equally long arrays; NaN against NaN counts as equal. */
+    record Difference(double max, int index, double first, double second) {
+
+        static Difference of(double[] a, double[] b) {
+            double max = 0;
+            int at = 0;
+            for (int i = 0; i < a.length; i++) {
+                boolean bothNaN = Double.isNaN(a[i]) && Double.isNaN(b[i]);
+                double d = bothNaN ? 0 : Double.isNaN(a[i] - b[i]) ? Double.POSITIVE_INFINITY : Math.abs(a[i] - b[i]);
+                if (d > max) {
+                    max = d;
+                    at = i;
+                }
+            }
+            return new Difference(max, at, a.length == 0 ? 0 : a[at], b.length == 0 ? 0 : b[at]);
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package dev.gradcheck.check;
+
+import dev.gradcheck.op.Differentiable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Order 2, as PyTorch's gradgradcheck: the backward F(x, v) = Σₖ vₖᵀ ∂outₖ/∂x, with a fixed random cotangent v, is
+ * itself a function whose Jacobian (by x and by v) the same modes check: numerically from finite differences of
+ * the reference's first-order backward, analytically from the op's double backward. For scalar outputs v is 1,
+ * F is the gradient, and a Hessian-vector product H·w is checked against the finite difference of the gradient
+ * along a random unit w.
+ */
+final class SecondOrder {
+
+    private SecondOrder() {}
+
+    static boolean scalarOutputs(CheckTarget first) {
+        return first.outputs().stream().allMatch(out -> first.refAtX().get(out).length() == 1);
+    }
+
+    /** @param testBackward the op's backward as a function (its vjp is the double backward under test) */
+    static CheckTarget target(CheckTarget first, Differentiable testBackward, Settings s) {
+        boolean scalars = scalarOutputs(first);
+        Map<String, INDArray> testInputs = new LinkedHashMap<>();
+        Map<String, INDArray> refInputs = new LinkedHashMap<>();
+        first.testInputs().forEach((k, x) -> testInputs.put(k, x.dup()));
+        first.refInputs().forEach((k, x) -> refInputs.put(k, x.dup()));
+        List<String> wrt = new ArrayList<>(first.wrt());
+        for (String out : first.outputs()) {
+            INDArray y = first.testAtX().get(out);
+            INDArray v = scalars ? Nd4j.ones(DataType.DOUBLE, y.shape())
+                    : Seeded.gaussian(s.seed(), "order2-v:" + out, y.shape());
+            String name = Differentiable.cotangentName(out);
+            testInputs.put(name, v.castTo(y.dataType()));
+            refInputs.put(name, v.castTo(y.dataType()).castTo(DataType.DOUBLE)); // the same rounded values
+            wrt.add(name);
+        }
+        Differentiable refBackward = new BackwardAsFunction(first.reference(), first.wrt(), first.outputs(),
+                first.refAtX());
+        List<String> outputs = first.wrt().stream().map(Differentiable::gradientName).toList();
+        return new CheckTarget(2, testBackward, refBackward, testInputs, refInputs, List.copyOf(wrt), outputs,
+                testBackward.forward(testInputs), refBackward.forward(refInputs));
+    }
+
+    /** H·w for every checked input, against the finite difference of the gradient along w. */
+    static List<GradientResult> hessianVectorProducts(CheckTarget second, List<String> xs, Settings s) {
+        long start = System.nanoTime();
+        Map<String, INDArray> w = new LinkedHashMap<>();
+        for (String x : xs) {
+            w.put(x, Seeded.unit(s.seed(), "hvp-w:" + x, second.refInputs().get(x).shape()));
+        }
+        Counter evaluations = new Counter();
+        Map<String, double[]> numerical = second.numerical(s, evaluations).along(w);
+        Map<String, INDArray> cotangents = second.zeroCotangents();
+        for (String x : xs) {
+            String grad = Differentiable.gradientName(x);
+            cotangents.put(grad, w.get(x).castTo(cotangents.get(grad).dataType()));
+        }
+        Map<String, INDArray> analytic = second.test().vjp(second.testInputs(), cotangents, xs);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        List<GradientResult> results = new ArrayList<>();
+        for (String x : xs) {
+            INDArray input = second.testInputs().get(x);
+            INDArray g = analytic.get(x);
+            double[] a = g == null ? new double[Math.toIntExact(input.length())]
+                    : AnalyticJacobian.flatGradient(g, input, x);
+            long[] none = new long[0];
+            Jacobian an = new Jacobian(none, input.shape(), new double[][] {a});
+            Jacobian num = new Jacobian(none, input.shape(), new double[][] {
+                numerical.get(Differentiable.gradientName(x))});
+            double scale = second.scale(Differentiable.gradientName(x));
+            results.add(JacobianComparison.compare(an, num, null, s.tolerance(), s.delta(), scale)
+                    .toResult("Hw", x, CheckKind.HVP, 2, evaluations.value() + 1, seconds, null, null));
+        }
+        return results;
+    }
+
+    /**
+     * Any function's first-order backward, seen as a function of its inputs and cotangents: what the numerical
+     * side of an order-2 check differentiates. It has no backward of its own.
+     */
+    private static final class BackwardAsFunction implements Differentiable {
+
+        private final Differentiable f;
+        private final List<String> wrt;
+        private final List<String> outputs;
+        private final Map<String, INDArray> atX;
+
+        BackwardAsFunction(Differentiable f, List<String> wrt, List<String> outputs, Map<String, INDArray> atX) {
+            this.f = f;
+            this.wrt = wrt;
+            this.outputs = outputs;
+            this.atX = atX;
+        }
+
+        @Override
+        public List<String> inputNames() {
+            List<String> names = new ArrayList<>(f.inputNames());
+            outputs.forEach(out -> names.add(Differentiable.cotangentName(out)));
+            return names;
+        }
+
+        @Override
+        public List<String> outputNames() {
+            return wrt.stream().map(Differentiable::gradientName).toList();
+        }
+
+        @Override
+        public Map<String, INDArray> forward(Map<String, INDArray> inputs) {
+            Map<String, INDArray> xs = new HashMap<>();
+            for (String name : f.inputNames()) {
+                xs.put(name, inputs.get(name));
+            }
+            // every floating output gets a cotangent, zero unless checked: a function's cotangents are fixed
+            Map<String, INDArray> cotangents = new LinkedHashMap<>();
+            for (String out : f.outputNames()) {
+                INDArray y = atX.get(out);
+                if (y.dataType().isFPType()) {
+                    INDArray v = inputs.get(Differentiable.cotangentName(out));
+                    cotangents.put(out, v != null ? v : Nd4j.zeros(y.dataType(), y.shape()));
+                }
+            }
+            Map<String, INDArray> grads = f.vjp(xs, cotangents, wrt);
+            Map<String, INDArray> result = new HashMap<>();
+            for (String in : wrt) {
+                INDArray g = grads.get(in);
+                result.put(Differentiable.gradientName(in), g != null ? g
+                        : Nd4j.zeros(inputs.get(in).dataType(), inputs.get(in).shape()));
+            }
+            return result;
+        }
+
+        @Override
+        public Map<String, INDArray> vjp(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
+                                         List<String> wrtInputs) {
+            throw new UnsupportedOperationException("the numerical side of an order-2 check has no backward");
+        }
+    }
+}

@@ -1,0 +1,8 @@
+package dev.gradcheck.check;
+
+import dev.gradcheck.spec.Stencil;
+import dev.gradcheck.spec.Tolerance;
+
+/** The numerical settings one check runs with, defaults already applied. */
+record Settings(double delta, Tolerance tolerance, Stencil stencil, Integer maxElements, double nondetTol,
+                long seed) {}

@@ -1,0 +1,79 @@
+package dev.gradcheck.cli;
+
+import dev.gradcheck.spec.OpSpec;
+import dev.gradcheck.spec.Overrides;
+import dev.gradcheck.spec.Stencil;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/**
+ * The checking settings a command line may impose on every spec it runs; each wins over the spec's own key of the
+ * same name (docs/checking.md says when to use which).
+ */
+final class CheckingOptions {
+
+    @Option(names = "--mode", paramLabel = "MODE", converter = ModeConverter.class,
+            description = "full (the whole Jacobian) or fast (one projection v'Ju per block: 2 forwards per input,"
+                    + " 1 backward per output; a failing input is rechecked in full). Default: each spec's mode.")
+    OpSpec.Mode mode;
+
+    @Option(names = "--order", paramLabel = "N",
+            description = "1, or 2 to check the backward's own gradient (and H*w for scalar outputs) too.")
+    Integer order;
+
+    @Option(names = "--stencil", paramLabel = "NAME", converter = StencilConverter.class,
+            description = "Finite-difference formula: central (error O(d^2)), five-point (O(d^4)) or richardson"
+                    + " (O(d^6)); the higher orders help where third derivatives are large.")
+    Stencil stencil;
+
+    @Option(names = "--max-elements", paramLabel = "N",
+            description = "Check a seeded sample of at most N elements per input (and N output rows).")
+    Integer maxElements;
+
+    @Option(names = "--nondet-tol", paramLabel = "X",
+            description = "Largest difference allowed between two runs of the same backward (default 0).")
+    Double nondetTol;
+
+    @Option(names = "--resample",
+            description = "At a nondifferentiable point, draw new random inputs (up to 5 times) until it is smooth.")
+    Boolean resample;
+
+    /** The options as overrides; validated here so a bad value is a usage error before any spec runs. */
+    Overrides overrides(CommandLine.Model.CommandSpec command) {
+        if (order != null && order != 1 && order != 2) {
+            throw new CommandLine.ParameterException(command.commandLine(), "--order must be 1 or 2, got " + order);
+        }
+        if (maxElements != null && maxElements < 1) {
+            throw new CommandLine.ParameterException(command.commandLine(),
+                    "--max-elements must be a positive integer, got " + maxElements);
+        }
+        if (nondetTol != null && !(nondetTol >= 0)) {
+            throw new CommandLine.ParameterException(command.commandLine(), "--nondet-tol must be >= 0, got "
+                    + nondetTol);
+        }
+        return new Overrides(mode, order, stencil, maxElements, nondetTol, resample);
+    }
+
+    static final class ModeConverter implements CommandLine.ITypeConverter<OpSpec.Mode> {
+        @Override
+        public OpSpec.Mode convert(String value) {
+            for (OpSpec.Mode m : OpSpec.Mode.values()) {
+                if (m.specName().equals(value)) {
+                    return m;
+                }
+            }
+            throw new CommandLine.TypeConversionException("unknown mode '" + value + "'; valid: full, fast");
+        }
+    }
+
+    static final class StencilConverter implements CommandLine.ITypeConverter<Stencil> {
+        @Override
+        public Stencil convert(String value) {
+            try {
+                return Stencil.fromSpecName(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.gradcheck.op;
+
+import dev.gradcheck.spec.GraphNode;
+import dev.gradcheck.spec.GraphSpec;
+import dev.gradcheck.spec.InputSpec;
+import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.OpSpec;
+import dev.gradcheck.spec.SpecError;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.nd4j.autodiff.samediff.SDVariable;
+import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Builds a graph spec into a {@link GraphFunction}: every node as its own one-op function (run once on its
+ * inputs, so a node whose shapes do not fit is reported at its position before any numerical work), and, for a
+ * graph without clips, the whole graph as one SameDiff graph as well.
+ */
+final class GraphBuilder {
+
+    private final Nd4jOpBuilder ops;
+
+    GraphBuilder(Nd4jOpBuilder ops) {
+        this.ops = ops;
+    }
+
+    /** Builds the graph on zeros of the inputs' shapes and dtypes: every op, attribute and shape problem. */
+    void validate(OpSpec spec) throws InvalidSpecException {
+        Map<String, INDArray> zeros = new LinkedHashMap<>();
+        for (InputSpec in : spec.inputs()) {
+            zeros.put(in.name(), Nd4j.zeros(Nd4jTypes.of(in.dtype()), in.shape()));
+        }
+        build(spec, zeros, GradientClip.BY_VALUE).close();
+    }
+
+    GraphFunction build(OpSpec spec, Map<String, INDArray> inputs, GradientClip clip) throws InvalidSpecException {
+        GraphSpec graph = spec.graph();
+        validateNodes(graph);
+        List<Differentiable> nodes = new ArrayList<>();
+        try {
+            Map<String, INDArray> values = new HashMap<>(inputs);
+            for (GraphNode node : graph.nodes()) {
+                Map<String, INDArray> args = GraphFunction.arguments(node, values);
+                Differentiable f = ops.buildOp(node.op(), node.attrs(), args);
+                nodes.add(f);
+                values.put(node.out().value(), firstOutput(node, f, args));
+            }
+            Differentiable whole = graph.hasClips() ? null : whole(spec, inputs);
+            return new GraphFunction(graph, List.copyOf(inputs.keySet()), nodes, whole, clip);
+        } catch (InvalidSpecException | RuntimeException e) {
+            nodes.forEach(Differentiable::close);
+            throw e;
+        }
+    }
+
+    /** Every node's op and attributes at once, so one run shows every such mistake in the graph. */
+    private void validateNodes(GraphSpec graph) throws InvalidSpecException {
+        List<SpecError> errors = new ArrayList<>();
+        for (GraphNode node : graph.nodes()) {
+            try {
+                ops.validateOp(node.op(), node.attrs());
+            } catch (InvalidSpecException e) {
+                errors.addAll(e.errors());
+            }
+        }
+        if (!errors.isEmpty()) {
+            errors.sort(java.util.Comparator.comparingInt((SpecError e) -> e.pos().line())
+                    .thenComparingInt(e -> e.pos().col()));
+            throw new InvalidSpecException(errors);
+        }
+    }
+
+    /**
+     * The node's output on its inputs. ND4J checks shapes when it runs a kernel, so running the node once is how
+     * a shape mismatch is found; it is reported at the node, as a spec error, not as an operator failure.
+     */
+    private static INDArray firstOutput(GraphNode node, Differentiable f, Map<String, INDArray> args)
+            throws InvalidSpecException {
+        try {
+            return f.forward(args).get("0");
+        } catch (RuntimeException e) {
+            List<String> described = new ArrayList<>();
+            List<INDArray> arrays = new ArrayList<>(args.values());
+            for (int k = 0; k < arrays.size(); k++) {
+                described.add(node.in().get(k).value() + " " + Arrays.toString(arrays.get(k).shape()));
+            }
+            throw new InvalidSpecException(node.op().pos(), node.describe() + " does not accept its inputs ("
+                    + String.join(", ", described) + "): " + firstLine(e));
+        }
+    }
+
+    /** The root cause's first line, without the pointer to a C++ message that went to the native stdout. */
+    private static String firstLine(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String msg = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        String line = msg.strip().lines().findFirst().orElse(msg);
+        return line.replace(" Here is the error from c++:", "").strip();
+    }
+
+    /** One SameDiff graph over every node, so that SameDiff's own autodiff (path sums included) is checked. */
+    private Differentiable whole(OpSpec spec, Map<String, INDArray> inputs) throws InvalidSpecException {
+        SameDiff sd = SameDiff.create();
+        Map<String, SDVariable> vars = Nd4jOpBuilder.variables(sd, inputs);
+        Map<String, SDVariable> byName = new HashMap<>(vars);
+        for (GraphNode node : spec.graph().nodes()) {
+            SDVariable[] args = node.in().stream().map(in -> byName.get(in.value())).toArray(SDVariable[]::new);
+            byName.put(node.out().value(), ops.addOp(sd, node.op(), node.attrs(), args).get(0));
+        }
+        String output = spec.graph().output();
+        return new SameDiffFunction(sd, vars, List.of(byName.get(output)), List.of(output));
+    }
+}

@@ -1,0 +1,146 @@
+package dev.gradcheck.op;
+
+import dev.gradcheck.spec.ErrorClip;
+import dev.gradcheck.spec.GraphNode;
+import dev.gradcheck.spec.GraphSpec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * A graph spec as a {@link Differentiable} with one output, the graph's {@code output} variable.
+ *
+ * <p>Without clips, forward and backward are one SameDiff graph ({@code whole}): what is checked is then
+ * SameDiff's own autodiff, including how it sums the gradients of a variable used along several paths. With clips
+ * SameDiff cannot clip a gradient in the middle of its backward, so the backward is reverse mode over the nodes:
+ * each node's vector-Jacobian product comes from its own one-op build, the gradients of a variable used several
+ * times are summed, and a clipped variable's summed gradient is clipped before it flows into its producer (for an
+ * input: before it is returned).
+ *
+ * <p>The nodes' one-op builds also serve the checker: {@link #values} gives every variable's value, from which
+ * each node can be checked on its own.
+ */
+public final class GraphFunction implements Differentiable {
+
+    private final GraphSpec graph;
+    private final List<String> inputNames;
+    private final List<Differentiable> nodes;
+    private final Differentiable whole;
+    private final GradientClip clip;
+
+    GraphFunction(GraphSpec graph, List<String> inputNames, List<Differentiable> nodes, Differentiable whole,
+                  GradientClip clip) {
+        this.graph = graph;
+        this.inputNames = inputNames;
+        this.nodes = nodes;
+        this.whole = whole;
+        this.clip = clip;
+    }
+
+    public GraphSpec graph() {
+        return graph;
+    }
+
+    /** A node's arguments by position ("a0", "a1", ...): one variable may be passed twice. */
+    static Map<String, INDArray> arguments(GraphNode node, Map<String, INDArray> values) {
+        Map<String, INDArray> args = new LinkedHashMap<>();
+        for (int k = 0; k < node.in().size(); k++) {
+            args.put("a" + k, values.get(node.in().get(k).value()));
+        }
+        return args;
+    }
+
+    /** The arrays a node reads, in its argument order, out of {@link #values}. */
+    public static List<INDArray> nodeInputs(GraphNode node, Map<String, INDArray> values) {
+        return new ArrayList<>(arguments(node, values).values());
+    }
+
+    @Override
+    public List<String> inputNames() {
+        return inputNames;
+    }
+
+    @Override
+    public List<String> outputNames() {
+        return List.of(graph.output());
+    }
+
+    @Override
+    public Map<String, INDArray> forward(Map<String, INDArray> inputs) {
+        if (whole != null) {
+            return whole.forward(inputs);
+        }
+        return Map.of(graph.output(), values(inputs).get(graph.output()));
+    }
+
+    /** Every variable's value: the inputs given and each node's output, evaluated node by node. */
+    public Map<String, INDArray> values(Map<String, INDArray> inputs) {
+        return valuesHolding(inputs, Map.of());
+    }
+
+    /**
+     * Like {@link #values}, but each node output named in {@code held} feeds its consumers the held array instead
+     * of what its node computed; the map still returns what the node computed. Holding the clipped variables is
+     * how the checker splits a graph at its clips.
+     */
+    public Map<String, INDArray> valuesHolding(Map<String, INDArray> inputs, Map<String, INDArray> held) {
+        Map<String, INDArray> fed = new HashMap<>(inputs);
+        Map<String, INDArray> computed = new HashMap<>(inputs);
+        for (int i = 0; i < nodes.size(); i++) {
+            GraphNode node = graph.nodes().get(i);
+            INDArray y = nodes.get(i).forward(arguments(node, fed)).get("0");
+            computed.put(node.out().value(), y);
+            fed.put(node.out().value(), held.getOrDefault(node.out().value(), y));
+        }
+        return computed;
+    }
+
+    @Override
+    public Map<String, INDArray> vjp(Map<String, INDArray> inputs, Map<String, INDArray> cotangents, List<String> wrt) {
+        if (whole != null) {
+            return whole.vjp(inputs, cotangents, wrt);
+        }
+        Map<String, INDArray> values = values(inputs);
+        Map<String, INDArray> grads = new HashMap<>();
+        grads.put(graph.output(), cotangents.get(graph.output()));
+        for (int i = nodes.size() - 1; i >= 0; i--) {
+            GraphNode node = graph.nodes().get(i);
+            INDArray g = grads.get(node.out().value());
+            if (g == null) {
+                continue;
+            }
+            if (node.errorClip() != null) {
+                g = clip.apply(g, node.errorClip());
+            }
+            Map<String, INDArray> args = arguments(node, values);
+            List<String> floating = args.keySet().stream().filter(a -> args.get(a).dataType().isFPType()).toList();
+            Map<String, INDArray> argGrads = nodes.get(i).vjp(args, Map.of("0", g), floating);
+            for (int k = 0; k < node.in().size(); k++) {
+                INDArray ga = argGrads.get("a" + k);
+                if (ga != null) {
+                    grads.merge(node.in().get(k).value(), ga, INDArray::add);
+                }
+            }
+        }
+        Map<String, INDArray> out = new HashMap<>();
+        for (String x : wrt) {
+            INDArray g = grads.get(x);
+            ErrorClip inputClip = graph.inputClips().get(x);
+            if (g != null) {
+                out.put(x, inputClip == null ? g : clip.apply(g, inputClip));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        nodes.forEach(Differentiable::close);
+        if (whole != null) {
+            whole.close();
+        }
+    }
+}

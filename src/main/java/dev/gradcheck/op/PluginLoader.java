@@ -1,0 +1,123 @@
+package dev.gradcheck.op;
+
+import dev.gradcheck.api.Operator;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.CodeSource;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+
+/**
+ * Loads plugin operators through {@link ServiceLoader} from the given jars and class directories, and from nothing
+ * else: providers on gradcheck's own class path are ignored, so a run checks exactly the plugins it was given.
+ * Each path is loaded on its own: a plugin jar brings its dependencies inside it (beyond gradcheck's own, ND4J
+ * included, which every plugin sees).
+ */
+public final class PluginLoader {
+
+    private PluginLoader() {}
+
+    /**
+     * @param paths jar files or directories of classes (each with {@code META-INF/services/dev.gradcheck.api.Operator})
+     * @return the operators found, by name; {@link PluginSet#EMPTY} for no paths
+     * @throws PluginException for a missing path, a provider that cannot be loaded or instantiated, or two plugin
+     *                         ops of the same name (naming both sources)
+     */
+    public static PluginSet load(List<Path> paths) throws PluginException {
+        if (paths.isEmpty()) {
+            return PluginSet.EMPTY;
+        }
+        List<Path> unique = List.copyOf(new LinkedHashSet<>(paths.stream().map(p -> p.toAbsolutePath().normalize())
+                .toList()));
+        List<String> problems = new ArrayList<>();
+        for (Path p : unique) {
+            if (!Files.exists(p)) {
+                problems.add("plugin path " + p + ": no such file or directory");
+            } else if (!Files.isDirectory(p) && !p.getFileName().toString().endsWith(".jar")) {
+                problems.add("plugin path " + p + ": not a directory or a .jar file");
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new PluginException(problems);
+        }
+        Map<String, PluginOperator> byName = new LinkedHashMap<>();
+        for (Path p : unique) {
+            loadFrom(p, byName, problems);
+        }
+        if (!problems.isEmpty()) {
+            throw new PluginException(problems);
+        }
+        return new PluginSet(unique, byName);
+    }
+
+    /**
+     * Each path gets its own class loader, so two jars may hold classes of the same name (two versions of one
+     * plugin) and a clash between them is seen, not hidden by whichever class loads first. The loaders are never
+     * closed: the operators' classes stay in use for the whole run.
+     */
+    private static void loadFrom(Path path, Map<String, PluginOperator> byName, List<String> problems) {
+        URLClassLoader loader;
+        try {
+            loader = new URLClassLoader("gradcheck-plugin " + path, new URL[] {path.toUri().toURL()},
+                    PluginLoader.class.getClassLoader());
+        } catch (MalformedURLException e) {
+            problems.add("plugin path " + path + ": " + e.getMessage());
+            return;
+        }
+        try {
+            for (ServiceLoader.Provider<Operator> provider : ServiceLoader.load(Operator.class, loader).stream()
+                    .toList()) {
+                if (provider.type().getClassLoader() == loader) { // not one on gradcheck's own class path
+                    add(instantiate(provider), byName, problems);
+                }
+            }
+        } catch (ServiceConfigurationError e) {
+            problems.add("cannot load plugins from " + path + ": " + e.getMessage()
+                    + (e.getCause() == null ? "" : " (" + e.getCause() + ")"));
+        }
+    }
+
+    private static PluginOperator instantiate(ServiceLoader.Provider<Operator> provider) {
+        Operator op = provider.get();
+        String name;
+        try {
+            name = op.name();
+        } catch (RuntimeException e) {
+            throw new ServiceConfigurationError(provider.type().getName() + ".name() threw " + e, e);
+        }
+        if (name == null || name.isBlank()) {
+            throw new ServiceConfigurationError(provider.type().getName() + " has no name");
+        }
+        return new PluginOperator(op, sourceOf(provider.type()));
+    }
+
+    private static void add(PluginOperator op, Map<String, PluginOperator> byName, List<String> problems) {
+        PluginOperator before = byName.putIfAbsent(op.name(), op);
+        if (before != null) {
+            problems.add("op name clash: plugin op '" + op.name() + "' is defined twice: by "
+                    + before.operator().getClass().getName() + " (from " + before.source() + ") and by "
+                    + op.operator().getClass().getName() + " (from " + op.source() + ")");
+        }
+    }
+
+    /** The jar or directory a class came from. */
+    private static String sourceOf(Class<?> type) {
+        CodeSource code = type.getProtectionDomain().getCodeSource();
+        if (code == null || code.getLocation() == null) {
+            return type.getName();
+        }
+        try {
+            return Path.of(code.getLocation().toURI()).toString();
+        } catch (java.net.URISyntaxException | IllegalArgumentException e) {
+            return code.getLocation().toString();
+        }
+    }
+}

@@ -1,0 +1,10 @@
+package dev.gradcheck.spec;
+
+/**
+ * Checking settings given on the command line, which win over the spec's own; null leaves the spec's value.
+ */
+public record Overrides(OpSpec.Mode mode, Integer order, Stencil stencil, Integer maxElements, Double nondetTol,
+                        Boolean resample) {
+
+    public static final Overrides NONE = new Overrides(null, null, null, null, null, null);
+}

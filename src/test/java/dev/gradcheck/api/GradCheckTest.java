@@ -1,0 +1,140 @@
+package dev.gradcheck.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gradcheck.check.CheckKind;
+import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.check.GradientResult;
+import dev.gradcheck.check.Status;
+import dev.gradcheck.check.Verdict;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/** The library entry point: the same checker as the CLI, on arrays handed in from Java. */
+class GradCheckTest {
+
+    private static INDArray x() {
+        return Nd4j.createFromArray(new double[][] {{0.5, -1.2, 2.0}, {1.5, 0.3, -0.7}});
+    }
+
+    private static INDArray w() {
+        return Nd4j.createFromArray(new double[][] {{-0.4, 0.9, 1.1}, {0.2, -1.6, 0.8}});
+    }
+
+    @Test
+    void aCorrectOperatorPassesEveryBlock() {
+        CheckResult r = GradCheck.of(Mul.correct()).input("x", x()).input("w", w()).attr("scale", 3).check();
+        assertEquals(Status.PASSED, r.status(), r.toString());
+        assertEquals(List.of("y/x", "y/w"), r.rowsOf(CheckKind.JACOBIAN).stream()
+                .map(g -> g.output() + "/" + g.input()).toList());
+        assertEquals("float64", r.dtype());
+        assertEquals(1e-6, r.delta());
+    }
+
+    @Test
+    void aWrongBackwardFailsOnTheWrongInputOnly() {
+        CheckResult r = GradCheck.of(Mul.wrongWeightGradient()).input("x", x()).input("w", w()).check();
+        assertEquals(Status.FAILED, r.status());
+        GradientResult worst = r.worstGradient();
+        assertEquals("w", worst.input());
+        assertEquals(Verdict.MISMATCH, worst.verdict());
+        assertEquals(0.01, worst.maxRelError(), 1e-6);
+        assertEquals(Verdict.PASS, r.gradients().get(0).verdict(), "dy/dx is right");
+    }
+
+    @Test
+    void theAttributeReachesForwardAndBackward() {
+        // with scale 3 the numerical dy/dw is 3·x; a wrong backward that ignored scale would fail
+        CheckResult r = GradCheck.of(Mul.correct()).input("x", x()).input("w", w()).attr("scale", 3).wrt("w")
+                .check();
+        GradientResult g = r.gradients().get(0);
+        double x = x().getDouble(g.worst().inputIndex()[0], g.worst().inputIndex()[1]);
+        assertEquals(3 * x, g.worst().numerical(), 1e-8);
+    }
+
+    @Test
+    void float32InputsGetFloat32Defaults() {
+        CheckResult r = GradCheck.of(Mul.correct()).input("x", x().castTo(DataType.FLOAT))
+                .input("w", w().castTo(DataType.FLOAT)).check();
+        assertEquals(Status.PASSED, r.status(), r.toString());
+        assertEquals("float32", r.dtype());
+        assertEquals(1e-6, r.delta(), "differences are taken in float64 whatever the inputs' dtype");
+        assertEquals("max_relative_error=0.001", r.tolerance());
+    }
+
+    @Test
+    void wrtNoGradAndToleranceAreHonoured() {
+        CheckResult r = GradCheck.of(Mul.wrongWeightGradient()).input("x", x()).input("w", w()).noGrad("w")
+                .check();
+        assertEquals(Status.PASSED, r.status(), "the wrong w-gradient is not checked");
+        assertEquals(1, r.rowsOf(CheckKind.JACOBIAN).size());
+        CheckResult loose = GradCheck.of(Mul.wrongWeightGradient()).input("x", x()).input("w", w()).wrt("w")
+                .maxRelativeError(0.02).check();
+        assertEquals(Status.PASSED, loose.status(), "a 1% error within a 2% tolerance");
+        CheckResult strict = GradCheck.of(Mul.wrongWeightGradient()).input("x", x()).input("w", w()).wrt("w")
+                .allClose(0, 1e-3).check();
+        assertEquals(Status.FAILED, strict.status());
+    }
+
+    @Test
+    void aMisnamedInputIsInvalidAndABadWrtIsRejected() {
+        CheckResult r = GradCheck.of(Mul.correct()).input("x", x()).input("v", w()).check();
+        assertEquals(Status.INVALID, r.status());
+        assertTrue(r.message().contains("has no input 'v'") && r.message().contains("needs input 'w'"), r.message());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> GradCheck.of(Mul.correct()).input("x", x()).input("w", w()).wrt("z").check());
+        assertTrue(e.getMessage().contains("'z'"), e.getMessage());
+    }
+
+    @Test
+    void nd4jOpsCanBeCheckedTooIncludingAKnownBug() {
+        INDArray x = Nd4j.createFromArray(new double[][] {{0.5, -1.0}, {1.5, 2.0}, {-0.5, 0.25}});
+        assertEquals(Status.PASSED, GradCheck.ofNd4j("tanh").input("x", x).check().status());
+        // docs/nd4j-findings.md: cumprod's backward is wrong along axis 0
+        CheckResult cumprod = GradCheck.ofNd4j("cumprod").input("x", x).input("axis", Nd4j.scalar(0))
+                .attr("exclusive", 0).attr("reverse", 0).check();
+        assertEquals(Status.FAILED, cumprod.status(), cumprod.toString());
+    }
+
+    @Test
+    void aCorrectJvpPassesAgainstTheNumericalJacobianTimesU() {
+        CheckResult r = GradCheck.of(Mul.withJvp(Mul.Jvp.CORRECT)).input("x", x()).input("w", w()).attr("scale", 2)
+                .check();
+        assertEquals(Status.PASSED, r.status(), r.toString());
+        assertEquals(List.of("jacobian y/x", "jacobian y/w", "jvp y/x", "jvp y/w"), r.gradients().stream()
+                .filter(g -> !g.kind().isSanityCheck())
+                .map(g -> g.kind().reportName() + " " + g.output() + "/" + g.input()).toList());
+    }
+
+    @Test
+    void aWrongJvpFailsOnItsOwnBlockWhileTheBackwardPasses() {
+        CheckResult r = GradCheck.of(Mul.withJvp(Mul.Jvp.WITHOUT_W_TERM)).input("x", x()).input("w", w()).check();
+        assertEquals(Status.FAILED, r.status());
+        List<String> failing = r.gradients().stream().filter(g -> !g.verdict().passed())
+                .map(g -> g.kind().reportName() + " " + g.input()).toList();
+        assertEquals(List.of("jvp w"), failing, "the JVP ignores w's tangent: J·u along w is zero");
+        assertEquals(Verdict.ZERO_GRADIENT, r.worstGradient().verdict());
+    }
+
+    @Test
+    void javaArrayAttributesReachAnNd4jOp() {
+        INDArray x = Nd4j.rand(DataType.DOUBLE, 2, 3, 4);
+        CheckResult r = GradCheck.ofNd4j("reduce_sum").input("x", x).attr("dimensions", new int[] {0, 2}).check();
+        assertEquals(Status.PASSED, r.status(), r.toString());
+        // summed over axes 0 and 2 the output is [3]; an ignored attribute would sum everything to a scalar
+        assertEquals(1, r.gradients().get(0).worst().outputIndex().length);
+    }
+
+    @Test
+    void theConvenienceAssertionTakesAMapOfInputs() {
+        GradAssertions.assertGradientsMatch(Mul.correct(), Map.of("x", x(), "w", w()));
+        assertThrows(AssertionError.class,
+                () -> GradAssertions.assertGradientsMatch(Mul.wrongWeightGradient(), Map.of("x", x(), "w", w())));
+    }
+}

@@ -1,0 +1,154 @@
+package dev.gradcheck.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gradcheck.op.PluginJars;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The example plugin (examples/linear-op) built as its README says, into a temp directory, and checked from the
+ * command line: the correct Linear passes, the buggy one fails naming the bias. Plus --plugin's other paths.
+ */
+class PluginCliTest {
+
+    private static final Path EXAMPLE = Path.of("examples/linear-op");
+
+    @TempDir
+    static Path dir;
+
+    static Path exampleJar;
+    static Path testJar;
+
+    @BeforeAll
+    static void build() throws IOException {
+        List<Path> sources;
+        try (Stream<Path> walk = Files.walk(EXAMPLE.resolve("src/main/java"))) {
+            sources = walk.filter(p -> p.toString().endsWith(".java")).toList();
+        }
+        Path classes = PluginJars.compile(sources, dir.resolve("example/classes"));
+        Path services = EXAMPLE.resolve("src/main/resources/META-INF/services/dev.gradcheck.api.Operator");
+        Files.createDirectories(classes.resolve("META-INF/services"));
+        Files.copy(services, classes.resolve("META-INF/services/dev.gradcheck.api.Operator"));
+        exampleJar = PluginJars.jar(classes, dir.resolve("linear-op.jar"));
+        testJar = PluginJars.jar(PluginJars.classes(dir.resolve("test"), PluginJars.TEST_OPERATORS,
+                PluginJars.TEST_PROVIDERS), dir.resolve("test-ops.jar"));
+    }
+
+    @Test
+    void theExampleBuggyLinearFailsOnTheBiasAloneAndTheCorrectOnePasses() throws IOException {
+        Cli r = Cli.run("check", "--plugin", exampleJar.toString(), EXAMPLE.resolve("specs").toString(),
+                "--format", "json");
+        assertEquals(1, r.exit(), r.err());
+        JsonNode checks = new ObjectMapper().readTree(r.out()).get("checks");
+        assertEquals(2, checks.size());
+        for (JsonNode c : checks) {
+            List<String> failing = new ArrayList<>();
+            c.get("gradients").forEach(g -> {
+                if (!g.get("verdict").asText().equals("pass")) {
+                    failing.add(g.get("input").asText());
+                }
+            });
+            if (c.get("name").asText().equals("linear")) {
+                assertEquals("passed", c.get("status").asText(), c.toString());
+                long jvpRows = 0;
+                for (JsonNode g : c.get("gradients")) {
+                    jvpRows += g.get("kind").asText().equals("jvp") ? 1 : 0;
+                }
+                assertEquals(3, jvpRows, "forward mode checked for x, W and b");
+            } else {
+                assertEquals("linear-buggy-bias", c.get("name").asText());
+                assertEquals("failed", c.get("status").asText(), c.toString());
+                assertEquals(List.of("b"), failing, "only the bias gradient is wrong");
+            }
+        }
+    }
+
+    @Test
+    void theTableNamesTheWrongInputAndItsWorstElement() {
+        Cli r = Cli.run("check", "--no-color", "--plugin", exampleJar.toString(),
+                EXAMPLE.resolve("specs/linear-buggy-bias.yaml").toString());
+        assertEquals(1, r.exit(), r.err());
+        assertTrue(r.out().matches(
+                "(?s).*\\n  dy/db: mismatch, .*, worst at y\\[\\d, \\d\\] / b\\[\\d\\]: analytic .*"), r.out());
+    }
+
+    @Test
+    void withoutThePluginTheSpecIsInvalidAndSaysHowToLoadIt() {
+        Cli r = Cli.run("validate", EXAMPLE.resolve("specs/linear.yaml").toString());
+        assertEquals(2, r.exit());
+        assertTrue(r.out().contains("unknown op 'example_linear'") && r.out().contains("--plugin"), r.out());
+        Cli loaded = Cli.run("validate", "--plugin", exampleJar.toString(), EXAMPLE.resolve("specs").toString());
+        assertEquals(0, loaded.exit(), loaded.out());
+    }
+
+    @Test
+    void listOpsShowsPluginOpsWithTheirSource() throws IOException {
+        Cli r = Cli.run("list-ops", "--plugin", testJar.toString(), "test_s*");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().matches("(?s).*\\ntest_square\\s+-\\s+yes\\s+any scale\\n.*"), r.out());
+        assertTrue(r.out().contains("test_square: plugin " + testJar), r.out());
+        JsonNode ops = new ObjectMapper().readTree(Cli.run("list-ops", "--json", "--plugin", testJar.toString(),
+                "test_square").out());
+        assertEquals(1, ops.size());
+        assertEquals("plugin " + testJar, ops.get(0).get("source").asText());
+        assertEquals("testplugins.Square", ops.get(0).get("class").asText());
+    }
+
+    @Test
+    void aPluginOperatorErrorExitsThreeAndTheBatchGoesOn() throws IOException {
+        Path spec = dir.resolve("errors.yaml");
+        Files.writeString(spec, """
+                op: test_throws_backward
+                inputs: {x: {shape: [3]}}
+                ---
+                op: test_square
+                inputs: {x: {shape: [3]}}
+                """);
+        Cli r = Cli.run("check", "--no-color", "--plugin", testJar.toString(), spec.toString());
+        assertEquals(3, r.exit(), r.out());
+        assertTrue(r.out().contains("plugin op 'test_throws_backward'") && r.out().contains("backward exploded"),
+                r.out());
+        assertTrue(r.out().contains("1 passed"), r.out());
+    }
+
+    @Test
+    void aMissingPluginPathIsAUsageError() {
+        Cli r = Cli.run("check", "--plugin", dir.resolve("nope.jar").toString(), EXAMPLE.resolve("specs").toString());
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("gradcheck: plugin path " + dir.resolve("nope.jar").toAbsolutePath()
+                + ": no such file or directory"), r.err());
+        assertEquals("", r.out(), "nothing was checked");
+    }
+
+    @Test
+    void aNameClashIsAUsageErrorNamingBothSources() {
+        Path copy = dir.resolve("copy-of-test-ops.jar");
+        try {
+            Files.copy(testJar, copy);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        Cli r = Cli.run("list-ops", "--plugin", testJar.toString(), "--plugin", copy.toString());
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("plugin op 'test_square' is defined twice") && r.err().contains(testJar.toString())
+                && r.err().contains(copy.toString()), r.err());
+    }
+
+    @Test
+    void thePluginPathVariableComesBeforeTheFlagsAndSkipsEmptyEntries() {
+        assertEquals(List.of(Path.of("/a.jar"), Path.of("/b"), Path.of("c.jar")),
+                PluginOptions.paths("/a.jar::/b", List.of(Path.of("c.jar"))));
+        assertEquals(List.of(), PluginOptions.paths(null, List.of()));
+    }
+}

@@ -1,0 +1,148 @@
+package dev.gradcheck.op;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
+import javax.tools.JavaCompiler;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+
+/**
+ * Builds plugins at test time the way a user would: Java sources compiled against gradcheck's classes, a
+ * {@code META-INF/services} file, and (optionally) a jar.
+ */
+public final class PluginJars {
+
+    /** Test operators: a correct one, and one for each way a plugin can break its contract. */
+    public static final Map<String, String> TEST_OPERATORS = Map.of(
+            "testplugins/Square.java", """
+                    package testplugins;
+                    import dev.gradcheck.api.Operator;
+                    import java.util.List;
+                    import java.util.Map;
+                    import org.nd4j.linalg.api.ndarray.INDArray;
+                    /** y = scale * x^2, dy/dx = 2 * scale * x. */
+                    public class Square implements Operator {
+                        public String name() { return "test_square"; }
+                        public List<String> inputNames() { return List.of("x"); }
+                        public List<String> outputNames() { return List.of("y"); }
+                        public List<String> attributeNames() { return List.of("scale"); }
+                        protected double scale(Map<String, Object> attrs) {
+                            return ((Number) attrs.getOrDefault("scale", 1.0)).doubleValue();
+                        }
+                        public Map<String, INDArray> forward(Map<String, INDArray> in, Map<String, Object> attrs) {
+                            INDArray x = in.get("x");
+                            return Map.of("y", x.mul(x).muli(scale(attrs)));
+                        }
+                        public Map<String, INDArray> backward(Map<String, INDArray> in, Map<String, INDArray> out,
+                                                              Map<String, INDArray> grads, Map<String, Object> attrs) {
+                            return Map.of("x", in.get("x").mul(grads.get("y")).muli(2 * scale(attrs)));
+                        }
+                    }
+                    """,
+            "testplugins/ThrowsInForward.java", """
+                    package testplugins;
+                    import java.util.Map;
+                    import org.nd4j.linalg.api.ndarray.INDArray;
+                    public class ThrowsInForward extends Square {
+                        public String name() { return "test_throws_forward"; }
+                        public Map<String, INDArray> forward(Map<String, INDArray> in, Map<String, Object> attrs) {
+                            throw new IllegalStateException("forward exploded");
+                        }
+                    }
+                    """,
+            "testplugins/ThrowsInBackward.java", """
+                    package testplugins;
+                    import java.util.Map;
+                    import org.nd4j.linalg.api.ndarray.INDArray;
+                    public class ThrowsInBackward extends Square {
+                        public String name() { return "test_throws_backward"; }
+                        public Map<String, INDArray> backward(Map<String, INDArray> in, Map<String, INDArray> out,
+                                                              Map<String, INDArray> grads, Map<String, Object> attrs) {
+                            throw new ArithmeticException("backward exploded");
+                        }
+                    }
+                    """,
+            "testplugins/WrongGradientShape.java", """
+                    package testplugins;
+                    import java.util.Map;
+                    import org.nd4j.linalg.api.ndarray.INDArray;
+                    /** The right values, flattened: a gradient of shape [6] for an input of shape [2, 3]. */
+                    public class WrongGradientShape extends Square {
+                        public String name() { return "test_wrong_gradient_shape"; }
+                        public Map<String, INDArray> backward(Map<String, INDArray> in, Map<String, INDArray> out,
+                                                              Map<String, INDArray> grads, Map<String, Object> attrs) {
+                            return Map.of("x", super.backward(in, out, grads, attrs).get("x").reshape(-1));
+                        }
+                    }
+                    """,
+            "testplugins/MissingOutput.java", """
+                    package testplugins;
+                    import java.util.Map;
+                    import org.nd4j.linalg.api.ndarray.INDArray;
+                    public class MissingOutput extends Square {
+                        public String name() { return "test_missing_output"; }
+                        public Map<String, INDArray> forward(Map<String, INDArray> in, Map<String, Object> attrs) {
+                            return Map.of("z", in.get("x").dup());
+                        }
+                    }
+                    """);
+
+    public static final List<String> TEST_PROVIDERS = List.of("testplugins.Square", "testplugins.ThrowsInForward",
+            "testplugins.ThrowsInBackward", "testplugins.WrongGradientShape", "testplugins.MissingOutput");
+
+    private PluginJars() {}
+
+    /** Writes the sources under {@code dir/src}, compiles them to {@code dir/classes} and lists the providers. */
+    public static Path classes(Path dir, Map<String, String> sources, List<String> providers) throws IOException {
+        List<Path> files = new ArrayList<>();
+        for (Map.Entry<String, String> e : sources.entrySet()) {
+            Path file = dir.resolve("src").resolve(e.getKey());
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, e.getValue());
+            files.add(file);
+        }
+        Path classes = compile(files, dir.resolve("classes"));
+        Path services = classes.resolve("META-INF/services/dev.gradcheck.api.Operator");
+        Files.createDirectories(services.getParent());
+        Files.writeString(services, String.join("\n", providers) + "\n");
+        return classes;
+    }
+
+    /** Compiles Java source files against the test class path (gradcheck, ND4J) into {@code out}. */
+    public static Path compile(List<Path> sourceFiles, Path out) throws IOException {
+        Files.createDirectories(out);
+        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+        StringWriter diagnostics = new StringWriter();
+        try (StandardJavaFileManager files = compiler.getStandardFileManager(null, null, null)) {
+            boolean ok = compiler.getTask(diagnostics, files, null,
+                    List.of("--release", "17", "-d", out.toString(), "-cp", System.getProperty("java.class.path")),
+                    null, files.getJavaFileObjectsFromPaths(sourceFiles)).call();
+            if (!ok) {
+                throw new IllegalStateException("test plugin does not compile:\n" + diagnostics);
+            }
+        }
+        return out;
+    }
+
+    /** Packs a directory (classes and META-INF) into a jar. */
+    public static Path jar(Path classes, Path jarFile) throws IOException {
+        try (OutputStream os = Files.newOutputStream(jarFile); JarOutputStream jar = new JarOutputStream(os);
+             Stream<Path> walk = Files.walk(classes)) {
+            for (Path p : walk.filter(Files::isRegularFile).sorted().toList()) {
+                jar.putNextEntry(new JarEntry(classes.relativize(p).toString().replace('\\', '/')));
+                Files.copy(p, jar);
+                jar.closeEntry();
+            }
+        }
+        return jarFile;
+    }
+}

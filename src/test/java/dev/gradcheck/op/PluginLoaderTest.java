@@ -1,0 +1,108 @@
+package dev.gradcheck.op;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Plugins compiled and packed at test time, loaded from jars and directories. */
+class PluginLoaderTest {
+
+    @TempDir
+    static Path dir;
+
+    static Path classes;
+    static Path jar;
+
+    @BeforeAll
+    static void build() throws IOException {
+        classes = PluginJars.classes(dir.resolve("ops"), PluginJars.TEST_OPERATORS, PluginJars.TEST_PROVIDERS);
+        jar = PluginJars.jar(classes, dir.resolve("ops.jar"));
+    }
+
+    @Test
+    void loadsEveryProviderOfAJarAndRemembersTheJar() throws PluginException {
+        PluginSet set = PluginLoader.load(List.of(jar));
+        assertEquals(List.of("test_missing_output", "test_square", "test_throws_backward", "test_throws_forward",
+                "test_wrong_gradient_shape"), set.all().stream().map(PluginOperator::name).toList());
+        assertEquals(jar.toString(), set.find("test_square").orElseThrow().source());
+        assertEquals(List.of(jar), set.paths(), "kept so a worker process can load the same plugins");
+    }
+
+    @Test
+    void loadsFromADirectoryOfClasses() throws PluginException {
+        PluginSet set = PluginLoader.load(List.of(classes));
+        assertEquals(classes.toString(), set.find("test_square").orElseThrow().source());
+        assertTrue(set.find("tanh").isEmpty(), "only plugin ops, not ND4J's");
+    }
+
+    @Test
+    void thePathGivenTwiceLoadsOnce() throws PluginException {
+        assertEquals(5, PluginLoader.load(List.of(jar, jar)).all().size());
+    }
+
+    @Test
+    void noPathsLoadNothing() throws PluginException {
+        assertSame(PluginSet.EMPTY, PluginLoader.load(List.of()));
+    }
+
+    @Test
+    void twoPluginOpsOfOneNameAreAnErrorNamingBothSources() throws IOException {
+        Path other = PluginJars.jar(PluginJars.classes(dir.resolve("copy"),
+                Map.of("testplugins/Square.java", PluginJars.TEST_OPERATORS.get("testplugins/Square.java")),
+                List.of("testplugins.Square")), dir.resolve("copy.jar"));
+        PluginException e = assertThrows(PluginException.class, () -> PluginLoader.load(List.of(jar, other)));
+        assertEquals(1, e.problems().size(), e.problems().toString());
+        String problem = e.problems().get(0);
+        assertTrue(problem.contains("'test_square'") && problem.contains(jar.toString())
+                && problem.contains(other.toString()), problem);
+    }
+
+    @Test
+    void aPluginOpNamedLikeAnNd4jOpClashes() throws IOException, PluginException {
+        Path tanhJar = PluginJars.jar(PluginJars.classes(dir.resolve("tanh"), Map.of("testplugins/Tanh.java", """
+                package testplugins;
+                public class Tanh extends Square {
+                    public String name() { return "tanh"; }
+                }
+                """, "testplugins/Square.java", PluginJars.TEST_OPERATORS.get("testplugins/Square.java")),
+                List.of("testplugins.Tanh")), dir.resolve("tanh.jar"));
+        PluginSet set = PluginLoader.load(List.of(tanhJar));
+        PluginException e = assertThrows(PluginException.class, () -> set.rejectClashes(OpCatalog.nd4j()));
+        String problem = e.problems().get(0);
+        assertTrue(problem.contains("'tanh' is both an ND4J op and a plugin op")
+                && problem.contains(tanhJar.toString()), problem);
+    }
+
+    @Test
+    void aMissingPathOrAFileThatIsNoJarIsAnError() {
+        PluginException e = assertThrows(PluginException.class,
+                () -> PluginLoader.load(List.of(dir.resolve("nope.jar"), classes.resolve("META-INF/services/"
+                        + "dev.gradcheck.api.Operator"))));
+        assertEquals(2, e.problems().size(), e.problems().toString());
+        assertTrue(e.problems().get(0).endsWith("nope.jar: no such file or directory"), e.problems().get(0));
+        assertTrue(e.problems().get(1).endsWith("not a directory or a .jar file"), e.problems().get(1));
+    }
+
+    @Test
+    void aProviderThatCannotBeInstantiatedIsAnErrorNotACrash() throws IOException {
+        Path broken = PluginJars.classes(dir.resolve("broken"), Map.of("testplugins/Broken.java", """
+                package testplugins;
+                public class Broken extends Square {
+                    public Broken() { throw new IllegalStateException("constructor exploded"); }
+                }
+                """, "testplugins/Square.java", PluginJars.TEST_OPERATORS.get("testplugins/Square.java")),
+                List.of("testplugins.Broken"));
+        PluginException e = assertThrows(PluginException.class, () -> PluginLoader.load(List.of(broken)));
+        assertTrue(e.getMessage().contains("testplugins.Broken") && e.getMessage().contains("constructor exploded"),
+                e.getMessage());
+    }
+}

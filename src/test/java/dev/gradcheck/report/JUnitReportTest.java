@@ -1,0 +1,75 @@
+package dev.gradcheck.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.check.Status;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/** The JUnit XML parses, and its counts and outcomes follow the statuses. */
+class JUnitReportTest {
+
+    private static Document parse() throws Exception {
+        String xml = ReportGoldenTest.render(ReportFormat.JUNIT, false);
+        return DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void countsMatchTheStatuses() throws Exception {
+        Element root = parse().getDocumentElement();
+        List<CheckResult> all = SampleResults.all();
+        assertEquals("testsuites", root.getTagName());
+        assertEquals(Integer.toString(all.size()), root.getAttribute("tests"));
+        long failures = all.stream().filter(r -> r.status() == Status.FAILED || r.status() == Status.UNEXPECTED_PASS)
+                .count();
+        long errors = all.stream().filter(r -> r.status() == Status.ERROR || r.status() == Status.INVALID
+                || r.status() == Status.CRASHED || r.status() == Status.TIMEOUT).count();
+        long skipped = all.stream().filter(r -> r.status() == Status.EXPECTED_FAIL
+                || r.status() == Status.EXPECTED_ERROR || r.status() == Status.SKIPPED).count();
+        assertEquals(Long.toString(failures), root.getAttribute("failures"));
+        assertEquals(Long.toString(errors), root.getAttribute("errors"));
+        assertEquals(Long.toString(skipped), root.getAttribute("skipped"));
+        assertEquals(failures, root.getElementsByTagName("failure").getLength());
+        assertEquals(errors, root.getElementsByTagName("error").getLength());
+        assertEquals(skipped, root.getElementsByTagName("skipped").getLength());
+    }
+
+    @Test
+    void aFailureCarriesTheWorstElementAndTestcasesAreGroupedByFile() throws Exception {
+        Document doc = parse();
+        NodeList cases = doc.getElementsByTagName("testcase");
+        Element softmax = null;
+        for (int i = 0; i < cases.getLength(); i++) {
+            Element c = (Element) cases.item(i);
+            if (c.getAttribute("name").equals("softmax-rows")) {
+                softmax = c;
+            }
+        }
+        assertEquals("specs/softmax.yaml", softmax.getAttribute("classname"));
+        Element failure = (Element) softmax.getElementsByTagName("failure").item(0);
+        assertTrue(failure.getTextContent().contains("worst at out[1, 2] / w[0, 3]"), failure.getTextContent());
+        assertEquals("specs/cumsum.yaml", JUnitRenderer.file("specs/cumsum.yaml:20:1"));
+        NodeList suites = doc.getElementsByTagName("testsuite");
+        for (int i = 0; i < suites.getLength(); i++) {
+            Element suite = (Element) suites.item(i);
+            NodeList own = suite.getElementsByTagName("testcase");
+            assertEquals(suite.getAttribute("tests"), Integer.toString(own.getLength()));
+        }
+    }
+
+    @Test
+    void textThatLooksLikeMarkupIsEscaped() throws IOException {
+        String xml = ReportGoldenTest.render(ReportFormat.JUNIT, false);
+        assertTrue(!xml.contains("<no message>") && xml.startsWith("<?xml"), xml.substring(0, 60));
+    }
+}
