@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.op.PluginJars;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,6 +44,18 @@ class PluginCliTest {
         exampleJar = PluginJars.jar(classes, dir.resolve("linear-op.jar"));
         testJar = PluginJars.jar(PluginJars.classes(dir.resolve("test"), PluginJars.TEST_OPERATORS,
                 PluginJars.TEST_PROVIDERS), dir.resolve("test-ops.jar"));
+    }
+
+    @Test
+    void pluginsReachTheWorkerJvms() throws IOException {
+        Cli r = Cli.runWithWorkers(WorkerOptions.cpu(), "check", "--plugin", exampleJar.toString(),
+                EXAMPLE.resolve("specs").toString(), "--format", "json");
+        assertEquals(1, r.exit(), r.err());
+        JsonNode checks = new ObjectMapper().readTree(r.out()).get("checks");
+        List<String> statuses = new ArrayList<>();
+        checks.forEach(c -> statuses.add(c.get("name").asText() + "=" + c.get("status").asText()));
+        assertEquals(List.of("linear-buggy-bias=failed", "linear=passed"), statuses.stream().sorted().toList(),
+                "the worker loaded the plugin's operators, the correct and the buggy one");
     }
 
     @Test

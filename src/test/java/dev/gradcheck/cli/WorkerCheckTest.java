@@ -64,6 +64,18 @@ class WorkerCheckTest {
     }
 
     @Test
+    void theCommandLinesCheckingOptionsReachTheWorker() throws IOException {
+        Path file = dir.resolve("tanh.yaml");
+        Files.writeString(file, CheckCommandTest.TANH);
+        Cli r = Cli.runWithWorkers(WorkerOptions.cpu(), "check", file.toString(), "--mode", "fast", "--format",
+                "json");
+        assertEquals(0, r.exit(), r.err());
+        List<String> kinds = new ArrayList<>();
+        new ObjectMapper().readTree(r.out()).at("/checks/0/gradients").forEach(g -> kinds.add(g.get("kind").asText()));
+        assertTrue(kinds.contains("fast") && !kinds.contains("jacobian"), "checked in fast mode: " + kinds);
+    }
+
+    @Test
     void cudaIsSkippedWithTheReasonAndLeavesTheExitCodeUnlessRequired() throws IOException {
         Path file = dir.resolve("tanh.yaml");
         Files.writeString(file, CheckCommandTest.TANH);
