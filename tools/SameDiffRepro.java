@@ -126,14 +126,21 @@ public class SameDiffRepro {
                 (sd, a) -> sd.cnn().upsampling2d(a[0], 2, 2, false),
                 Nd4j.createFromArray(0.97, 0.83, 0.33, -0.62, -0.39, -0.82, -0.49, 0.77).reshape(1, 2, 2, 2)));
 
-        // ---- ND4J bugs found outside the suite (gradcheck cannot build these faithfully yet) ----
-        cases.put("lrn", () -> check("sd.cnn().localResponseNormalization(x[1,4,2,2], depth 2, bias 1, alpha 0.5, beta 0.75)",
+        cases.put("lrn", () -> check("sd.cnn().localResponseNormalization(x[1,4,2,2], depth 2, bias 1, alpha 0.5, beta 0.75)  [specs: lrn-depth2]",
                 (sd, a) -> sd.cnn().localResponseNormalization(a[0], LocalResponseNormalizationConfig.builder()
                         .depth(2).bias(1.0).alpha(0.5).beta(0.75).build()),
-                Nd4j.createFromArray(0.97, 0.83, 0.33, -0.62, -0.39, -0.82, -0.49, 0.77, -0.14, -0.07, -0.26, -0.46,
-                        1.2, -1.5, 0.4, 0.05).reshape(1, 4, 2, 2)));
-        cases.put("cumsum1", () -> check("sd.cumsum(x[3,2], false, false, 1)", (sd, a) -> sd.cumsum(a[0], false, false, 1), x32));
-        cases.put("cumsum0-excl-rev", () -> check("sd.cumsum(x[3,2], true, true, 0)", (sd, a) -> sd.cumsum(a[0], true, true, 0), x32));
+                Nd4j.createFromArray(0.08, -0.31, -0.26, -0.25, 0.97, 0.27, 0.35, -0.34, 0.36, -0.75, -0.9, 0.7,
+                        -0.98, 0.96, 0.65, 0.57).reshape(1, 4, 2, 2)));
+        cases.put("cumsum1", () -> check("sd.cumsum(x[3,4], false, false, 1)  [specs: cumsum-axis1]",
+                (sd, a) -> sd.cumsum(a[0], false, false, 1),
+                m(new double[][]{{-0.9, -0.59, 0.7, -0.14}, {0.25, -0.76, -0.63, -0.01}, {0.52, 0.08, -0.79, 0.73}})));
+        cases.put("cumsum2-excl-rev", () -> check("sd.cumsum(x[2,3,4], true, true, 2)  [specs: cumsum-rank3-exclusive-reverse]",
+                (sd, a) -> sd.cumsum(a[0], true, true, 2),
+                Nd4j.createFromArray(-0.72, -0.12, 0.17, -0.36, -0.16, 0.77, -0.09, 0.08, 0.94, -0.45, 0.79, -0.28,
+                        -0.38, 0.76, -0.87, 0.73, 0.66, 0.79, -0.88, -0.52, 0.55, -0.13, -0.99, 0.39).reshape(2, 3, 4)));
+        cases.put("cumprod1-rev", () -> check("sd.cumprod(x[2,4], false, true, 1)  [specs: cumprod-axis1-reverse]",
+                (sd, a) -> sd.cumprod(a[0], false, true, 1),
+                m(new double[][]{{1.3, 1.47, 0.65, 0.75}, {1.34, 0.59, 0.77, 0.95}})));
 
         // ---- ND4J is right here: gradcheck's build of these ops was wrong (tool bugs) ----
         cases.put("relu", () -> check("sd.nn().relu(x, 0.5)", (sd, a) -> sd.nn().relu(a[0], 0.5), x23));

@@ -85,9 +85,15 @@ public final class Nd4jOpBuilder {
             vars.put(e.getKey(), arr.dataType().isFPType() ? sd.var(varName, arr) : sd.constant(varName, arr));
         }
         SDVariable[] args = vars.values().toArray(new SDVariable[0]);
-        DifferentialFunction op = proto instanceof BaseReduceOp && args.length == 1
-                ? reduction(proto, sd, args[0], bound)
-                : blank(proto, sd, args, bound);
+        Optional<ConfiguredOps.Construction> configured = ConfiguredOps.find(info.name());
+        DifferentialFunction op;
+        if (configured.isPresent()) {
+            op = configured.get().build(sd, List.of(args), List.copyOf(inputs.values()), bound.byName());
+        } else if (proto instanceof BaseReduceOp && args.length == 1) {
+            op = reduction(proto, sd, args[0], bound);
+        } else {
+            op = blank(proto, sd, args, bound);
+        }
         List<SDVariable> outputs = new ArrayList<>(List.of(op.outputVariables()));
         return new SameDiffFunction(sd, vars, outputs);
     }

@@ -1,0 +1,108 @@
+package dev.gradcheck.op;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.nd4j.autodiff.functions.DifferentialFunction;
+import org.nd4j.autodiff.samediff.SDVariable;
+import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv1D;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv2D;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.LocalResponseNormalization;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.config.Conv1DConfig;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.config.Conv2DConfig;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.config.LocalResponseNormalizationConfig;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.config.PaddingMode;
+import org.nd4j.linalg.api.ops.impl.transforms.custom.CumProd;
+import org.nd4j.linalg.api.ops.impl.transforms.custom.CumSum;
+
+/**
+ * Ops that the generic path (blank instance, positional arguments, {@code configureFromArguments}) cannot build
+ * faithfully: their Java backward reads a config object or fields that {@code configureFromArguments} leaves null
+ * or sets wrongly (docs/nd4j-findings.md). Each is built here through the constructor ND4J's own API uses
+ * ({@code sd.cnn().conv1d(...)}, {@code sd.cumsum(...)}), from the same named attributes the op's descriptor
+ * lists, so a spec reads the same either way.
+ */
+final class ConfiguredOps {
+
+    /** Builds one op in {@code sd} over the spec's inputs (variables and, by name, their arrays). */
+    @FunctionalInterface
+    interface Construction {
+        DifferentialFunction build(SameDiff sd, List<SDVariable> args, List<INDArray> arrays, Map<String, Object> attrs);
+    }
+
+    private static final Map<String, Construction> TABLE = Map.of(
+            "conv1d", ConfiguredOps::conv1d,
+            "conv2d", ConfiguredOps::conv2d,
+            "lrn", ConfiguredOps::lrn,
+            "cumsum", (sd, args, arrays, attrs) -> new CumSum(sd, args.get(0), flag(attrs, "exclusive"),
+                    flag(attrs, "reverse"), axes(arrays)),
+            "cumprod", (sd, args, arrays, attrs) -> new CumProd(sd, args.get(0), flag(attrs, "exclusive"),
+                    flag(attrs, "reverse"), axes(arrays)));
+
+    private ConfiguredOps() {}
+
+    static Optional<Construction> find(String op) {
+        return Optional.ofNullable(TABLE.get(op));
+    }
+
+    /** As {@code sd.cnn().conv1d(x, w, b, config)}; isNCW 0 means NCW (ND4J's convention, as conv2d's isNCHW). */
+    private static DifferentialFunction conv1d(SameDiff sd, List<SDVariable> args, List<INDArray> arrays,
+                                               Map<String, Object> attrs) {
+        Conv1DConfig config = Conv1DConfig.builder()
+                .k(integer(attrs, "kW", 1)).s(integer(attrs, "sW", 1)).p(integer(attrs, "pW", 0))
+                .d(integer(attrs, "dW", 1))
+                .paddingMode(PaddingMode.fromNumber((int) integer(attrs, "paddingMode", 0)))
+                .dataFormat(integer(attrs, "isNCW", 0) == 0 ? "NCW" : "NWC")
+                .build();
+        return new Conv1D(sd, args.toArray(new SDVariable[0]), config);
+    }
+
+    /** As {@code sd.cnn().conv2d(x, w, b, config)}; isNCHW 0 means NCHW; weights [kH, kW, iC, oC]. */
+    private static DifferentialFunction conv2d(SameDiff sd, List<SDVariable> args, List<INDArray> arrays,
+                                               Map<String, Object> attrs) {
+        Conv2DConfig config = Conv2DConfig.builder()
+                .kH(integer(attrs, "kH", 1)).kW(integer(attrs, "kW", 1))
+                .sH(integer(attrs, "sH", 1)).sW(integer(attrs, "sW", 1))
+                .pH(integer(attrs, "pH", 0)).pW(integer(attrs, "pW", 0))
+                .dH(integer(attrs, "dH", 1)).dW(integer(attrs, "dW", 1))
+                .paddingMode(integer(attrs, "isSameMode", 0) == 1 ? PaddingMode.SAME : PaddingMode.VALID)
+                .dataFormat(integer(attrs, "isNCHW", 0) == 0 ? "NCHW" : "NHWC")
+                .build();
+        return new Conv2D(sd, args.toArray(new SDVariable[0]), config);
+    }
+
+    /** As {@code sd.cnn().localResponseNormalization(x, config)}. */
+    private static DifferentialFunction lrn(SameDiff sd, List<SDVariable> args, List<INDArray> arrays,
+                                            Map<String, Object> attrs) {
+        LocalResponseNormalizationConfig config = LocalResponseNormalizationConfig.builder()
+                .depth((int) integer(attrs, "depth", 5))
+                .bias(real(attrs, "bias", 1.0)).alpha(real(attrs, "alpha", 1.0)).beta(real(attrs, "beta", 0.5))
+                .build();
+        return new LocalResponseNormalization(sd, args.get(0), config);
+    }
+
+    /** A scan's axes are its second input, an integer constant; ND4J's API passes them as integer arguments. */
+    private static int[] axes(List<INDArray> arrays) {
+        if (arrays.size() < 2) {
+            return new int[] {0};
+        }
+        return arrays.get(1).dup().data().asInt();
+    }
+
+    private static long integer(Map<String, Object> attrs, String name, long fallback) {
+        Object v = attrs.get(name);
+        return v == null ? fallback : AttrValues.toLong(v);
+    }
+
+    private static double real(Map<String, Object> attrs, String name, double fallback) {
+        Object v = attrs.get(name);
+        return v == null ? fallback : AttrValues.toDouble(v);
+    }
+
+    private static boolean flag(Map<String, Object> attrs, String name) {
+        Object v = attrs.get(name);
+        return v != null && AttrValues.toBoolean(v);
+    }
+}
