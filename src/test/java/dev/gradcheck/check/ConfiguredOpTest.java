@@ -1,0 +1,75 @@
+package dev.gradcheck.check;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.op.Nd4jOpBuilder;
+import dev.gradcheck.op.OpCatalog;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Ops built through ND4J's API constructors (op/ConfiguredOps): the attributes reach both the kernel and the
+ * Java backward, so their gradients check; before, conv2d in NHWC and conv1d were built with a null config.
+ */
+class ConfiguredOpTest {
+
+    private final Nd4jOpBuilder builder = new Nd4jOpBuilder(OpCatalog.nd4j());
+
+    private static final String CONV2D_NHWC = """
+            op: conv2d
+            attrs: {kH: 2, kW: 2, sH: 1, sW: 2, pH: 0, pW: 0, dH: 1, dW: 1, isSameMode: 0, isNCHW: 1}
+            inputs:
+              x: {shape: [1, 3, 4, 2]}
+              w: {shape: [2, 2, 2, 3]}
+              b: {shape: [3]}
+            """;
+
+    @Test
+    void conv2dInNhwcChecksAndACorruptedBackwardIsCaught() {
+        assertEquals(Status.PASSED, new GradientChecker(builder::build, "cpu").check(Specs.parse(CONV2D_NHWC)).status());
+        FunctionFactory corrupted = (s, in) -> Functions.withBackward(builder.build(s, in), Functions.rolled());
+        assertEquals(Status.FAILED, new GradientChecker(corrupted, "cpu").check(Specs.parse(CONV2D_NHWC)).status());
+    }
+
+    @Test
+    void conv1dTakesItsLayoutFromIsNcw() throws Exception {
+        String spec = """
+                op: conv1d
+                attrs: {kW: 2, sW: 1, pW: 0, dW: 1, paddingMode: 0, isNCW: 1}
+                inputs:
+                  x: {shape: [2, 5, 3]}
+                  w: {shape: [2, 3, 4]}
+                """;
+        Map<String, INDArray> in = new LinkedHashMap<>();
+        in.put("x", Nd4j.rand(DataType.DOUBLE, 2, 5, 3));
+        in.put("w", Nd4j.rand(DataType.DOUBLE, 2, 3, 4));
+        try (Differentiable f = builder.build(Specs.parse(spec), in)) {
+            assertArrayEquals(new long[] {2, 4, 4}, f.forward(in).get("0").shape(), "NWC: [batch, width, oC]");
+        }
+        assertEquals(Status.PASSED, new GradientChecker(builder::build, "cpu").check(Specs.parse(spec)).status());
+    }
+
+    @Test
+    void scansReadTheirAxisInputAndFlags() throws Exception {
+        String spec = """
+                op: cumsum
+                attrs: {exclusive: 1, reverse: 1}
+                inputs:
+                  x: {shape: [2, 3]}
+                  axis: {shape: [], dtype: int32, init: {values: 1}}
+                """;
+        Map<String, INDArray> in = new LinkedHashMap<>();
+        in.put("x", Nd4j.createFromArray(new double[][] {{1, 2, 3}, {4, 5, 6}}));
+        in.put("axis", Nd4j.scalar(1));
+        try (Differentiable f = builder.build(Specs.parse(spec), in)) {
+            INDArray y = f.forward(in).get("0");
+            assertArrayEquals(new double[] {5, 3, 0, 11, 6, 0}, y.reshape(6).toDoubleVector(), 1e-12);
+        }
+    }
+}
