@@ -24,6 +24,8 @@ import org.nd4j.linalg.api.ops.impl.layers.convolution.config.LocalResponseNorma
 import org.nd4j.linalg.api.ops.impl.layers.convolution.config.PaddingMode;
 import org.nd4j.linalg.api.ops.impl.transforms.strict.Mish;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.autodiff.loss.LossReduce;
+import org.nd4j.linalg.api.ops.impl.loss.SoftmaxCrossEntropyWithLogitsLoss;
 
 public class SameDiffRepro {
 
@@ -141,6 +143,33 @@ public class SameDiffRepro {
         cases.put("cumprod1-rev", () -> check("sd.cumprod(x[2,4], false, true, 1)  [specs: cumprod-axis1-reverse]",
                 (sd, a) -> sd.cumprod(a[0], false, true, 1),
                 m(new double[][]{{1.3, 1.47, 0.65, 0.75}, {1.34, 0.59, 0.77, 0.95}})));
+
+        // ---- loss ops: the backward ignores the upstream gradient (output cotangent) ----
+        INDArray p23 = m(new double[][]{{0.3, -0.2, 0.5}, {1.2, -0.9, 0.4}});
+        INDArray l23 = m(new double[][]{{0.1, -0.4, 0.2}, {-0.4, 0.1, 1.4}});
+        INDArray w23 = m(new double[][]{{0.7, 1.1, 0.9}, {1.3, 0.6, 1.0}});
+        cases.put("mse-none", () -> check("sd.loss().meanSquaredError(labels, predictions[2,3], weights[2,3], NONE)  [specs: mean-sqerr-loss-none]",
+                (sd, a) -> sd.loss().meanSquaredError(null, a[1], a[0], a[2], LossReduce.NONE), p23, l23, w23));
+        cases.put("mse-sum", () -> check("sd.loss().meanSquaredError(labels, predictions[2,3], weights[2,3], SUM), random scalar cotangent",
+                (sd, a) -> sd.loss().meanSquaredError(null, a[1], a[0], a[2], LossReduce.SUM), p23, l23, w23));
+        cases.put("absdiff-none", () -> check("sd.loss().absoluteDifference(labels, predictions[2,3], weights[2,3], NONE)",
+                (sd, a) -> sd.loss().absoluteDifference(null, a[1], a[0], a[2], LossReduce.NONE), p23, l23, w23));
+        cases.put("sparse-sce", () -> check("sd.loss().sparseSoftmaxCrossEntropy(logits[2,3], labels[2])  [specs: sparse-softmax-cross-entropy-with-logits]",
+                (sd, a) -> sd.loss().sparseSoftmaxCrossEntropy(a[0], a[1]), p23, Nd4j.createFromArray(2, 0)));
+        cases.put("poisson-full", () -> check("sd.loss().logPoisson(labels[2,3] > 1, log-predictions, weights, SUM)  [specs: log-poisson-loss-full]",
+                (sd, a) -> sd.loss().logPoisson(null, a[1], a[0], a[2], LossReduce.SUM, true), p23,
+                m(new double[][]{{1.5, 2.0, 2.5}, {3.0, 1.7, 2.2}}), w23));
+
+        cases.put("sce-none", () -> check("sd.loss().softmaxCrossEntropy(labels[2,3], logits[2,3], weights[2,1], NONE, 0)  [specs: softmax-cross-entropy-loss-none]",
+                (sd, a) -> sd.loss().softmaxCrossEntropy(null, a[1], a[0], a[2], LossReduce.NONE, 0.0), p23,
+                m(new double[][]{{0, 1, 0}, {0.2, 0.3, 0.5}}), m(new double[][]{{0.7}, {1.3}})));
+        cases.put("sce-none-w1", () -> check("sd.loss().softmaxCrossEntropy(labels[2,3], logits[2,3], weights[2], NONE, 0)",
+                (sd, a) -> sd.loss().softmaxCrossEntropy(null, a[1], a[0], a[2], LossReduce.NONE, 0.0), p23,
+                m(new double[][]{{0, 1, 0}, {0.2, 0.3, 0.5}}), v(0.7, 1.3)));
+
+        cases.put("sce-logits", () -> check("new SoftmaxCrossEntropyWithLogitsLoss(sd, logits[2,3], labels[2,3], classesDim 1)  [specs: softmax-cross-entropy-with-logits-rows]",
+                (sd, a) -> new SoftmaxCrossEntropyWithLogitsLoss(sd, a[0], a[1], 1).outputVariable(), p23,
+                m(new double[][]{{0, 1, 0}, {0.2, 0.3, 0.5}})));
 
         // ---- ND4J is right here: gradcheck's build of these ops was wrong (tool bugs) ----
         cases.put("relu", () -> check("sd.nn().relu(x, 0.5)", (sd, a) -> sd.nn().relu(a[0], 0.5), x23));

@@ -83,6 +83,30 @@ def cumulative(prod):
     return f
 
 
+def weighted_loss(elementwise):
+    # ND4J loss ops: inputs (predictions, weights, labels); lossReduce 0 none, 1 sum, 2 mean by weight sum,
+    # 3 mean by the count of non-zero weights
+    def f(ins, a):
+        p, w, l = ins
+        per = elementwise(p, l, a)
+        w = w.expand_as(per) if w.dim() else w * torch.ones_like(per)
+        out = per * w
+        mode = int(a.get("lossReduce", 3))
+        if mode == 0:
+            return out
+        if mode == 1:
+            return out.sum()
+        if mode == 2:
+            return out.sum() / w.sum()
+        return out.sum() / (w != 0).sum()
+    return f
+
+
+def softmax_ce_rows(logits, labels, a):
+    # per example (the classes along the last axis), keeping that axis as ND4J's lossReduce 0 does
+    return -(labels * torch.log_softmax(logits, -1)).sum(-1, keepdim=True)
+
+
 # ND4J op name -> f(list of input tensors in spec order, attrs) -> output 0
 ORACLE = {
     "log_softmax": lambda i, a: torch.log_softmax(i[0], int(a.get("dimension", -1))),
@@ -99,6 +123,13 @@ ORACLE = {
     "gather": lambda i, a: torch.index_select(i[0], dims(a)[0], i[1].long()),
     "upsampling2d": upsampling2d,
     "lrn": lrn,
+    "mean_sqerr_loss": weighted_loss(lambda p, l, a: (p - l) ** 2),
+    "softmax_cross_entropy_loss": weighted_loss(softmax_ce_rows),
+    "softmax_cross_entropy_loss_with_logits":
+        lambda i, a: -(i[1] * torch.log_softmax(i[0], int(a.get("classesDim", 1)))).sum(int(a.get("classesDim", 1))),
+    "sparse_softmax_cross_entropy_loss_with_logits":
+        lambda i, a: F.cross_entropy(i[1].reshape(-1, i[1].shape[-1]), i[0].long().reshape(-1),
+                                     reduction="none").reshape(i[0].shape),
 }
 
 FLOAT = {"float64", "float32", "float16", "bfloat16"}

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.nd4j.autodiff.functions.DifferentialFunction;
+import org.nd4j.autodiff.loss.LossReduce;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -15,6 +16,7 @@ import org.nd4j.linalg.api.ops.impl.layers.convolution.config.Conv2DConfig;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.config.LocalResponseNormalizationConfig;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.config.PaddingMode;
 import org.nd4j.linalg.api.ops.impl.transforms.custom.CumProd;
+import org.nd4j.linalg.api.ops.impl.loss.LogPoissonLoss;
 import org.nd4j.linalg.api.ops.impl.transforms.custom.CumSum;
 
 /**
@@ -39,7 +41,11 @@ final class ConfiguredOps {
             "cumsum", (sd, args, arrays, attrs) -> new CumSum(sd, args.get(0), flag(attrs, "exclusive"),
                     flag(attrs, "reverse"), axes(arrays)),
             "cumprod", (sd, args, arrays, attrs) -> new CumProd(sd, args.get(0), flag(attrs, "exclusive"),
-                    flag(attrs, "reverse"), axes(arrays)));
+                    flag(attrs, "reverse"), axes(arrays)),
+            // the kernel reads 'full' as int argument 1, not as the bool its descriptor lists
+            "log_poisson_loss", (sd, args, arrays, attrs) -> new LogPoissonLoss(sd,
+                    LossReduce.values()[(int) integer(attrs, "lossReduce", 3)], args.get(0), args.get(1), args.get(2),
+                    flag(attrs, "full")));
 
     private ConfiguredOps() {}
 

@@ -72,4 +72,25 @@ class ConfiguredOpTest {
             assertArrayEquals(new double[] {5, 3, 0, 11, 6, 0}, y.reshape(6).toDoubleVector(), 1e-12);
         }
     }
+
+    @Test
+    void logPoissonFullReachesTheKernel() throws Exception {
+        String spec = """
+                op: log_poisson_loss
+                attrs: {lossReduce: 0, full: true}
+                inputs:
+                  predictions: {shape: [1]}
+                  weights: {shape: [1]}
+                  labels: {shape: [1]}
+                """;
+        Map<String, INDArray> in = new LinkedHashMap<>();
+        in.put("predictions", Nd4j.createFromArray(0.0));
+        in.put("weights", Nd4j.createFromArray(1.0));
+        in.put("labels", Nd4j.createFromArray(2.0));
+        try (Differentiable f = builder.build(Specs.parse(spec), in)) {
+            // exp(0) - 2*0 + Stirling's 2 ln 2 - 2 + ln(2 pi 2) / 2; without 'full' it would be 1
+            double stirling = 2 * Math.log(2) - 2 + 0.5 * Math.log(4 * Math.PI);
+            assertEquals(1 + stirling, f.forward(in).get("0").getDouble(0), 1e-12);
+        }
+    }
 }
