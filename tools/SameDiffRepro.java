@@ -25,6 +25,14 @@ import org.nd4j.linalg.api.ops.impl.layers.convolution.config.PaddingMode;
 import org.nd4j.linalg.api.ops.impl.transforms.strict.Mish;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.autodiff.loss.LossReduce;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.config.LSTMActivations;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.config.LSTMDataFormat;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.config.LSTMDirectionMode;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.config.LSTMLayerConfig;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.weights.GRUWeights;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.weights.LSTMLayerWeights;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.weights.SRUWeights;
+import org.nd4j.linalg.indexing.NDArrayIndex;
 import org.nd4j.linalg.api.ops.impl.loss.SoftmaxCrossEntropyWithLogitsLoss;
 
 public class SameDiffRepro {
@@ -170,6 +178,38 @@ public class SameDiffRepro {
         cases.put("sce-logits", () -> check("new SoftmaxCrossEntropyWithLogitsLoss(sd, logits[2,3], labels[2,3], classesDim 1)  [specs: softmax-cross-entropy-with-logits-rows]",
                 (sd, a) -> new SoftmaxCrossEntropyWithLogitsLoss(sd, a[0], a[1], 1).outputVariable(), p23,
                 m(new double[][]{{0, 1, 0}, {0.2, 0.3, 0.5}})));
+
+        // ---- recurrent layers ----
+        INDArray gx = Nd4j.createFromArray(-0.25, 0.54, 0.34, 0.42, -0.13, 0.99, 1.0, 0.9).reshape(2, 2, 2);
+        INDArray gh = m(new double[][]{{-0.62, 0.37}, {0.34, 0.21}});
+        INDArray gwx = m(new double[][]{{0.15, 0.31, -0.52, -0.07, -0.84, 0.68}, {-0.96, -0.96, 0.87, 0.94, 0.72, 0.38}});
+        INDArray gwh = m(new double[][]{{-0.69, 0.82, 0.01, 0.4, -0.95, -0.76}, {0.39, 0.9, -0.51, -0.61, -0.45, 0.13}});
+        INDArray gb = v(-0.63, -0.83, 0.06, 0.25, 0.02, 0.79);
+        cases.put("gru", () -> check("sd.rnn().gru(x[2,2,2], hI[2,2], Wx[2,6], Wh[2,6], b[6])  [specs: gru-2steps]",
+                (sd, a) -> sd.rnn().gru(a[0], a[1], a[2], a[3], a[4]), gx, gh, gwx, gwh, gb));
+        cases.put("gru-1step", () -> check("sd.rnn().gru(x[1,2,2], ...): the first time step alone",
+                (sd, a) -> sd.rnn().gru(a[0], a[1], a[2], a[3], a[4]), gx.get(NDArrayIndex.interval(0, 1)).dup(), gh, gwx, gwh, gb));
+        cases.put("sru", () -> check("sd.rnn().sru(x[2,3,4], c0[2,3], SRUWeights(w[3,9], b[6]))  [specs: sru-4steps]",
+                (sd, a) -> sd.rnn().sru(a[0], a[1], SRUWeights.builder().weights(a[2]).bias(a[3]).build()),
+                Nd4j.rand(DataType.DOUBLE, 2, 3, 4), Nd4j.rand(DataType.DOUBLE, 2, 3), Nd4j.rand(DataType.DOUBLE, 3, 9),
+                Nd4j.rand(DataType.DOUBLE, 6)));
+        cases.put("grucell", () -> check("sd.rnn().gruCell(x[2,3], hLast[2,2], GRUWeights(...))[3]  [specs: gru-cell]",
+                (sd, a) -> sd.rnn().gruCell(a[0], a[1], GRUWeights.builder().ruWeight(a[2]).cWeight(a[3]).ruBias(a[4])
+                        .cBias(a[5]).build())[3],
+                Nd4j.rand(DataType.DOUBLE, 2, 3), Nd4j.rand(DataType.DOUBLE, 2, 2), Nd4j.rand(DataType.DOUBLE, 5, 4),
+                Nd4j.rand(DataType.DOUBLE, 5, 2), Nd4j.rand(DataType.DOUBLE, 4), Nd4j.rand(DataType.DOUBLE, 2)));
+
+        cases.put("lstmlayer", () -> check("sd.rnn().lstmLayer(x[2,2,2], cI, hI, null, weights(Wx, Wr, b), TNS FWD sigmoid/tanh/tanh)[0]  [specs: lstm-layer-tns-forward]",
+                (sd, a) -> sd.rnn().lstmLayer(a[0], a[5], a[4], null,
+                        LSTMLayerWeights.builder().weights(a[1]).rWeights(a[2]).bias(a[3]).build(),
+                        LSTMLayerConfig.builder().lstmdataformat(LSTMDataFormat.TNS).directionMode(LSTMDirectionMode.FWD)
+                                .gateAct(LSTMActivations.SIGMOID).cellAct(LSTMActivations.TANH).outAct(LSTMActivations.TANH)
+                                .retFullSequence(true).retLastH(false).retLastC(false).cellClip(0).build())[0],
+                Nd4j.createFromArray(0.22, 0.5, 0.56, -0.42, 0.39, 0.85, 0.03, 0.75).reshape(2, 2, 2),
+                m(new double[][]{{0.65, -0.53, 0.65, -0.96, -0.57, -0.38, -0.76, -0.12}, {0.27, -0.13, 0.66, 0.28, 0.7, -0.36, 0.22, -0.95}}),
+                m(new double[][]{{-0.78, 0.13, 0.25, -0.12, -0.62, 0.42, 0.63, 0.6}, {0.63, -0.18, -0.69, 0.81, 0.39, 0.22, -0.82, -0.67}}),
+                v(0.91, -0.46, 0.5, 0.07, 0.84, -0.85, -0.12, -0.35),
+                m(new double[][]{{0.84, -0.26}, {0.56, -0.07}}), m(new double[][]{{-0.34, 0.23}, {-0.68, 0.09}})));
 
         // ---- ND4J is right here: gradcheck's build of these ops was wrong (tool bugs) ----
         cases.put("relu", () -> check("sd.nn().relu(x, 0.5)", (sd, a) -> sd.nn().relu(a[0], 0.5), x23));

@@ -107,6 +107,39 @@ def softmax_ce_rows(logits, labels, a):
     return -(labels * torch.log_softmax(logits, -1)).sum(-1, keepdim=True)
 
 
+def gru(ins, a):
+    # ND4J's gru: x [time, batch, nIn]; gates [r | u | c] side by side in Wx [nIn, 3n], Wh [n, 3n], b [3n]:
+    # r, u = sigmoid(x Wx + h Wh + b) over the first 2n columns, c = tanh(x Wx_c + b_c + r*(h Wh_c)),
+    # h' = u*h + (1-u)*c; the output is h' at every step
+    x, h, wx, wh, b = ins
+    n = h.shape[-1]
+    out = []
+    for t in range(x.shape[0]):
+        ru = torch.sigmoid(x[t] @ wx[:, :2 * n] + h @ wh[:, :2 * n] + b[:2 * n])
+        r, u = ru[:, :n], ru[:, n:]
+        c = torch.tanh(x[t] @ wx[:, 2 * n:] + b[2 * n:] + r * (h @ wh[:, 2 * n:]))
+        h = u * h + (1 - u) * c
+        out.append(h)
+    return torch.stack(out)
+
+
+def lstm_layer(ins, a):
+    # ND4J's lstmLayer, time-major (dataFormat 0), forward, sigmoid gates and tanh cell/output activations, with
+    # biases, hI and cI, no peepholes: gates [i | f | g | o] side by side in Wx [nIn, 4n], Wr [n, 4n], b [4n];
+    # c = f*c + i*g, h = o*tanh(c); the output is h at every step
+    assert [int(a[k]) for k in ("dataFormat", "directionMode", "gateAct", "cellAct", "outAct")] == [0, 0, 2, 0, 0]
+    x, wx, wr, b, h, c = ins
+    n = h.shape[-1]
+    out = []
+    for t in range(x.shape[0]):
+        z = x[t] @ wx + h @ wr + b
+        i, f, g, o = (z[:, k * n:(k + 1) * n] for k in range(4))
+        c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+        h = torch.sigmoid(o) * torch.tanh(c)
+        out.append(h)
+    return torch.stack(out)
+
+
 # ND4J op name -> f(list of input tensors in spec order, attrs) -> output 0
 ORACLE = {
     "log_softmax": lambda i, a: torch.log_softmax(i[0], int(a.get("dimension", -1))),
@@ -123,6 +156,8 @@ ORACLE = {
     "gather": lambda i, a: torch.index_select(i[0], dims(a)[0], i[1].long()),
     "upsampling2d": upsampling2d,
     "lrn": lrn,
+    "gru": gru,
+    "lstmLayer": lstm_layer,
     "mean_sqerr_loss": weighted_loss(lambda p, l, a: (p - l) ** 2),
     "softmax_cross_entropy_loss": weighted_loss(softmax_ce_rows),
     "softmax_cross_entropy_loss_with_logits":

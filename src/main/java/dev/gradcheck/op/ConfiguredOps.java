@@ -16,6 +16,12 @@ import org.nd4j.linalg.api.ops.impl.layers.convolution.config.Conv2DConfig;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.config.LocalResponseNormalizationConfig;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.config.PaddingMode;
 import org.nd4j.linalg.api.ops.impl.transforms.custom.CumProd;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.LSTMLayer;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.config.LSTMActivations;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.config.LSTMDataFormat;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.config.LSTMDirectionMode;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.config.LSTMLayerConfig;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.weights.LSTMLayerWeights;
 import org.nd4j.linalg.api.ops.impl.loss.LogPoissonLoss;
 import org.nd4j.linalg.api.ops.impl.transforms.custom.CumSum;
 
@@ -35,6 +41,7 @@ final class ConfiguredOps {
     }
 
     private static final Map<String, Construction> TABLE = Map.of(
+            "lstmLayer", ConfiguredOps::lstmLayer,
             "conv1d", ConfiguredOps::conv1d,
             "conv2d", ConfiguredOps::conv2d,
             "lrn", ConfiguredOps::lrn,
@@ -87,6 +94,47 @@ final class ConfiguredOps {
                 .bias(real(attrs, "bias", 1.0)).alpha(real(attrs, "alpha", 1.0)).beta(real(attrs, "beta", 0.5))
                 .build();
         return new LocalResponseNormalization(sd, args.get(0), config);
+    }
+
+    /**
+     * As {@code sd.rnn().lstmLayer(x, cI, hI, seqLen, weights, config)}. The inputs come in the kernel's order,
+     * x, Wx, Wr, then b, seqLen, hI, cI, Wp as far as the has* flags say they are present. LSTMLayerConfig has no
+     * activation alphas or betas, so a spec that sets one is rejected rather than silently built without it.
+     */
+    private static DifferentialFunction lstmLayer(SameDiff sd, List<SDVariable> args, List<INDArray> arrays,
+                                                  Map<String, Object> attrs) {
+        for (String unsupported : List.of("gateAlpha", "gateBeta", "cellAlpha", "cellBeta", "outAlpha", "outBeta")) {
+            if (real(attrs, unsupported, 0.0) != 0.0) {
+                throw new IllegalArgumentException("lstmLayer: ND4J's LSTMLayerConfig cannot carry a non-zero "
+                        + unsupported + ", so gradcheck cannot build it faithfully");
+            }
+        }
+        java.util.Iterator<SDVariable> in = args.iterator();
+        SDVariable x = in.next();
+        LSTMLayerWeights.LSTMLayerWeightsBuilder weights = LSTMLayerWeights.builder().weights(in.next())
+                .rWeights(in.next());
+        if (flag(attrs, "hasBiases")) {
+            weights.bias(in.next());
+        }
+        SDVariable seqLen = flag(attrs, "hasSeqLen") ? in.next() : null;
+        SDVariable hI = flag(attrs, "hasInitH") ? in.next() : null;
+        SDVariable cI = flag(attrs, "hasInitC") ? in.next() : null;
+        if (flag(attrs, "hasPH")) {
+            weights.peepholeWeights(in.next());
+        }
+        LSTMLayerConfig config = LSTMLayerConfig.builder()
+                .lstmdataformat(LSTMDataFormat.values()[(int) integer(attrs, "dataFormat", 0)])
+                .directionMode(LSTMDirectionMode.values()[(int) integer(attrs, "directionMode", 0)])
+                .gateAct(LSTMActivations.values()[(int) integer(attrs, "gateAct", 2)])
+                .cellAct(LSTMActivations.values()[(int) integer(attrs, "cellAct", 0)])
+                .outAct(LSTMActivations.values()[(int) integer(attrs, "outAct", 0)])
+                .cellClip(real(attrs, "cellClip", 0.0))
+                .retFullSequence(attrs.get("retFullSeq") == null || flag(attrs, "retFullSeq"))
+                .retLastH(flag(attrs, "retLastH")).retLastC(flag(attrs, "retLastC"))
+                .build();
+        // LSTMLayer's (x, cLast, yLast, ...) constructor puts cLast in the kernel's hI slot and yLast in cI's
+        // (docs/nd4j-findings.md): passed this way round, each spec input lands in the slot it is named after
+        return new LSTMLayer(sd, x, hI, cI, seqLen, weights.build(), config);
     }
 
     /** A scan's axes are its second input, an integer constant; ND4J's API passes them as integer arguments. */

@@ -69,8 +69,8 @@ public final class Nd4jOpBuilder {
     }
 
     /**
-     * Builds the op over the given input arrays (which fix each input's dtype and shape). Floating inputs become
-     * SameDiff variables, the others constants.
+     * Builds the op over the given input arrays (which fix each input's dtype and shape). Checked inputs become
+     * SameDiff variables, the others (integer, boolean, no_grad) constants.
      */
     public Differentiable build(OpSpec spec, Map<String, INDArray> inputs) throws InvalidSpecException {
         OpInfo info = lookup(spec);
@@ -82,7 +82,10 @@ public final class Nd4jOpBuilder {
         for (Map.Entry<String, INDArray> e : inputs.entrySet()) {
             INDArray arr = e.getValue().dup();
             String varName = "input_" + e.getKey();
-            vars.put(e.getKey(), arr.dataType().isFPType() ? sd.var(varName, arr) : sd.constant(varName, arr));
+            // only checked inputs are variables: SameDiff demands a gradient for every variable, and ops such as a
+            // mask give none
+            boolean checked = arr.dataType().isFPType() && spec.check().contains(e.getKey());
+            vars.put(e.getKey(), checked ? sd.var(varName, arr) : sd.constant(varName, arr));
         }
         SDVariable[] args = vars.values().toArray(new SDVariable[0]);
         Optional<ConfiguredOps.Construction> configured = ConfiguredOps.find(info.name());
