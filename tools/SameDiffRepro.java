@@ -25,6 +25,8 @@ import org.nd4j.linalg.api.ops.impl.layers.convolution.config.PaddingMode;
 import org.nd4j.linalg.api.ops.impl.transforms.strict.Mish;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.autodiff.loss.LossReduce;
+import org.nd4j.linalg.api.ops.impl.transforms.pairwise.arithmetic.FModOp;
+import org.nd4j.linalg.api.ops.impl.transforms.strict.PreciseGELU;
 import org.nd4j.linalg.api.ops.impl.layers.recurrent.config.LSTMActivations;
 import org.nd4j.linalg.api.ops.impl.layers.recurrent.config.LSTMDataFormat;
 import org.nd4j.linalg.api.ops.impl.layers.recurrent.config.LSTMDirectionMode;
@@ -210,6 +212,23 @@ public class SameDiffRepro {
                 m(new double[][]{{-0.78, 0.13, 0.25, -0.12, -0.62, 0.42, 0.63, 0.6}, {0.63, -0.18, -0.69, 0.81, 0.39, 0.22, -0.82, -0.67}}),
                 v(0.91, -0.46, 0.5, 0.07, 0.84, -0.85, -0.12, -0.35),
                 m(new double[][]{{0.84, -0.26}, {0.56, -0.07}}), m(new double[][]{{-0.34, 0.23}, {-0.68, 0.09}})));
+
+        // ---- elementwise and pairwise ----
+        INDArray fx = m(new double[][]{{2.3, -1.7, 0.4}, {3.7, -2.6, 1.1}}), fy = m(new double[][]{{0.9, 0.8, 0.7}, {1.3, 1.1, 0.6}});
+        INDArray px = m(new double[][]{{2.3, 1.7, 0.4}, {3.7, 2.6, 1.1}});
+        cases.put("fmod", () -> check("new FModOp(sd, x, y)  [specs: fmod-away-from-jumps]", (sd, a) -> new FModOp(sd, a[0], a[1]).outputVariable(), fx, fy));
+        cases.put("floormod", () -> check("sd.math().floorMod(x, y)  [specs: floormod-away-from-jumps]", (sd, a) -> sd.math().floorMod(a[0], a[1]), fx, fy));
+        cases.put("mod", () -> check("sd.math().mod(x, y)  [specs: mod-away-from-jumps]", (sd, a) -> sd.math().mod(a[0], a[1]), px, fy));
+        cases.put("max-pairwise", () -> check("new Max(sd, x, y) (legacy pairwise)  [specs: max-pairwise-no-ties]",
+                (sd, a) -> new org.nd4j.linalg.api.ops.impl.transforms.same.Max(sd, a[0], a[1]).outputVariable(), x23, xc));
+        cases.put("amax-pairwise", () -> check("new AMax(sd, x, y)  [specs: amax-pairwise-no-ties]",
+                (sd, a) -> new org.nd4j.linalg.api.ops.impl.transforms.same.AMax(sd, a[0], a[1]).outputVariable(), x23, xc));
+        cases.put("atan2-bcast", () -> check("sd.math().atan2(y[2,3], x[3])  [specs: atan2-broadcast]",
+                (sd, a) -> sd.math().atan2(a[0], a[1]), m(new double[][]{{0.3, -1.2, 0.8}, {1.5, 0.2, -0.6}}), v(0.7, 1.4, 0.9)));
+        cases.put("cross", () -> check("sd.math().cross(a[2,3], b[2,3])  [specs: cross-rows]", (sd, a) -> sd.math().cross(a[0], a[1]),
+                m(new double[][]{{0.5, -1.2, 0.8}, {1.1, 0.3, -0.7}}), m(new double[][]{{-0.4, 0.9, 1.3}, {0.6, -1.5, 0.2}})));
+        cases.put("precise-gelu", () -> check("new PreciseGELU(sd, x)  [specs: precise-gelu]",
+                (sd, a) -> new PreciseGELU(sd, a[0]).outputVariable(), m(new double[][]{{-2.7, -1.2, -0.3}, {0.4, 1.1, 2.5}})));
 
         // ---- ND4J is right here: gradcheck's build of these ops was wrong (tool bugs) ----
         cases.put("relu", () -> check("sd.nn().relu(x, 0.5)", (sd, a) -> sd.nn().relu(a[0], 0.5), x23));

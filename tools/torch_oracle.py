@@ -158,6 +158,15 @@ ORACLE = {
     "lrn": lrn,
     "gru": gru,
     "lstmLayer": lstm_layer,
+    # ND4J's PreciseGELU kernel as written: the cube is taken of (0.044715 x), not 0.044715 * x^3
+    "precise_gelu": lambda i, a: 0.5 * i[0] * (1 + torch.tanh((2 / np.pi) ** 0.5 * (i[0] + (0.044715 * i[0]) ** 3))),
+    "tf_atan2": lambda i, a: torch.atan2(i[0], i[1]),
+    "fmod": lambda i, a: torch.fmod(i[0], i[1]),
+    "floormod": lambda i, a: torch.remainder(i[0], i[1]),
+    "mod": lambda i, a: torch.fmod(i[0], i[1]),
+    "cross": lambda i, a: torch.cross(i[0], i[1], dim=-1),
+    "max_pairwise": lambda i, a: torch.maximum(i[0], i[1]),
+    "amax_pairwise": lambda i, a: torch.where(i[0].abs() >= i[1].abs(), i[0], i[1]),
     "mean_sqerr_loss": weighted_loss(lambda p, l, a: (p - l) ** 2),
     "softmax_cross_entropy_loss": weighted_loss(softmax_ce_rows),
     "softmax_cross_entropy_loss_with_logits":
