@@ -24,6 +24,7 @@ import org.nd4j.linalg.api.ops.impl.layers.recurrent.config.LSTMLayerConfig;
 import org.nd4j.linalg.api.ops.impl.layers.recurrent.weights.LSTMLayerWeights;
 import org.nd4j.linalg.api.ops.impl.loss.LogPoissonLoss;
 import org.nd4j.linalg.api.ops.impl.transforms.custom.CumSum;
+import org.nd4j.linalg.api.ops.impl.transforms.segment.UnsortedSegmentSqrtN;
 
 /**
  * Ops that the generic path (blank instance, positional arguments, {@code configureFromArguments}) cannot build
@@ -49,6 +50,9 @@ final class ConfiguredOps {
                     flag(attrs, "reverse"), axes(arrays)),
             "cumprod", (sd, args, arrays, attrs) -> new CumProd(sd, args.get(0), flag(attrs, "exclusive"),
                     flag(attrs, "reverse"), axes(arrays)),
+            // doDiff reads a numSegments field that only this constructor sets
+            "unsorted_segment_sqrt_n", (sd, args, arrays, attrs) -> new UnsortedSegmentSqrtN(sd, args.get(0),
+                    args.get(1), (int) integer(attrs, "numSegments", 0)),
             // the kernel reads 'full' as int argument 1, not as the bool its descriptor lists
             "log_poisson_loss", (sd, args, arrays, attrs) -> new LogPoissonLoss(sd,
                     LossReduce.values()[(int) integer(attrs, "lossReduce", 3)], args.get(0), args.get(1), args.get(2),
