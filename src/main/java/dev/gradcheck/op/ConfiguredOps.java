@@ -23,7 +23,10 @@ import org.nd4j.linalg.api.ops.impl.layers.recurrent.config.LSTMDirectionMode;
 import org.nd4j.linalg.api.ops.impl.layers.recurrent.config.LSTMLayerConfig;
 import org.nd4j.linalg.api.ops.impl.layers.recurrent.weights.LSTMLayerWeights;
 import org.nd4j.linalg.api.ops.impl.loss.LogPoissonLoss;
+import org.nd4j.linalg.api.ops.impl.shape.Unstack;
+import org.nd4j.linalg.api.ops.impl.transforms.custom.BatchToSpace;
 import org.nd4j.linalg.api.ops.impl.transforms.custom.CumSum;
+import org.nd4j.linalg.api.ops.impl.transforms.custom.SpaceToBatch;
 import org.nd4j.linalg.api.ops.impl.transforms.segment.UnsortedSegmentSqrtN;
 
 /**
@@ -41,22 +44,31 @@ final class ConfiguredOps {
         DifferentialFunction build(SameDiff sd, List<SDVariable> args, List<INDArray> arrays, Map<String, Object> attrs);
     }
 
-    private static final Map<String, Construction> TABLE = Map.of(
-            "lstmLayer", ConfiguredOps::lstmLayer,
-            "conv1d", ConfiguredOps::conv1d,
-            "conv2d", ConfiguredOps::conv2d,
-            "lrn", ConfiguredOps::lrn,
-            "cumsum", (sd, args, arrays, attrs) -> new CumSum(sd, args.get(0), flag(attrs, "exclusive"),
-                    flag(attrs, "reverse"), axes(arrays)),
-            "cumprod", (sd, args, arrays, attrs) -> new CumProd(sd, args.get(0), flag(attrs, "exclusive"),
-                    flag(attrs, "reverse"), axes(arrays)),
+    private static final Map<String, Construction> TABLE = Map.ofEntries(
+            Map.entry("lstmLayer", ConfiguredOps::lstmLayer),
+            Map.entry("conv1d", ConfiguredOps::conv1d),
+            Map.entry("conv2d", ConfiguredOps::conv2d),
+            Map.entry("lrn", ConfiguredOps::lrn),
+            Map.entry("cumsum", (sd, args, arrays, attrs) -> new CumSum(sd, args.get(0), flag(attrs, "exclusive"),
+                    flag(attrs, "reverse"), axes(arrays))),
+            Map.entry("cumprod", (sd, args, arrays, attrs) -> new CumProd(sd, args.get(0), flag(attrs, "exclusive"),
+                    flag(attrs, "reverse"), axes(arrays))),
             // doDiff reads a numSegments field that only this constructor sets
-            "unsorted_segment_sqrt_n", (sd, args, arrays, attrs) -> new UnsortedSegmentSqrtN(sd, args.get(0),
-                    args.get(1), (int) integer(attrs, "numSegments", 0)),
+            Map.entry("unsorted_segment_sqrt_n", (sd, args, arrays, attrs) -> new UnsortedSegmentSqrtN(sd,
+                    args.get(0), args.get(1), (int) integer(attrs, "numSegments", 0))),
             // the kernel reads 'full' as int argument 1, not as the bool its descriptor lists
-            "log_poisson_loss", (sd, args, arrays, attrs) -> new LogPoissonLoss(sd,
+            Map.entry("log_poisson_loss", (sd, args, arrays, attrs) -> new LogPoissonLoss(sd,
                     LossReduce.values()[(int) integer(attrs, "lossReduce", 3)], args.get(0), args.get(1), args.get(2),
-                    flag(attrs, "full")));
+                    flag(attrs, "full"))),
+            // the number of outputs comes from 'num', which the generic path cannot give the op
+            Map.entry("unstack", (sd, args, arrays, attrs) -> new Unstack(sd, args.get(0),
+                    (int) integer(attrs, "dimensions", 0), (int) integer(attrs, "num", 0))),
+            // doDiff reads the block and crop/padding fields only these constructors set; the amounts are the
+            // op's second (integer) input, [[top, bottom], [left, right]]
+            Map.entry("batch_to_space", (sd, args, arrays, attrs) -> new BatchToSpace(sd, args.get(0),
+                    blocks(attrs), pairs(arrays.get(1)), false)),
+            Map.entry("space_to_batch", (sd, args, arrays, attrs) -> new SpaceToBatch(sd,
+                    new SDVariable[] {args.get(0)}, blocks(attrs), pairs(arrays.get(1)), false)));
 
     private ConfiguredOps() {}
 
@@ -147,6 +159,16 @@ final class ConfiguredOps {
             return new int[] {0};
         }
         return arrays.get(1).dup().data().asInt();
+    }
+
+    private static int[] blocks(Map<String, Object> attrs) {
+        int block = (int) integer(attrs, "blockSize", 2);
+        return new int[] {block, block};
+    }
+
+    private static int[][] pairs(INDArray amounts) {
+        int[] flat = amounts.dup().data().asInt();
+        return new int[][] {{flat[0], flat[1]}, {flat[2], flat[3]}};
     }
 
     private static long integer(Map<String, Object> attrs, String name, long fallback) {
