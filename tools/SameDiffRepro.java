@@ -230,6 +230,16 @@ public class SameDiffRepro {
         cases.put("precise-gelu", () -> check("new PreciseGELU(sd, x)  [specs: precise-gelu]",
                 (sd, a) -> new PreciseGELU(sd, a[0]).outputVariable(), m(new double[][]{{-2.7, -1.2, -0.3}, {0.4, 1.1, 2.5}})));
 
+        // ---- linear algebra ----
+        INDArray inv = Nd4j.createFromArray(2.0, 0.5, 0.1, 0.3, 1.5, -0.2, 0.1, 0.4, 1.8,
+                1.2, -0.3, 0.2, 0.4, 2.2, 0.5, -0.1, 0.3, 1.4).reshape(2, 3, 3);
+        cases.put("matrix-inverse", () -> check("sd.math().matrixInverse(x[2,3,3])  [specs: matrix-inverse-batch]",
+                (sd, a) -> sd.math().matrixInverse(a[0]), inv));
+        cases.put("matrix-inverse-2d", () -> check("sd.math().matrixInverse(x[3,3]): one matrix",
+                (sd, a) -> sd.math().matrixInverse(a[0]), inv.get(NDArrayIndex.point(0)).dup()));
+        cases.put("set-diag", () -> check("sd.math().setDiag(x[2,3,3], diag[2,3])  [specs: matrix-set-diag-batch]",
+                (sd, a) -> sd.math().setDiag(a[0], a[1]), inv, m(new double[][]{{0.5, -0.4, 0.9}, {1.1, 0.2, -0.7}})));
+
         // ---- ND4J is right here: gradcheck's build of these ops was wrong (tool bugs) ----
         cases.put("relu", () -> check("sd.nn().relu(x, 0.5)", (sd, a) -> sd.nn().relu(a[0], 0.5), x23));
         cases.put("relu6", () -> check("sd.nn().relu6(x, 0)", (sd, a) -> sd.nn().relu6(a[0], 0), x23));

@@ -165,6 +165,7 @@ ORACLE = {
     "floormod": lambda i, a: torch.remainder(i[0], i[1]),
     "mod": lambda i, a: torch.fmod(i[0], i[1]),
     "cross": lambda i, a: torch.cross(i[0], i[1], dim=-1),
+    "matrix_inverse": lambda i, a: torch.linalg.inv(i[0]),
     "max_pairwise": lambda i, a: torch.maximum(i[0], i[1]),
     "amax_pairwise": lambda i, a: torch.where(i[0].abs() >= i[1].abs(), i[0], i[1]),
     "mean_sqerr_loss": weighted_loss(lambda p, l, a: (p - l) ** 2),
