@@ -93,4 +93,24 @@ class ConfiguredOpTest {
             assertEquals(1 + stirling, f.forward(in).get("0").getDouble(0), 1e-12);
         }
     }
+
+    /** A floating input that is not checked (an attention mask) is a constant: SameDiff demands no gradient for it. */
+    @Test
+    void anUncheckedFloatingInputIsAConstant() {
+        String spec = """
+                op: dot_product_attention
+                attrs: {normalization: 0, outputWeights: 0}
+                inputs:
+                  q: {shape: [1, 2, 2]}
+                  k: {shape: [1, 2, 3]}
+                  v: {shape: [1, 2, 3]}
+                  mask: {shape: [1, 3], init: {values: [[1, 1, 0]]}}
+                no_grad: [mask]
+                """;
+        CheckResult r = new GradientChecker(builder::build, "cpu").check(Specs.parse(spec));
+        assertEquals(Status.PASSED, r.status(), r.toString());
+        assertEquals(3, r.gradients().size(), "q, k and v are checked, the mask is not");
+        FunctionFactory corrupted = (s, in) -> Functions.withBackward(builder.build(s, in), Functions.scaledBy(1.01));
+        assertEquals(Status.FAILED, new GradientChecker(corrupted, "cpu").check(Specs.parse(spec)).status());
+    }
 }
