@@ -230,6 +230,14 @@ public class SameDiffRepro {
         cases.put("precise-gelu", () -> check("new PreciseGELU(sd, x)  [specs: precise-gelu]",
                 (sd, a) -> new PreciseGELU(sd, a[0]).outputVariable(), m(new double[][]{{-2.7, -1.2, -0.3}, {0.4, 1.1, 2.5}})));
 
+        INDArray dx = m(new double[][]{{0.3, -1.6, 2.5}, {-0.4, 1.2, 0.7}});
+        cases.put("softsign-derivative", () -> check("new SoftSignDerivative(sd, x)  [specs: softsign-derivative]",
+                (sd, a) -> new org.nd4j.linalg.api.ops.impl.transforms.gradient.SoftSignDerivative(sd, a[0]).outputVariable(), dx));
+        cases.put("selu-derivative", () -> check("new SELUDerivative(sd, x)  [specs: selu-derivative]",
+                (sd, a) -> new org.nd4j.linalg.api.ops.impl.transforms.gradient.SELUDerivative(sd, a[0]).outputVariable(), dx));
+        cases.put("amin-pairwise", () -> check("new AMin(sd, x, y)  [specs: amin-pairwise-no-ties]",
+                (sd, a) -> new org.nd4j.linalg.api.ops.impl.transforms.same.AMin(sd, a[0], a[1]).outputVariable(), x23, xc));
+
         // ---- linear algebra ----
         INDArray inv = Nd4j.createFromArray(2.0, 0.5, 0.1, 0.3, 1.5, -0.2, 0.1, 0.4, 1.8,
                 1.2, -0.3, 0.2, 0.4, 2.2, 0.5, -0.1, 0.3, 1.4).reshape(2, 3, 3);

@@ -166,6 +166,10 @@ ORACLE = {
     "mod": lambda i, a: torch.fmod(i[0], i[1]),
     "cross": lambda i, a: torch.cross(i[0], i[1], dim=-1),
     "matrix_inverse": lambda i, a: torch.linalg.inv(i[0]),
+    # derivative ops: the first derivative of softsign and selu, written out
+    "softsignderivative": lambda i, a: 1 / (1 + i[0].abs()) ** 2,
+    "seluderivative": lambda i, a: 1.0507009873554805 * torch.where(
+        i[0] > 0, torch.ones_like(i[0]), 1.6732632423543772 * torch.exp(i[0])),
     "max_pairwise": lambda i, a: torch.maximum(i[0], i[1]),
     "amax_pairwise": lambda i, a: torch.where(i[0].abs() >= i[1].abs(), i[0], i[1]),
     "mean_sqerr_loss": weighted_loss(lambda p, l, a: (p - l) ** 2),
