@@ -10,9 +10,13 @@ import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv1D;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv2D;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv3D;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.DeConv3D;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.LocalResponseNormalization;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.config.Conv1DConfig;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.config.Conv2DConfig;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.config.Conv3DConfig;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.config.DeConv3DConfig;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.config.LocalResponseNormalizationConfig;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.config.PaddingMode;
 import org.nd4j.linalg.api.ops.impl.transforms.custom.CumProd;
@@ -48,6 +52,8 @@ final class ConfiguredOps {
             Map.entry("lstmLayer", ConfiguredOps::lstmLayer),
             Map.entry("conv1d", ConfiguredOps::conv1d),
             Map.entry("conv2d", ConfiguredOps::conv2d),
+            Map.entry("conv3dnew", ConfiguredOps::conv3d),
+            Map.entry("deconv3d", ConfiguredOps::deconv3d),
             Map.entry("lrn", ConfiguredOps::lrn),
             Map.entry("cumsum", (sd, args, arrays, attrs) -> new CumSum(sd, args.get(0), flag(attrs, "exclusive"),
                     flag(attrs, "reverse"), axes(arrays))),
@@ -100,6 +106,36 @@ final class ConfiguredOps {
                 .dataFormat(integer(attrs, "isNCHW", 0) == 0 ? "NCHW" : "NHWC")
                 .build();
         return new Conv2D(sd, args.toArray(new SDVariable[0]), config);
+    }
+
+    /** As {@code sd.cnn().conv3d(x, w, b, config)}; isNCDHW 0 means NCDHW; weights [kD, kH, kW, iC, oC]. */
+    private static DifferentialFunction conv3d(SameDiff sd, List<SDVariable> args, List<INDArray> arrays,
+                                               Map<String, Object> attrs) {
+        Conv3DConfig config = Conv3DConfig.builder()
+                .kD(integer(attrs, "kD", 1)).kH(integer(attrs, "kH", 1)).kW(integer(attrs, "kW", 1))
+                .sD(integer(attrs, "sD", 1)).sH(integer(attrs, "sH", 1)).sW(integer(attrs, "sW", 1))
+                .pD(integer(attrs, "pD", 0)).pH(integer(attrs, "pH", 0)).pW(integer(attrs, "pW", 0))
+                .dD(integer(attrs, "dD", 1)).dH(integer(attrs, "dH", 1)).dW(integer(attrs, "dW", 1))
+                .paddingMode(PaddingMode.fromNumber((int) integer(attrs, "paddingMode", 0)))
+                .dataFormat(integer(attrs, "isNCDHW", 0) == 0 ? "NCDHW" : "NDHWC")
+                .biasUsed(args.size() > 2)
+                .build();
+        return new Conv3D(sd, args.toArray(new SDVariable[0]), config);
+    }
+
+    /** As {@code sd.cnn().deconv3d(x, w, b, config)}; weights [kD, kH, kW, oC, iC]. */
+    private static DifferentialFunction deconv3d(SameDiff sd, List<SDVariable> args, List<INDArray> arrays,
+                                                 Map<String, Object> attrs) {
+        DeConv3DConfig config = DeConv3DConfig.builder()
+                .kD(integer(attrs, "kD", 1)).kH(integer(attrs, "kH", 1)).kW(integer(attrs, "kW", 1))
+                .sD(integer(attrs, "sD", 1)).sH(integer(attrs, "sH", 1)).sW(integer(attrs, "sW", 1))
+                .pD(integer(attrs, "pD", 0)).pH(integer(attrs, "pH", 0)).pW(integer(attrs, "pW", 0))
+                .dD(integer(attrs, "dD", 1)).dH(integer(attrs, "dH", 1)).dW(integer(attrs, "dW", 1))
+                .isSameMode(integer(attrs, "isSameMode", 0) == 1)
+                .dataFormat(integer(attrs, "isNCDHW", 0) == 0 ? "NCDHW" : "NDHWC")
+                .build();
+        return args.size() > 2 ? new DeConv3D(sd, args.get(0), args.get(1), args.get(2), config)
+                : new DeConv3D(sd, args.get(0), args.get(1), config);
     }
 
     /** As {@code sd.cnn().localResponseNormalization(x, config)}. */
