@@ -42,7 +42,7 @@ import org.nd4j.linalg.api.ops.impl.transforms.segment.UnsortedSegmentSqrtN;
  */
 final class ConfiguredOps {
 
-    /** Builds one op in {@code sd} over the spec's inputs (variables and, by name, their arrays). */
+    /** Builds one op in {@code sd} over the spec's inputs: their graph variables and arrays, in the spec's order. */
     @FunctionalInterface
     interface Construction {
         DifferentialFunction build(SameDiff sd, List<SDVariable> args, List<INDArray> arrays, Map<String, Object> attrs);
