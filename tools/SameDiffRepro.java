@@ -24,6 +24,18 @@ import org.nd4j.linalg.api.ops.impl.layers.convolution.config.LocalResponseNorma
 import org.nd4j.linalg.api.ops.impl.layers.convolution.config.PaddingMode;
 import org.nd4j.linalg.api.ops.impl.transforms.strict.Mish;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.autodiff.loss.LossReduce;
+import org.nd4j.linalg.api.ops.impl.transforms.pairwise.arithmetic.FModOp;
+import org.nd4j.linalg.api.ops.impl.transforms.strict.PreciseGELU;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.config.LSTMActivations;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.config.LSTMDataFormat;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.config.LSTMDirectionMode;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.config.LSTMLayerConfig;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.weights.GRUWeights;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.weights.LSTMLayerWeights;
+import org.nd4j.linalg.api.ops.impl.layers.recurrent.weights.SRUWeights;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+import org.nd4j.linalg.api.ops.impl.loss.SoftmaxCrossEntropyWithLogitsLoss;
 
 public class SameDiffRepro {
 
@@ -126,14 +138,117 @@ public class SameDiffRepro {
                 (sd, a) -> sd.cnn().upsampling2d(a[0], 2, 2, false),
                 Nd4j.createFromArray(0.97, 0.83, 0.33, -0.62, -0.39, -0.82, -0.49, 0.77).reshape(1, 2, 2, 2)));
 
-        // ---- ND4J bugs found outside the suite (gradcheck cannot build these faithfully yet) ----
-        cases.put("lrn", () -> check("sd.cnn().localResponseNormalization(x[1,4,2,2], depth 2, bias 1, alpha 0.5, beta 0.75)",
+        cases.put("lrn", () -> check("sd.cnn().localResponseNormalization(x[1,4,2,2], depth 2, bias 1, alpha 0.5, beta 0.75)  [specs: lrn-depth2]",
                 (sd, a) -> sd.cnn().localResponseNormalization(a[0], LocalResponseNormalizationConfig.builder()
                         .depth(2).bias(1.0).alpha(0.5).beta(0.75).build()),
-                Nd4j.createFromArray(0.97, 0.83, 0.33, -0.62, -0.39, -0.82, -0.49, 0.77, -0.14, -0.07, -0.26, -0.46,
-                        1.2, -1.5, 0.4, 0.05).reshape(1, 4, 2, 2)));
-        cases.put("cumsum1", () -> check("sd.cumsum(x[3,2], false, false, 1)", (sd, a) -> sd.cumsum(a[0], false, false, 1), x32));
-        cases.put("cumsum0-excl-rev", () -> check("sd.cumsum(x[3,2], true, true, 0)", (sd, a) -> sd.cumsum(a[0], true, true, 0), x32));
+                Nd4j.createFromArray(0.08, -0.31, -0.26, -0.25, 0.97, 0.27, 0.35, -0.34, 0.36, -0.75, -0.9, 0.7,
+                        -0.98, 0.96, 0.65, 0.57).reshape(1, 4, 2, 2)));
+        cases.put("cumsum1", () -> check("sd.cumsum(x[3,4], false, false, 1)  [specs: cumsum-axis1]",
+                (sd, a) -> sd.cumsum(a[0], false, false, 1),
+                m(new double[][]{{-0.9, -0.59, 0.7, -0.14}, {0.25, -0.76, -0.63, -0.01}, {0.52, 0.08, -0.79, 0.73}})));
+        cases.put("cumsum2-excl-rev", () -> check("sd.cumsum(x[2,3,4], true, true, 2)  [specs: cumsum-rank3-exclusive-reverse]",
+                (sd, a) -> sd.cumsum(a[0], true, true, 2),
+                Nd4j.createFromArray(-0.72, -0.12, 0.17, -0.36, -0.16, 0.77, -0.09, 0.08, 0.94, -0.45, 0.79, -0.28,
+                        -0.38, 0.76, -0.87, 0.73, 0.66, 0.79, -0.88, -0.52, 0.55, -0.13, -0.99, 0.39).reshape(2, 3, 4)));
+        cases.put("cumprod1-rev", () -> check("sd.cumprod(x[2,4], false, true, 1)  [specs: cumprod-axis1-reverse]",
+                (sd, a) -> sd.cumprod(a[0], false, true, 1),
+                m(new double[][]{{1.3, 1.47, 0.65, 0.75}, {1.34, 0.59, 0.77, 0.95}})));
+
+        // ---- loss ops: the backward ignores the upstream gradient (output cotangent) ----
+        INDArray p23 = m(new double[][]{{0.3, -0.2, 0.5}, {1.2, -0.9, 0.4}});
+        INDArray l23 = m(new double[][]{{0.1, -0.4, 0.2}, {-0.4, 0.1, 1.4}});
+        INDArray w23 = m(new double[][]{{0.7, 1.1, 0.9}, {1.3, 0.6, 1.0}});
+        cases.put("mse-none", () -> check("sd.loss().meanSquaredError(labels, predictions[2,3], weights[2,3], NONE)  [specs: mean-sqerr-loss-none]",
+                (sd, a) -> sd.loss().meanSquaredError(null, a[1], a[0], a[2], LossReduce.NONE), p23, l23, w23));
+        cases.put("mse-sum", () -> check("sd.loss().meanSquaredError(labels, predictions[2,3], weights[2,3], SUM), random scalar cotangent",
+                (sd, a) -> sd.loss().meanSquaredError(null, a[1], a[0], a[2], LossReduce.SUM), p23, l23, w23));
+        cases.put("l2-loss", () -> check("sd.loss().l2Loss(x[2,3]), random scalar cotangent  [specs: l2-loss-rank3]",
+                (sd, a) -> sd.loss().l2Loss(a[0]), p23));
+        cases.put("absdiff-none", () -> check("sd.loss().absoluteDifference(labels, predictions[2,3], weights[2,3], NONE)",
+                (sd, a) -> sd.loss().absoluteDifference(null, a[1], a[0], a[2], LossReduce.NONE), p23, l23, w23));
+        cases.put("sparse-sce", () -> check("sd.loss().sparseSoftmaxCrossEntropy(logits[2,3], labels[2])  [specs: sparse-softmax-cross-entropy-with-logits]",
+                (sd, a) -> sd.loss().sparseSoftmaxCrossEntropy(a[0], a[1]), p23, Nd4j.createFromArray(2, 0)));
+        cases.put("poisson-full", () -> check("sd.loss().logPoisson(labels[2,3] > 1, log-predictions, weights, SUM)  [specs: log-poisson-loss-full]",
+                (sd, a) -> sd.loss().logPoisson(null, a[1], a[0], a[2], LossReduce.SUM, true), p23,
+                m(new double[][]{{1.5, 2.0, 2.5}, {3.0, 1.7, 2.2}}), w23));
+
+        cases.put("sce-none", () -> check("sd.loss().softmaxCrossEntropy(labels[2,3], logits[2,3], weights[2,1], NONE, 0)  [specs: softmax-cross-entropy-loss-none]",
+                (sd, a) -> sd.loss().softmaxCrossEntropy(null, a[1], a[0], a[2], LossReduce.NONE, 0.0), p23,
+                m(new double[][]{{0, 1, 0}, {0.2, 0.3, 0.5}}), m(new double[][]{{0.7}, {1.3}})));
+        cases.put("sce-none-w1", () -> check("sd.loss().softmaxCrossEntropy(labels[2,3], logits[2,3], weights[2], NONE, 0)",
+                (sd, a) -> sd.loss().softmaxCrossEntropy(null, a[1], a[0], a[2], LossReduce.NONE, 0.0), p23,
+                m(new double[][]{{0, 1, 0}, {0.2, 0.3, 0.5}}), v(0.7, 1.3)));
+
+        cases.put("sce-logits", () -> check("new SoftmaxCrossEntropyWithLogitsLoss(sd, logits[2,3], labels[2,3], classesDim 1)  [specs: softmax-cross-entropy-with-logits-rows]",
+                (sd, a) -> new SoftmaxCrossEntropyWithLogitsLoss(sd, a[0], a[1], 1).outputVariable(), p23,
+                m(new double[][]{{0, 1, 0}, {0.2, 0.3, 0.5}})));
+
+        // ---- recurrent layers ----
+        INDArray gx = Nd4j.createFromArray(-0.25, 0.54, 0.34, 0.42, -0.13, 0.99, 1.0, 0.9).reshape(2, 2, 2);
+        INDArray gh = m(new double[][]{{-0.62, 0.37}, {0.34, 0.21}});
+        INDArray gwx = m(new double[][]{{0.15, 0.31, -0.52, -0.07, -0.84, 0.68}, {-0.96, -0.96, 0.87, 0.94, 0.72, 0.38}});
+        INDArray gwh = m(new double[][]{{-0.69, 0.82, 0.01, 0.4, -0.95, -0.76}, {0.39, 0.9, -0.51, -0.61, -0.45, 0.13}});
+        INDArray gb = v(-0.63, -0.83, 0.06, 0.25, 0.02, 0.79);
+        cases.put("gru", () -> check("sd.rnn().gru(x[2,2,2], hI[2,2], Wx[2,6], Wh[2,6], b[6])  [specs: gru-2steps]",
+                (sd, a) -> sd.rnn().gru(a[0], a[1], a[2], a[3], a[4]), gx, gh, gwx, gwh, gb));
+        cases.put("gru-1step", () -> check("sd.rnn().gru(x[1,2,2], ...): the first time step alone",
+                (sd, a) -> sd.rnn().gru(a[0], a[1], a[2], a[3], a[4]), gx.get(NDArrayIndex.interval(0, 1)).dup(), gh, gwx, gwh, gb));
+        cases.put("sru", () -> check("sd.rnn().sru(x[2,3,4], c0[2,3], SRUWeights(w[3,9], b[6]))  [specs: sru-4steps]",
+                (sd, a) -> sd.rnn().sru(a[0], a[1], SRUWeights.builder().weights(a[2]).bias(a[3]).build()),
+                Nd4j.rand(DataType.DOUBLE, 2, 3, 4), Nd4j.rand(DataType.DOUBLE, 2, 3), Nd4j.rand(DataType.DOUBLE, 3, 9),
+                Nd4j.rand(DataType.DOUBLE, 6)));
+        cases.put("grucell", () -> check("sd.rnn().gruCell(x[2,3], hLast[2,2], GRUWeights(...))[3]  [specs: gru-cell]",
+                (sd, a) -> sd.rnn().gruCell(a[0], a[1], GRUWeights.builder().ruWeight(a[2]).cWeight(a[3]).ruBias(a[4])
+                        .cBias(a[5]).build())[3],
+                Nd4j.rand(DataType.DOUBLE, 2, 3), Nd4j.rand(DataType.DOUBLE, 2, 2), Nd4j.rand(DataType.DOUBLE, 5, 4),
+                Nd4j.rand(DataType.DOUBLE, 5, 2), Nd4j.rand(DataType.DOUBLE, 4), Nd4j.rand(DataType.DOUBLE, 2)));
+
+        cases.put("lstmlayer", () -> check("sd.rnn().lstmLayer(x[2,2,2], cI, hI, null, weights(Wx, Wr, b), TNS FWD sigmoid/tanh/tanh)[0]  [specs: lstm-layer-tns-forward]",
+                (sd, a) -> sd.rnn().lstmLayer(a[0], a[5], a[4], null,
+                        LSTMLayerWeights.builder().weights(a[1]).rWeights(a[2]).bias(a[3]).build(),
+                        LSTMLayerConfig.builder().lstmdataformat(LSTMDataFormat.TNS).directionMode(LSTMDirectionMode.FWD)
+                                .gateAct(LSTMActivations.SIGMOID).cellAct(LSTMActivations.TANH).outAct(LSTMActivations.TANH)
+                                .retFullSequence(true).retLastH(false).retLastC(false).cellClip(0).build())[0],
+                Nd4j.createFromArray(0.22, 0.5, 0.56, -0.42, 0.39, 0.85, 0.03, 0.75).reshape(2, 2, 2),
+                m(new double[][]{{0.65, -0.53, 0.65, -0.96, -0.57, -0.38, -0.76, -0.12}, {0.27, -0.13, 0.66, 0.28, 0.7, -0.36, 0.22, -0.95}}),
+                m(new double[][]{{-0.78, 0.13, 0.25, -0.12, -0.62, 0.42, 0.63, 0.6}, {0.63, -0.18, -0.69, 0.81, 0.39, 0.22, -0.82, -0.67}}),
+                v(0.91, -0.46, 0.5, 0.07, 0.84, -0.85, -0.12, -0.35),
+                m(new double[][]{{0.84, -0.26}, {0.56, -0.07}}), m(new double[][]{{-0.34, 0.23}, {-0.68, 0.09}})));
+
+        // ---- elementwise and pairwise ----
+        INDArray fx = m(new double[][]{{2.3, -1.7, 0.4}, {3.7, -2.6, 1.1}}), fy = m(new double[][]{{0.9, 0.8, 0.7}, {1.3, 1.1, 0.6}});
+        INDArray px = m(new double[][]{{2.3, 1.7, 0.4}, {3.7, 2.6, 1.1}});
+        cases.put("fmod", () -> check("new FModOp(sd, x, y)  [specs: fmod-away-from-jumps]", (sd, a) -> new FModOp(sd, a[0], a[1]).outputVariable(), fx, fy));
+        cases.put("floormod", () -> check("sd.math().floorMod(x, y)  [specs: floormod-away-from-jumps]", (sd, a) -> sd.math().floorMod(a[0], a[1]), fx, fy));
+        cases.put("mod", () -> check("sd.math().mod(x, y)  [specs: mod-away-from-jumps]", (sd, a) -> sd.math().mod(a[0], a[1]), px, fy));
+        cases.put("max-pairwise", () -> check("new Max(sd, x, y) (legacy pairwise)  [specs: max-pairwise-no-ties]",
+                (sd, a) -> new org.nd4j.linalg.api.ops.impl.transforms.same.Max(sd, a[0], a[1]).outputVariable(), x23, xc));
+        cases.put("amax-pairwise", () -> check("new AMax(sd, x, y)  [specs: amax-pairwise-no-ties]",
+                (sd, a) -> new org.nd4j.linalg.api.ops.impl.transforms.same.AMax(sd, a[0], a[1]).outputVariable(), x23, xc));
+        cases.put("atan2-bcast", () -> check("sd.math().atan2(y[2,3], x[3])  [specs: atan2-broadcast]",
+                (sd, a) -> sd.math().atan2(a[0], a[1]), m(new double[][]{{0.3, -1.2, 0.8}, {1.5, 0.2, -0.6}}), v(0.7, 1.4, 0.9)));
+        cases.put("cross", () -> check("sd.math().cross(a[2,3], b[2,3])  [specs: cross-rows]", (sd, a) -> sd.math().cross(a[0], a[1]),
+                m(new double[][]{{0.5, -1.2, 0.8}, {1.1, 0.3, -0.7}}), m(new double[][]{{-0.4, 0.9, 1.3}, {0.6, -1.5, 0.2}})));
+        cases.put("precise-gelu", () -> check("new PreciseGELU(sd, x)  [specs: precise-gelu]",
+                (sd, a) -> new PreciseGELU(sd, a[0]).outputVariable(), m(new double[][]{{-2.7, -1.2, -0.3}, {0.4, 1.1, 2.5}})));
+
+        INDArray dx = m(new double[][]{{0.3, -1.6, 2.5}, {-0.4, 1.2, 0.7}});
+        cases.put("softsign-derivative", () -> check("new SoftSignDerivative(sd, x)  [specs: softsign-derivative]",
+                (sd, a) -> new org.nd4j.linalg.api.ops.impl.transforms.gradient.SoftSignDerivative(sd, a[0]).outputVariable(), dx));
+        cases.put("selu-derivative", () -> check("new SELUDerivative(sd, x)  [specs: selu-derivative]",
+                (sd, a) -> new org.nd4j.linalg.api.ops.impl.transforms.gradient.SELUDerivative(sd, a[0]).outputVariable(), dx));
+        cases.put("amin-pairwise", () -> check("new AMin(sd, x, y)  [specs: amin-pairwise-no-ties]",
+                (sd, a) -> new org.nd4j.linalg.api.ops.impl.transforms.same.AMin(sd, a[0], a[1]).outputVariable(), x23, xc));
+
+        // ---- linear algebra ----
+        INDArray inv = Nd4j.createFromArray(2.0, 0.5, 0.1, 0.3, 1.5, -0.2, 0.1, 0.4, 1.8,
+                1.2, -0.3, 0.2, 0.4, 2.2, 0.5, -0.1, 0.3, 1.4).reshape(2, 3, 3);
+        cases.put("matrix-inverse", () -> check("sd.math().matrixInverse(x[2,3,3])  [specs: matrix-inverse-batch]",
+                (sd, a) -> sd.math().matrixInverse(a[0]), inv));
+        cases.put("matrix-inverse-2d", () -> check("sd.math().matrixInverse(x[3,3]): one matrix",
+                (sd, a) -> sd.math().matrixInverse(a[0]), inv.get(NDArrayIndex.point(0)).dup()));
+        cases.put("set-diag", () -> check("sd.math().setDiag(x[2,3,3], diag[2,3])  [specs: matrix-set-diag-batch]",
+                (sd, a) -> sd.math().setDiag(a[0], a[1]), inv, m(new double[][]{{0.5, -0.4, 0.9}, {1.1, 0.2, -0.7}})));
 
         // ---- ND4J is right here: gradcheck's build of these ops was wrong (tool bugs) ----
         cases.put("relu", () -> check("sd.nn().relu(x, 0.5)", (sd, a) -> sd.nn().relu(a[0], 0.5), x23));

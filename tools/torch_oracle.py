@@ -83,6 +83,63 @@ def cumulative(prod):
     return f
 
 
+def weighted_loss(elementwise):
+    # ND4J loss ops: inputs (predictions, weights, labels); lossReduce 0 none, 1 sum, 2 mean by weight sum,
+    # 3 mean by the count of non-zero weights
+    def f(ins, a):
+        p, w, l = ins
+        per = elementwise(p, l, a)
+        w = w.expand_as(per) if w.dim() else w * torch.ones_like(per)
+        out = per * w
+        mode = int(a.get("lossReduce", 3))
+        if mode == 0:
+            return out
+        if mode == 1:
+            return out.sum()
+        if mode == 2:
+            return out.sum() / w.sum()
+        return out.sum() / (w != 0).sum()
+    return f
+
+
+def softmax_ce_rows(logits, labels, a):
+    # per example (the classes along the last axis), keeping that axis as ND4J's lossReduce 0 does
+    return -(labels * torch.log_softmax(logits, -1)).sum(-1, keepdim=True)
+
+
+def gru(ins, a):
+    # ND4J's gru: x [time, batch, nIn]; gates [r | u | c] side by side in Wx [nIn, 3n], Wh [n, 3n], b [3n]:
+    # r, u = sigmoid(x Wx + h Wh + b) over the first 2n columns, c = tanh(x Wx_c + b_c + r*(h Wh_c)),
+    # h' = u*h + (1-u)*c; the output is h' at every step
+    x, h, wx, wh, b = ins
+    n = h.shape[-1]
+    out = []
+    for t in range(x.shape[0]):
+        ru = torch.sigmoid(x[t] @ wx[:, :2 * n] + h @ wh[:, :2 * n] + b[:2 * n])
+        r, u = ru[:, :n], ru[:, n:]
+        c = torch.tanh(x[t] @ wx[:, 2 * n:] + b[2 * n:] + r * (h @ wh[:, 2 * n:]))
+        h = u * h + (1 - u) * c
+        out.append(h)
+    return torch.stack(out)
+
+
+def lstm_layer(ins, a):
+    # ND4J's lstmLayer, time-major (dataFormat 0), forward, sigmoid gates and tanh cell/output activations, with
+    # biases, hI and cI, no peepholes: gates [i | f | g | o] side by side in Wx [nIn, 4n], Wr [n, 4n], b [4n];
+    # c = f*c + i*g, h = o*tanh(c); the output is h at every step
+    assert [int(a[k]) for k in ("dataFormat", "directionMode", "gateAct", "cellAct", "outAct")] == [0, 0, 2, 0, 0]
+    x, wx, wr, b, h, c = ins
+    n = h.shape[-1]
+    out = []
+    for t in range(x.shape[0]):
+        z = x[t] @ wx + h @ wr + b
+        i, f, g, o = (z[:, k * n:(k + 1) * n] for k in range(4))
+        c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+        h = torch.sigmoid(o) * torch.tanh(c)
+        out.append(h)
+    return torch.stack(out)
+
+
 # ND4J op name -> f(list of input tensors in spec order, attrs) -> output 0
 ORACLE = {
     "log_softmax": lambda i, a: torch.log_softmax(i[0], int(a.get("dimension", -1))),
@@ -99,6 +156,29 @@ ORACLE = {
     "gather": lambda i, a: torch.index_select(i[0], dims(a)[0], i[1].long()),
     "upsampling2d": upsampling2d,
     "lrn": lrn,
+    "gru": gru,
+    "lstmLayer": lstm_layer,
+    # ND4J's PreciseGELU kernel as written: the cube is taken of (0.044715 x), not 0.044715 * x^3
+    "precise_gelu": lambda i, a: 0.5 * i[0] * (1 + torch.tanh((2 / np.pi) ** 0.5 * (i[0] + (0.044715 * i[0]) ** 3))),
+    "tf_atan2": lambda i, a: torch.atan2(i[0], i[1]),
+    "fmod": lambda i, a: torch.fmod(i[0], i[1]),
+    "floormod": lambda i, a: torch.remainder(i[0], i[1]),
+    "mod": lambda i, a: torch.fmod(i[0], i[1]),
+    "cross": lambda i, a: torch.cross(i[0], i[1], dim=-1),
+    "matrix_inverse": lambda i, a: torch.linalg.inv(i[0]),
+    # derivative ops: the first derivative of softsign and selu, written out
+    "softsignderivative": lambda i, a: 1 / (1 + i[0].abs()) ** 2,
+    "seluderivative": lambda i, a: 1.0507009873554805 * torch.where(
+        i[0] > 0, torch.ones_like(i[0]), 1.6732632423543772 * torch.exp(i[0])),
+    "max_pairwise": lambda i, a: torch.maximum(i[0], i[1]),
+    "amax_pairwise": lambda i, a: torch.where(i[0].abs() >= i[1].abs(), i[0], i[1]),
+    "mean_sqerr_loss": weighted_loss(lambda p, l, a: (p - l) ** 2),
+    "softmax_cross_entropy_loss": weighted_loss(softmax_ce_rows),
+    "softmax_cross_entropy_loss_with_logits":
+        lambda i, a: -(i[1] * torch.log_softmax(i[0], int(a.get("classesDim", 1)))).sum(int(a.get("classesDim", 1))),
+    "sparse_softmax_cross_entropy_loss_with_logits":
+        lambda i, a: F.cross_entropy(i[1].reshape(-1, i[1].shape[-1]), i[0].long().reshape(-1),
+                                     reduction="none").reshape(i[0].shape),
 }
 
 FLOAT = {"float64", "float32", "float16", "bfloat16"}

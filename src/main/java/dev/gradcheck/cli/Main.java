@@ -68,6 +68,7 @@ public final class Main {
         cl.addSubcommand(new CommandLine(new ValidateCommand()));
         cl.addSubcommand(new CommandLine(new ListOpsCommand()));
         cl.addSubcommand(new CommandLine(new BenchCommand()));
+        cl.addSubcommand(new CommandLine(new CoverageCommand()));
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

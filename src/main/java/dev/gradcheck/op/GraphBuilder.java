@@ -47,11 +47,11 @@ final class GraphBuilder {
             Map<String, INDArray> values = new HashMap<>(inputs);
             for (GraphNode node : graph.nodes()) {
                 Map<String, INDArray> args = GraphFunction.arguments(node, values);
-                Differentiable f = ops.buildOp(node.op(), node.attrs(), args);
+                Differentiable f = ops.buildOp(node.op(), node.attrs(), args, args.keySet());
                 nodes.add(f);
                 values.put(node.out().value(), firstOutput(node, f, args));
             }
-            Differentiable whole = graph.hasClips() ? null : whole(spec, inputs);
+            Differentiable whole = graph.hasClips() ? null : whole(spec, inputs, values);
             return new GraphFunction(graph, List.copyOf(inputs.keySet()), nodes, whole, clip);
         } catch (InvalidSpecException | RuntimeException e) {
             nodes.forEach(Differentiable::close);
@@ -106,14 +106,19 @@ final class GraphBuilder {
         return line.replace(" Here is the error from c++:", "").strip();
     }
 
-    /** One SameDiff graph over every node, so that SameDiff's own autodiff (path sums included) is checked. */
-    private Differentiable whole(OpSpec spec, Map<String, INDArray> inputs) throws InvalidSpecException {
+    /**
+     * One SameDiff graph over every node, so that SameDiff's own autodiff (path sums included) is checked.
+     * {@code values} are every variable's values from the node-by-node pass, for ops configured from them.
+     */
+    private Differentiable whole(OpSpec spec, Map<String, INDArray> inputs, Map<String, INDArray> values)
+            throws InvalidSpecException {
         SameDiff sd = SameDiff.create();
-        Map<String, SDVariable> vars = Nd4jOpBuilder.variables(sd, inputs);
+        Map<String, SDVariable> vars = Nd4jOpBuilder.variables(sd, inputs, spec.check());
         Map<String, SDVariable> byName = new HashMap<>(vars);
         for (GraphNode node : spec.graph().nodes()) {
             SDVariable[] args = node.in().stream().map(in -> byName.get(in.value())).toArray(SDVariable[]::new);
-            byName.put(node.out().value(), ops.addOp(sd, node.op(), node.attrs(), args).get(0));
+            List<INDArray> arrays = node.in().stream().map(in -> values.get(in.value())).toList();
+            byName.put(node.out().value(), ops.addOp(sd, node.op(), node.attrs(), args, arrays).get(0));
         }
         String output = spec.graph().output();
         return new SameDiffFunction(sd, vars, List.of(byName.get(output)), List.of(output));

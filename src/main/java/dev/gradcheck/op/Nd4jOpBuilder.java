@@ -7,6 +7,7 @@ import dev.gradcheck.spec.Suggestions;
 import java.lang.reflect.Constructor;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -91,44 +92,58 @@ public final class Nd4jOpBuilder {
     }
 
     /**
-     * Builds the op over the given input arrays (which fix each input's dtype and shape). Floating inputs become
-     * SameDiff variables, the others constants.
+     * Builds the op (or graph) over the given input arrays (which fix each input's dtype and shape).
      */
     public Differentiable build(OpSpec spec, Map<String, INDArray> inputs) throws InvalidSpecException {
         if (spec.graph() != null) {
             return new GraphBuilder(this).build(spec, inputs, gradientClip);
         }
-        return buildOp(spec.op(), spec.attrs(), inputs);
+        return buildOp(spec.op(), spec.attrs(), inputs, spec.check());
     }
 
-    Differentiable buildOp(Located<String> op, Map<String, Located<Object>> attrs, Map<String, INDArray> inputs)
-            throws InvalidSpecException {
+    /** @param checked the inputs to differentiate by; the others are built as constants */
+    Differentiable buildOp(Located<String> op, Map<String, Located<Object>> attrs, Map<String, INDArray> inputs,
+                           Collection<String> checked) throws InvalidSpecException {
         SameDiff sd = SameDiff.create();
-        Map<String, SDVariable> vars = variables(sd, inputs);
-        List<SDVariable> outputs = addOp(sd, op, attrs, vars.values().toArray(new SDVariable[0]));
+        Map<String, SDVariable> vars = variables(sd, inputs, checked);
+        List<SDVariable> outputs = addOp(sd, op, attrs, vars.values().toArray(new SDVariable[0]),
+                List.copyOf(inputs.values()));
         return new SameDiffFunction(sd, vars, outputs);
     }
 
-    /** Floating inputs become SameDiff variables (differentiable), the others constants. */
-    static Map<String, SDVariable> variables(SameDiff sd, Map<String, INDArray> inputs) {
+    /**
+     * Checked floating inputs become SameDiff variables, the others (integer, boolean, no_grad) constants: SameDiff
+     * demands a gradient for every variable, and ops such as a mask give none.
+     */
+    static Map<String, SDVariable> variables(SameDiff sd, Map<String, INDArray> inputs, Collection<String> checked) {
         Map<String, SDVariable> vars = new LinkedHashMap<>();
         for (Map.Entry<String, INDArray> e : inputs.entrySet()) {
             INDArray arr = e.getValue().dup();
             String varName = "input_" + e.getKey();
-            vars.put(e.getKey(), arr.dataType().isFPType() ? sd.var(varName, arr) : sd.constant(varName, arr));
+            boolean variable = arr.dataType().isFPType() && checked.contains(e.getKey());
+            vars.put(e.getKey(), variable ? sd.var(varName, arr) : sd.constant(varName, arr));
         }
         return vars;
     }
 
-    /** Adds one op over {@code args} to {@code sd}; a graph adds its nodes one by one. Returns its outputs. */
+    /**
+     * Adds one op over {@code args} to {@code sd}; a graph adds its nodes one by one. {@code arrays} are the
+     * arguments' values (some ops are configured from them, e.g. cumsum's axis). Returns the op's outputs.
+     */
     List<SDVariable> addOp(SameDiff sd, Located<String> opName, Map<String, Located<Object>> attrs,
-                           SDVariable[] args) throws InvalidSpecException {
+                           SDVariable[] args, List<INDArray> arrays) throws InvalidSpecException {
         OpInfo info = lookup(opName);
         DifferentialFunction proto = OpCatalog.prototype(info.name());
         AttributeBinder.Bound bound = bind(info, attrs);
-        DifferentialFunction op = proto instanceof BaseReduceOp && args.length == 1
-                ? reduction(proto, sd, args[0], bound)
-                : blank(proto, sd, args, bound);
+        Optional<ConfiguredOps.Construction> configured = ConfiguredOps.find(info.name());
+        DifferentialFunction op;
+        if (configured.isPresent()) {
+            op = configured.get().build(sd, List.of(args), arrays, bound.byName());
+        } else if (proto instanceof BaseReduceOp && args.length == 1) {
+            op = reduction(proto, sd, args[0], bound);
+        } else {
+            op = blank(proto, sd, args, bound);
+        }
         return new ArrayList<>(List.of(op.outputVariables()));
     }
 
