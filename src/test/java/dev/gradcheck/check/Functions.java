@@ -126,7 +126,7 @@ public final class Functions {
 
     /** The same function with a forward that runs in place on x, as an in-place op would. */
     static Differentiable mutatingInput(Differentiable f) {
-        return new Forwarding(f) {
+        return new Delegate(f) {
             @Override
             public Map<String, INDArray> forward(Map<String, INDArray> in) {
                 Map<String, INDArray> y = f.forward(in);
@@ -144,7 +144,7 @@ public final class Functions {
 
     /** The same function without a second-order backward. */
     static Differentiable firstOrderOnly(Differentiable f) {
-        return new Forwarding(f) {
+        return new Delegate(f) {
             @Override
             public Differentiable backwardFunction(List<String> wrt, List<String> outputs) {
                 throw new UnsupportedOperationException("this test function has no second-order backward");
@@ -185,48 +185,9 @@ public final class Functions {
         };
     }
 
-    /** Passes everything to {@code f}; subclasses change one part. */
-    private static class Forwarding implements Differentiable {
-        final Differentiable f;
-
-        Forwarding(Differentiable f) {
-            this.f = f;
-        }
-
-        @Override
-        public List<String> inputNames() {
-            return f.inputNames();
-        }
-
-        @Override
-        public List<String> outputNames() {
-            return f.outputNames();
-        }
-
-        @Override
-        public Map<String, INDArray> forward(Map<String, INDArray> in) {
-            return f.forward(in);
-        }
-
-        @Override
-        public Map<String, INDArray> vjp(Map<String, INDArray> in, Map<String, INDArray> ct, List<String> wrt) {
-            return f.vjp(in, ct, wrt);
-        }
-
-        @Override
-        public Differentiable backwardFunction(List<String> wrt, List<String> outputs) {
-            return f.backwardFunction(wrt, outputs);
-        }
-
-        @Override
-        public void close() {
-            f.close();
-        }
-    }
-
     /** The same function with every gradient passed through {@code corrupt}. */
     public static Differentiable withBackward(Differentiable f, UnaryOperator<INDArray> corrupt) {
-        return new Forwarding(f) {
+        return new Delegate(f) {
             @Override
             public Map<String, INDArray> vjp(Map<String, INDArray> in, Map<String, INDArray> ct, List<String> wrt) {
                 Map<String, INDArray> g = new HashMap<>(f.vjp(in, ct, wrt));
@@ -282,6 +243,11 @@ public final class Functions {
         @Override
         public Map<String, INDArray> vjp(Map<String, INDArray> in, Map<String, INDArray> ct, List<String> wrt) {
             return f.vjp(in, ct, wrt);
+        }
+
+        @Override
+        public Differentiable backwardFunction(List<String> wrt, List<String> outputs) {
+            return f.backwardFunction(wrt, outputs);
         }
 
         @Override
