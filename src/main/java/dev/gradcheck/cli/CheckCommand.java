@@ -39,6 +39,7 @@ import picocli.CommandLine.Spec;
             "  gradcheck check specs/",
             "  gradcheck check specs/ --format json --output report.json",
             "  gradcheck check specs/ --only 'softmax*' --fail-fast",
+            "  gradcheck check specs/ --skip 'specs/recurrent/*' --quiet",
             "  gradcheck check specs/ --mode fast --max-elements 64",
             "  gradcheck check --plugin my-ops.jar my-specs/"})
 final class CheckCommand implements Callable<Integer> {
@@ -62,6 +63,15 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = "--fail-fast",
             description = "Stop at the first spec that did not end as expected; the report holds what ran.")
     boolean failFast;
+
+    @Option(names = "--skip", paramLabel = "GLOB",
+            description = "Leave out specs whose name or file path matches GLOB (after --only); repeatable.")
+    List<String> skip = new ArrayList<>();
+
+    @Option(names = {"-q", "--quiet"},
+            description = "The table lists only checks that did not end as expected (those that set the exit"
+                    + " code), then the summary. JSON and JUnit still list every check.")
+    boolean quiet;
 
     @Option(names = "--no-color", description = "Never colour the table (colour is used only on a terminal).")
     boolean noColor;
@@ -140,9 +150,11 @@ final class CheckCommand implements Callable<Integer> {
         }
 
         List<Glob> globs = only.stream().map(Glob::new).toList();
-        List<LoadedSpec> selected = batch.specs().stream().filter(s -> selected(s, globs)).toList();
+        List<Glob> skipped = skip.stream().map(Glob::new).toList();
+        List<LoadedSpec> selected = batch.specs().stream()
+                .filter(s -> selected(s, globs) && (skipped.isEmpty() || !selected(s, skipped))).toList();
         CheckRun run = new CheckRun(selected, overrides, backendChoice, !inProcess && workerOptions != null, console);
-        ReportOnce report = new ReportOnce(new ReportWriter(console, format, output, !noColor), run, start);
+        ReportOnce report = new ReportOnce(new ReportWriter(console, format, output, !noColor, quiet), run, start);
         Thread onInterrupt = new Thread(() -> report.interrupted(console), "gradcheck-interrupt");
         Runtime.getRuntime().addShutdownHook(onInterrupt); // Ctrl-C: the report so far, still a valid report
         try {
@@ -161,7 +173,8 @@ final class CheckCommand implements Callable<Integer> {
         boolean usageProblem = !batch.pathProblems().isEmpty();
         if (results.isEmpty()) {
             // a CI job that checks nothing must not look green
-            console.err().println("gradcheck: no specs found" + (only.isEmpty() ? "" : " matching --only " + only));
+            console.err().println("gradcheck: no specs found" + (only.isEmpty() ? "" : " matching --only " + only)
+                    + (skip.isEmpty() ? "" : " outside --skip " + skip));
             usageProblem = true;
         }
         if (requireBackend && summary.count(Status.SKIPPED) > 0) {

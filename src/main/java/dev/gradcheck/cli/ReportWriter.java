@@ -23,18 +23,20 @@ final class ReportWriter {
     private final ReportFormat format;
     private final Path output;
     private final boolean colorAllowed;
+    private final boolean quiet;
 
-    ReportWriter(Console console, ReportFormat format, Path output, boolean colorAllowed) {
+    ReportWriter(Console console, ReportFormat format, Path output, boolean colorAllowed, boolean quiet) {
         this.console = console;
         this.format = format;
         this.output = output;
         this.colorAllowed = colorAllowed;
+        this.quiet = quiet;
     }
 
     /** @return false when the report could not be written (the reason is on stderr) */
     boolean write(List<CheckResult> results, Summary summary) {
         boolean color = colorAllowed && output == null && console.colorTerminal();
-        ReportContext ctx = new ReportContext(color, VersionProvider.version());
+        ReportContext ctx = new ReportContext(color, VersionProvider.version(), quiet);
         try {
             if (output == null) {
                 format.renderer().render(results, summary, ctx, console.out());

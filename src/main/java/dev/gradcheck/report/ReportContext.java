@@ -5,8 +5,13 @@ package dev.gradcheck.report;
  *
  * @param color       emit ANSI colour codes (only formats meant for a terminal use it)
  * @param toolVersion the gradcheck version, recorded in machine-readable reports
+ * @param quiet       the table lists only the checks that set the exit code (machine formats list every check)
  */
-public record ReportContext(boolean color, String toolVersion) {
+public record ReportContext(boolean color, String toolVersion, boolean quiet) {
+
+    public ReportContext(boolean color, String toolVersion) {
+        this(color, toolVersion, false);
+    }
 
     /** No colour: for files, pipes and CI logs. */
     public static ReportContext plain(String toolVersion) {

@@ -28,6 +28,13 @@ public final class TableRenderer implements ReportRenderer {
             out.write(SummaryLine.NO_SPECS + "\n");
             return;
         }
+        if (ctx.quiet()) { // only what needs attention; the summary still counts everything
+            results = results.stream().filter(r -> r.status().exitCode() != 0).toList();
+            if (results.isEmpty()) {
+                out.write(SummaryLine.of(summary) + "\n");
+                return;
+            }
+        }
         List<String[]> rows = new ArrayList<>();
         rows.add(HEADER);
         for (CheckResult r : results) {

@@ -167,6 +167,25 @@ class CheckCommandTest {
     }
 
     @Test
+    void skipLeavesSpecsOutAndQuietShowsOnlyWhatSetTheExitCode() throws IOException {
+        write("two.yaml", TANH + "---\nname: sig\nop: sigmoid\ninputs:\n  x: {shape: [3]}\n");
+        Cli skip = Cli.run("check", dir.toString(), "--skip", "si*");
+        assertEquals(0, skip.exit());
+        assertTrue(!skip.out().contains("sig ") && skip.out().contains("tanh-ok"), skip.out());
+        Cli all = Cli.run("check", dir.toString(), "--skip", "*two.yaml");
+        assertEquals(2, all.exit(), "everything skipped: nothing checked is a usage error");
+        assertTrue(all.err().contains("outside --skip"), all.err());
+
+        write("bad.yaml", "op: tanh\ninputs: {x: {shape: [2], dtype: float65}}\n");
+        Cli quiet = Cli.run("check", dir.toString(), "--quiet");
+        assertEquals(2, quiet.exit());
+        assertFalse(quiet.out().contains("tanh-ok"), "passing checks are left out of a quiet table: " + quiet.out());
+        assertTrue(quiet.out().contains("INVALID") && quiet.out().contains("3 checks: 2 passed"), quiet.out());
+        Cli json = Cli.run("check", dir.toString(), "--quiet", "--format", "json");
+        assertEquals(3, new ObjectMapper().readTree(json.out()).get("checks").size(), "JSON lists every check");
+    }
+
+    @Test
     void outputFileGetsTheReportAndStdoutStaysEmpty() throws IOException {
         write("tanh.yaml", TANH);
         Path report = dir.resolve("report.json");
