@@ -26,7 +26,8 @@ final class FastCheck {
 
     private FastCheck() {}
 
-    static List<GradientResult> run(CheckTarget t, Settings s) {
+    /** @param fullRecheckFits whether a failing input's full blocks fit the memory budget, for the recheck */
+    static List<GradientResult> run(CheckTarget t, Settings s, boolean fullRecheckFits) {
         Map<String, INDArray> u = new HashMap<>();
         Map<String, Map<String, Double>> numerical = new HashMap<>();
         Map<String, Long> evals = new HashMap<>();
@@ -74,6 +75,11 @@ final class FastCheck {
             }
         }
         if (failed.isEmpty()) {
+            return results;
+        }
+        if (!fullRecheckFits) {
+            results.replaceAll(r -> r.verdict().passed() ? r : r.withNote("too large to recheck in full under"
+                    + " --max-memory: rerun with max_elements to see the worst element"));
             return results;
         }
         return withFullRecheck(results, FullCheck.run(t, s, List.copyOf(failed)));

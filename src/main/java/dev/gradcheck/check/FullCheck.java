@@ -84,26 +84,38 @@ final class FullCheck {
         boolean[] kink = new boolean[n.colCount()];
         int kinks = 0;
         long[] firstKink = null;
+        long[] wrongAtKink = null;
         for (int c = 0; c < n.colCount(); c++) {
             List<Integer> disagreeing = new ArrayList<>();
             for (int r = 0; r < n.rowCount(); r++) {
                 if (!(s.tolerance().score(a.values()[r][c], n.values()[r][c]) <= 1)) {
-                    disagreeing.add(n.row(r));
+                    disagreeing.add(r);
                 }
             }
-            if (!disagreeing.isEmpty() && KinkDetector.isKink(derivative, in, n.col(c), out,
-                    disagreeing.stream().mapToInt(Integer::intValue).toArray(), scale)) {
+            if (disagreeing.isEmpty()) {
+                continue;
+            }
+            int[] flatRows = disagreeing.stream().mapToInt(n::row).toArray();
+            int col = c;
+            double[] analytic = disagreeing.stream().mapToDouble(r -> a.values()[r][col]).toArray();
+            KinkDetector.Probe probe = KinkDetector.probe(derivative, in, n.col(c), out, flatRows, analytic, scale);
+            if (probe == KinkDetector.Probe.KINK) {
                 kink[c] = true;
                 kinks++;
                 firstKink = firstKink == null ? Flat.unravel(n.col(c), n.inputShape()) : firstKink;
+            } else if (probe == KinkDetector.Probe.WRONG_AT_KINK && wrongAtKink == null) {
+                wrongAtKink = Flat.unravel(n.col(c), n.inputShape());
             }
         }
+        String wrongNote = wrongAtKink == null ? null : in + Arrays.toString(wrongAtKink)
+                + " sits at a kink, but the backward's value there is outside the one-sided slopes (not a subgradient)";
         if (kinks == 0) {
-            return new Judged(row, null);
+            return new Judged(row, wrongNote);
         }
         JacobianComparison.Row smooth = JacobianComparison.compare(a, n, kink, s.tolerance(), s.delta(), scale);
         String note = kinks + " of " + n.colCount() + " elements of " + in + " sit at a nondifferentiable point (e.g. "
-                + in + Arrays.toString(firstKink) + ") and were left out";
+                + in + Arrays.toString(firstKink) + ") and were left out; the backward gives a subgradient there"
+                + (wrongNote == null ? "" : "; " + wrongNote);
         if (smooth.verdict().passed()) {
             smooth = new JacobianComparison.Row(Verdict.NONDIFFERENTIABLE, smooth.maxAbs(), smooth.maxRel(),
                     smooth.maxScore(), smooth.worst());

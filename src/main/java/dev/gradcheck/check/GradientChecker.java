@@ -108,11 +108,12 @@ public final class GradientChecker {
             Map<String, Long> outputLengths = new LinkedHashMap<>();
             outputs.forEach(o -> outputLengths.put(o, atX.outputs().get(o).length()));
             budget.requireJacobiansFit(spec, outputLengths); // before the blocks, which dominate
+            boolean fullRecheckFits = budget.fullRecheckFits(spec, outputLengths);
             CheckTarget target = new CheckTarget(1, underTest, reference == null ? underTest : reference,
                     testInputs, refInputs, spec.check(), outputs, atX.outputs(), refAtX);
             UnstableOutputException unstable = null;
             try {
-                rows.addAll(inMode(spec, target, s));
+                rows.addAll(inMode(spec, target, s, fullRecheckFits));
                 if (underTest instanceof ForwardMode forwardMode && forwardMode.hasJvp()) {
                     rows.addAll(JvpCheck.run(forwardMode, target, s));
                 }
@@ -129,9 +130,9 @@ public final class GradientChecker {
         }
     }
 
-    private static List<GradientResult> inMode(OpSpec spec, CheckTarget target, Settings s) {
+    private static List<GradientResult> inMode(OpSpec spec, CheckTarget target, Settings s, boolean fullRecheckFits) {
         boolean fast = spec.mode() == OpSpec.Mode.FAST && !SplitNumericalJacobian.applies(target.reference());
-        return fast ? FastCheck.run(target, s) : FullCheck.run(target, s, target.wrt());
+        return fast ? FastCheck.run(target, s, fullRecheckFits) : FullCheck.run(target, s, target.wrt());
     }
 
     /** Order 2 needs the op's backward as a graph of its own, so it gets a build of its own. */
@@ -150,7 +151,7 @@ public final class GradientChecker {
         }
         try (backward) {
             CheckTarget second = SecondOrder.target(first, backward, s);
-            rows.addAll(inMode(spec, second, s));
+            rows.addAll(inMode(spec, second, s, true));
             if (SecondOrder.scalarOutputs(first)) {
                 rows.addAll(SecondOrder.hessianVectorProducts(second, first.wrt(), s));
             }

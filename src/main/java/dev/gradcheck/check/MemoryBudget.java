@@ -34,26 +34,52 @@ public record MemoryBudget(long bytes) {
         for (InputSpec in : spec.inputs()) {
             total = saturatingAdd(total, saturatingMul(length(in), 3L * Double.BYTES));
         }
-        require(spec, total, "its inputs");
+        require(spec, total, "its inputs", "a smaller shape or check: fewer inputs fits");
     }
 
-    /** Per checked input, a numerical and an analytic block of doubles for every selected output. */
+    /**
+     * What the spec's mode will hold: in full mode a numerical and an analytic block of doubles per (output, checked
+     * input), each cut down by {@code max_elements} (the numerical block to the sampled columns, the analytic one to
+     * the sampled rows); in fast mode only vectors. A fast check that fails is rechecked in full only when
+     * {@link #fullRecheckFits} says so.
+     */
     void requireJacobiansFit(OpSpec spec, Map<String, Long> outputLengths) throws InvalidSpecException {
+        boolean fast = spec.mode() == OpSpec.Mode.FAST;
+        require(spec, jacobianBytes(spec, outputLengths, fast), fast ? "its fast-mode vectors"
+                : "its Jacobians (output elements x input elements, numerical and analytic"
+                + (spec.options().maxElements() == null ? ")" : ", sampled)"),
+                "mode: fast, max_elements: N, a smaller shape or check: fewer inputs fits");
+    }
+
+    /** Whether the full-mode blocks of a fast check's failing inputs would fit, for its recheck in full. */
+    boolean fullRecheckFits(OpSpec spec, Map<String, Long> outputLengths) {
+        return jacobianBytes(spec, outputLengths, false) <= bytes;
+    }
+
+    private static long jacobianBytes(OpSpec spec, Map<String, Long> outputLengths, boolean fast) {
+        Integer sample = spec.options().maxElements();
         long total = 0;
         for (String in : spec.check()) {
+            long n = length(spec.input(in));
             for (long m : outputLengths.values()) {
-                total = saturatingAdd(total, saturatingMul(saturatingMul(m, length(spec.input(in))),
-                        2L * Double.BYTES));
+                long doubles;
+                if (fast) {
+                    doubles = saturatingMul(saturatingAdd(n, m), 2);
+                } else if (sample == null) {
+                    doubles = saturatingMul(saturatingMul(m, n), 2);
+                } else {
+                    doubles = saturatingAdd(saturatingMul(Math.min(sample, m), n), saturatingMul(m, Math.min(sample, n)));
+                }
+                total = saturatingAdd(total, saturatingMul(doubles, Double.BYTES));
             }
         }
-        require(spec, total, "its Jacobians (output elements x input elements, numerical and analytic)");
+        return total;
     }
 
-    private void require(OpSpec spec, long needed, String what) throws InvalidSpecException {
+    private void require(OpSpec spec, long needed, String what, String hint) throws InvalidSpecException {
         if (needed > bytes) {
             throw new InvalidSpecException(spec.pos(), "refused: " + what + " would need " + human(needed)
-                    + ", over the memory limit of " + human(bytes) + " (--max-memory; a smaller shape or "
-                    + "check: fewer inputs fits)");
+                    + ", over the memory limit of " + human(bytes) + " (--max-memory; " + hint + ")");
         }
     }
 

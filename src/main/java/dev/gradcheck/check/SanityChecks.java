@@ -119,15 +119,18 @@ final class SanityChecks {
         return (System.nanoTime() - start) / 1e9;
     }
 
-    /** The largest elementwise difference of two equally long arrays; NaN against NaN counts as equal. */
+    /**
+     * The largest elementwise difference of two equally long arrays; NaN against NaN and an infinity against the
+     * same infinity count as equal (the same answer twice is deterministic, however wrong).
+     */
     record Difference(double max, int index, double first, double second) {
 
         static Difference of(double[] a, double[] b) {
             double max = 0;
             int at = 0;
             for (int i = 0; i < a.length; i++) {
-                boolean bothNaN = Double.isNaN(a[i]) && Double.isNaN(b[i]);
-                double d = bothNaN ? 0 : Double.isNaN(a[i] - b[i]) ? Double.POSITIVE_INFINITY : Math.abs(a[i] - b[i]);
+                boolean same = a[i] == b[i] || Double.isNaN(a[i]) && Double.isNaN(b[i]); // equal infinities too
+                double d = same ? 0 : Double.isNaN(a[i] - b[i]) ? Double.POSITIVE_INFINITY : Math.abs(a[i] - b[i]);
                 if (d > max) {
                     max = d;
                     at = i;

@@ -51,6 +51,32 @@ class RealOpModesTest {
     }
 
     @Test
+    void aValueOutsideTheOneSidedSlopesAtAKinkIsStillWrong() {
+        // relu at 0 may answer 0, 1 or anything between; -100 is no subgradient
+        UnaryOperator<INDArray> wrongAtZero = g -> g.dup().putScalar(1, g.getDouble(1) - 100);
+        CheckResult r = checkCorrupted(RELU_AT_ZERO, wrongAtZero);
+        GradientResult block = r.rowsOf(CheckKind.JACOBIAN).get(0);
+        assertEquals(Verdict.MISMATCH, block.verdict(), r.toString());
+        assertTrue(block.note().contains("not a subgradient"), block.note());
+    }
+
+    @Test
+    void aCoarseStepOnASmoothFunctionIsNotMistakenForAKink() {
+        // tan near its pole with δ = 1e-2: central differences err by 4%, but the point is smooth, so that error
+        // must surface (as a mismatch the stencils fix), never as "nondifferentiable" hiding a wrong backward
+        String coarse = """
+                op: tan
+                delta: 1.0e-2
+                inputs:
+                  x: {shape: [2], init: {values: [1.5, 1.52]}}
+                """;
+        CheckResult wrong = checkCorrupted(coarse, Functions.scaledBy(1.1));
+        assertEquals(Status.FAILED, wrong.status(), wrong.toString());
+        assertTrue(wrong.rowsOf(CheckKind.JACOBIAN).stream().noneMatch(g -> g.verdict() == Verdict.NONDIFFERENTIABLE));
+        assertEquals(Status.PASSED, check(coarse + "stencil: richardson\n").status());
+    }
+
+    @Test
     void maxWithTiesIsAKinkAndAbsAtZeroAgreesAnyway() {
         // ND4J gives abs a slope of sign(0) = 0 at 0, which is what central differences see too: no disagreement
         CheckResult abs = check("""
