@@ -15,10 +15,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * evaluations per input and 1 backward pass per output instead of 2n and m.
  *
  * <p>The rule: φ′(0) is compared under the spec's own tolerance, unscaled. PyTorch widens its atol by Σu·Σv,
- * which for unit vectors grows like √(n·m) and lets through errors that size times larger than full mode
- * would. Here u and v have unit length, so for random directions E[(vᵀEu)²] = ‖E‖²_F / (n·m): the projected
- * error is the root-mean-square of the entry errors, never more lenient than their maximum, and a correct backward
- * whose every entry is within tolerance passes.
+ * which for unit vectors grows like √(n·m) and lets through errors that size times larger than full mode would.
+ * With unit u, v, E[(vᵀEu)²] = ‖E‖²_F / (n·m): the projection measures the root-mean-square entry error, so a
+ * backward correct entry-wise passes and a spread-out error is caught, while an error in one entry alone is
+ * diluted by about √(n·m) (docs/checking.md says when to prefer full mode).
  *
  * <p>A failing input is checked again in full mode, so the report still names the worst element.
  */

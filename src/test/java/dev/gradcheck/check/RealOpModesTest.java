@@ -179,6 +179,22 @@ class RealOpModesTest {
         assertTrue(r.status() == Status.PASSED || r.status() == Status.ERROR, r.toString());
     }
 
+    @Test
+    void fastModeDilutesAnErrorInOneEntryWhichFullModeCatches() {
+        // the documented trade-off: one entry 2e-6 off (2x the tolerance) in a 1024x1024 diagonal Jacobian
+        String spec = """
+                op: tanh
+                inputs:
+                  x: {shape: [32, 32], init: {uniform: [-2, 2]}}
+                """;
+        UnaryOperator<INDArray> oneEntry = g -> g.dup().putScalar(100, g.getDouble(100) * (1 + 2e-6));
+        CheckResult fast = checkCorrupted(spec + "mode: fast\n", oneEntry);
+        assertEquals(Status.PASSED, fast.status(), fast.toString());
+        assertEquals(Status.FAILED, checkCorrupted(spec, oneEntry).status());
+        assertEquals(Status.FAILED, checkCorrupted(spec + "mode: fast\n", Functions.scaledBy(1 + 2e-5)).status(),
+                "the same error on every entry is caught in fast mode too");
+    }
+
     // ---- low precision ----
 
     @Test
