@@ -3,7 +3,7 @@ package dev.gradcheck.bench;
 import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.GradientChecker;
 import dev.gradcheck.check.GradientResult;
-import dev.gradcheck.check.InputValues;
+import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.OpCatalog;

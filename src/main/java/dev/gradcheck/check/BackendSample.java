@@ -3,6 +3,7 @@ package dev.gradcheck.check;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.Nd4jTypes;
 import dev.gradcheck.spec.InputSpec;
+import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.OpSpec;
 import java.util.LinkedHashMap;

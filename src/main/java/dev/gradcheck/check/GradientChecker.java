@@ -8,6 +8,7 @@ import dev.gradcheck.spec.DType;
 import dev.gradcheck.spec.Expectation;
 import dev.gradcheck.spec.Init;
 import dev.gradcheck.spec.InputSpec;
+import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.Located;
 import dev.gradcheck.spec.OpSpec;

@@ -7,6 +7,7 @@ import dev.gradcheck.spec.DType;
 import dev.gradcheck.spec.GraphNode;
 import dev.gradcheck.spec.Init;
 import dev.gradcheck.spec.InputSpec;
+import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.spec.OpSpec;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,5 +1,6 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.spec.InputValues;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -66,10 +67,8 @@ final class Seeded {
         return chosen;
     }
 
-    /** Box-Muller: SplittableRandom has no nextGaussian on Java 17. */
+    /** The same Gaussian draw as input values use, so there is one Box-Muller in the code. */
     static double gaussian(SplittableRandom rnd) {
-        double u1 = 1.0 - rnd.nextDouble();
-        double u2 = rnd.nextDouble();
-        return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+        return InputValues.gaussian(rnd);
     }
 }

@@ -3,6 +3,7 @@ package dev.gradcheck.op;
 import dev.gradcheck.spec.GraphNode;
 import dev.gradcheck.spec.GraphSpec;
 import dev.gradcheck.spec.InputSpec;
+import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecError;
@@ -30,13 +31,18 @@ final class GraphBuilder {
         this.ops = ops;
     }
 
-    /** Builds the graph on zeros of the inputs' shapes and dtypes: every op, attribute and shape problem. */
+    /**
+     * Builds the graph on the values {@code check} draws (the spec's init and seed), in the inputs' dtypes: every
+     * op, attribute and shape problem. Not on zeros: an op undefined there (matrix_inverse) would be reported as
+     * not accepting inputs that {@code check} builds fine.
+     */
     void validate(OpSpec spec) throws InvalidSpecException {
-        Map<String, INDArray> zeros = new LinkedHashMap<>();
+        Map<String, INDArray> values = new LinkedHashMap<>();
         for (InputSpec in : spec.inputs()) {
-            zeros.put(in.name(), Nd4j.zeros(Nd4jTypes.of(in.dtype()), in.shape()));
+            values.put(in.name(), Nd4j.createFromArray(InputValues.generate(in, spec.seed())).reshape('c', in.shape())
+                    .castTo(Nd4jTypes.of(in.dtype())));
         }
-        build(spec, zeros, GradientClip.BY_VALUE).close();
+        build(spec, values, GradientClip.BY_VALUE).close();
     }
 
     GraphFunction build(OpSpec spec, Map<String, INDArray> inputs, GradientClip clip) throws InvalidSpecException {
@@ -95,7 +101,10 @@ final class GraphBuilder {
         }
     }
 
-    /** The root cause's first line, without the pointer to a C++ message that went to the native stdout. */
+    /**
+     * The root cause's first line. ND4J's kernels print their reason on the native stdout, which bin/gradcheck
+     * sends to stderr, and the exception only points at it; the message says where to look instead.
+     */
     private static String firstLine(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
@@ -103,7 +112,9 @@ final class GraphBuilder {
         }
         String msg = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
         String line = msg.strip().lines().findFirst().orElse(msg);
-        return line.replace(" Here is the error from c++:", "").strip();
+        String pointer = " Here is the error from c++:";
+        return line.contains(pointer) ? line.replace(pointer, "").strip() + " (ND4J printed its reason on stderr)"
+                : line.strip();
     }
 
     /**

@@ -28,10 +28,13 @@ final class GraphValidator {
 
     /**
      * @param inputs  the spec's {@code inputs} mapping (for names, positions and input clips), or null
-     * @param outputs the spec's {@code output} entries; a graph has one, by default the last node's out
+     * @param graph   the spec's {@code graph} entry (its key is where graph-wide problems are reported)
+     * @param outputs the spec's {@code output} entries; a graph has one, by default the one node's out that no
+     *                other node reads
      * @return the graph, or null when it has errors (already reported)
      */
-    GraphSpec read(YamlNode node, YamlNode inputs, List<Located<String>> outputs) {
+    GraphSpec read(YamlNode.Entry graph, YamlNode inputs, List<Located<String>> outputs) {
+        YamlNode node = graph.value();
         int before = reader.problems.count();
         Map<String, SourcePos> inputNames = inputNames(inputs);
         Map<String, ErrorClip> inputClips = inputClips(inputs);
@@ -46,7 +49,7 @@ final class GraphValidator {
         if (ordered == null) {
             return null;
         }
-        String output = output(nodes, inputNames.keySet(), outputs);
+        String output = output(nodes, inputNames.keySet(), outputs, graph.keyPos());
         if (output == null) {
             return null;
         }
@@ -168,9 +171,15 @@ final class GraphValidator {
             return Optional.empty();
         }
         ErrorClip clip = new ErrorClip(min, max.orElseThrow(), node.pos());
+        String got = ", got min " + clip.lower() + ", max " + clip.upper() + (min == null ? " (min defaults to -max)"
+                : "");
         if (!(clip.lower() < clip.upper())) {
-            reader.problems.add(node.pos(), "'" + path + "' needs min < max, got min " + clip.lower() + ", max "
-                    + clip.upper() + (min == null ? " (min defaults to -max)" : ""));
+            reader.problems.add(node.pos(), "'" + path + "' needs min < max" + got);
+            return Optional.empty();
+        }
+        if (!(clip.lower() <= 0 && 0 <= clip.upper())) { // else the zero-gradient sanity check always fails
+            reader.problems.add(node.pos(), "'" + path + "' must contain 0 (min <= 0 <= max)" + got
+                    + ": a zero gradient has to stay zero");
             return Optional.empty();
         }
         return Optional.of(clip);
@@ -249,9 +258,10 @@ final class GraphValidator {
                 + " depends on its own out)");
     }
 
-    private String output(List<GraphNode> nodes, Set<String> inputs, List<Located<String>> outputs) {
+    private String output(List<GraphNode> nodes, Set<String> inputs, List<Located<String>> outputs,
+            SourcePos graphKey) {
         if (outputs.isEmpty()) {
-            return nodes.get(nodes.size() - 1).out().value();
+            return defaultOutput(nodes, graphKey);
         }
         if (outputs.size() > 1) {
             reader.problems.add(outputs.get(1).pos(), "a graph spec checks one output; name one node's out");
@@ -265,6 +275,22 @@ final class GraphValidator {
         reader.problems.add(out.pos(), inputs.contains(out.value())
                 ? "output '" + out.value() + "' is an input; a graph's output must be a node's out"
                 : "output '" + out.value() + "' is not a node's out" + Suggestions.hint(out.value(), outs, "outs"));
+        return null;
+    }
+
+    /**
+     * Left out, the output is the one node whose out no other node reads: nodes may be written in any order, so the
+     * last one written is no guide. With several such nodes the choice is the user's.
+     */
+    private String defaultOutput(List<GraphNode> nodes, SourcePos graphKey) {
+        Set<String> read = new HashSet<>();
+        nodes.forEach(n -> n.in().forEach(in -> read.add(in.value())));
+        List<String> unread = nodes.stream().map(n -> n.out().value()).filter(out -> !read.contains(out)).toList();
+        if (unread.size() == 1) {
+            return unread.get(0);
+        }
+        reader.problems.add(graphKey, "the graph has " + unread.size() + " nodes whose out no other node reads ("
+                + String.join(", ", unread) + "); name the one to check with 'output:'");
         return null;
     }
 

@@ -84,7 +84,7 @@ final class SpecValidator {
             graphs.rejectInputClips(inputs);
             return null;
         }
-        return graphs.read(m.get("graph").get(), inputs, outputs);
+        return graphs.read(m.entry("graph").get(), inputs, outputs);
     }
 
     private Optional<YamlNode> required(YamlNode.Mapping m, String key) {

@@ -11,6 +11,7 @@ import dev.gradcheck.op.GraphFunction;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.OpCatalog;
 import dev.gradcheck.spec.ErrorClip;
+import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.spec.OpSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -155,6 +156,8 @@ class GraphCheckTest {
         assertEquals(Status.INVALID, r.status(), r.toString());
         assertTrue(r.message().startsWith("test.yaml:3:10: node 2 (matmul, out=y) does not accept its inputs"
                 + " (t [2, 3], w [2, 3])"), r.message());
+        // the kernel's own reason is not in the exception: the message points to where ND4J printed it
+        assertTrue(r.message().endsWith("(ND4J printed its reason on stderr)"), r.message());
     }
 
     @Test

@@ -59,6 +59,21 @@ class OtherCommandsTest {
     }
 
     @Test
+    void validateBuildsAGraphOnTheValuesCheckUsesNotOnZeros() throws IOException {
+        // matrix_inverse fails on a zero matrix; check draws the spec's init, where the graph builds fine
+        Files.writeString(dir.resolve("inverse.yaml"), """
+                graph:
+                  - {op: matrix_inverse, in: [x], out: inv}
+                  - {op: tanh, in: [inv], out: y}
+                inputs:
+                  x: {shape: [3, 3], init: {values: [[2, 1, 0], [1, 3, 1], [0, 1, 4]]}}
+                """);
+        Cli r = Cli.run("validate", dir.toString());
+        assertEquals(0, r.exit(), r.out());
+        assertTrue(r.out().contains("1 spec: 1 valid, 0 invalid"), r.out());
+    }
+
+    @Test
     void validateOfValidSpecsExitsZero() throws IOException {
         Files.writeString(dir.resolve("ok.yaml"), CheckCommandTest.TANH);
         Cli r = Cli.run("validate", dir.toString());

@@ -51,15 +51,30 @@ class GraphSpecTest {
     }
 
     @Test
-    void outputDefaultsToTheLastNodeWritten() {
+    void outputDefaultsToTheOneNodeNoOtherNodeReadsWhateverTheWrittenOrder() {
         OpSpec spec = files.loadValid("g.yaml", """
                 graph:
-                  - {op: tanh, in: [x], out: t}
-                  - {op: sin, in: [t], out: s}
+                  - {op: cos, in: [s], out: y}
+                  - {op: sin, in: [x], out: s}
                 inputs:
                   x: {shape: [2]}
                 """);
-        assertEquals("s", spec.graph().output());
+        assertEquals("y", spec.graph().output());
+    }
+
+    @Test
+    void severalUnreadOutsWithoutOutputAreAnErrorAtTheGraphKey() {
+        List<SpecError> errors = files.loadErrors("g.yaml", """
+                inputs:
+                  x: {shape: [2]}
+                graph:
+                  - {op: sin, in: [x], out: s}
+                  - {op: cos, in: [x], out: c}
+                  - {op: tanh, in: [s], out: t}
+                """);
+        assertEquals(1, errors.size(), errors.toString());
+        assertError(errors, 3, 1, "the graph has 2 nodes whose out no other node reads (c, t); name the one to"
+                + " check with 'output:'");
     }
 
     @Test
@@ -184,6 +199,22 @@ class GraphSpecTest {
         assertError(errors, 2, 45, "'graph[0].error_clip' needs min < max, got min 1.0, max -1.0 (min defaults"
                 + " to -max)");
         assertError(errors, 3, 65, "unknown key 'maxx' in 'graph[1].error_clip' (did you mean 'max'?)");
+    }
+
+    @Test
+    void errorClipMustContainZeroOnNodesAndInputs() {
+        List<SpecError> errors = files.loadErrors("g.yaml", """
+                graph:
+                  - {op: tanh, in: [x], out: t, error_clip: {min: 0.1, max: 0.5}}
+                  - {op: sin, in: [t], out: y, error_clip: {min: 0, max: 0.5}}
+                inputs:
+                  x: {shape: [2], error_clip: {min: -0.5, max: -0.1}}
+                """);
+        assertEquals(2, errors.size(), errors.toString()); // [0, 0.5] contains 0: accepted
+        assertError(errors, 2, 45, "'graph[0].error_clip' must contain 0 (min <= 0 <= max), got min 0.1, max 0.5:"
+                + " a zero gradient has to stay zero");
+        assertError(errors, 5, 31, "'inputs.x.error_clip' must contain 0 (min <= 0 <= max), got min -0.5,"
+                + " max -0.1: a zero gradient has to stay zero");
     }
 
     @Test

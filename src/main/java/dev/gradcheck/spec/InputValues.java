@@ -1,13 +1,12 @@
-package dev.gradcheck.check;
+package dev.gradcheck.spec;
 
-import dev.gradcheck.spec.Init;
-import dev.gradcheck.spec.InputSpec;
 import java.util.SplittableRandom;
 
 /**
  * An input's values, generated in plain Java so that the same spec and seed give the same numbers on every
  * machine and ND4J version. Each input draws from its own stream, derived from the seed and its name, so adding
- * an input does not change the others.
+ * an input does not change the others. In spec/ because these are the values a spec's init describes: the
+ * checker draws them, and op/ builds a graph on them to validate it.
  */
 public final class InputValues {
 
@@ -24,7 +23,7 @@ public final class InputValues {
             }
         } else if (init instanceof Init.Normal g) {
             for (int i = 0; i < n; i++) {
-                v[i] = g.mean() + g.std() * Seeded.gaussian(rnd);
+                v[i] = g.mean() + g.std() * gaussian(rnd);
             }
         } else if (init instanceof Init.Values values) {
             System.arraycopy(values.flat(), 0, v, 0, n);
@@ -36,5 +35,12 @@ public final class InputValues {
             }
         }
         return v;
+    }
+
+    /** A standard Gaussian by Box-Muller: SplittableRandom has no nextGaussian on Java 17. */
+    public static double gaussian(SplittableRandom rnd) {
+        double u1 = 1.0 - rnd.nextDouble();
+        double u2 = rnd.nextDouble();
+        return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
     }
 }
