@@ -58,7 +58,8 @@ public final class GradientChecker {
                         rows);
                 rows.replaceAll(r -> r.withNote("inputs redrawn with seed " + seed + " after a nondifferentiable point"));
             }
-            outcome = rows.stream().allMatch(g -> g.verdict().passed()) ? Outcome.PASS : Outcome.MISMATCH;
+            outcome = rows.stream().allMatch(g -> g.verdict().passed()) ? Outcome.PASS
+                    : failsOnlyAsExpected(rows, spec.expect()) ? Outcome.MISMATCH : Outcome.UNEXPECTED_MISMATCH;
         } catch (InvalidSpecException e) {
             outcome = Outcome.INVALID;
             message = String.join("\n", e.errors().stream().map(SpecError::toString).toList());
@@ -72,13 +73,21 @@ public final class GradientChecker {
                 List.copyOf(rows), describe(tolerance), delta, seconds);
     }
 
-    private enum Outcome { PASS, MISMATCH, ERROR, INVALID }
+    /** UNEXPECTED_MISMATCH: a row failed that {@code expect: {fail: [...]}} did not name. */
+    private enum Outcome { PASS, MISMATCH, UNEXPECTED_MISMATCH, ERROR, INVALID }
+
+    /** With {@code expect: {fail: [kinds]}}, only rows of those kinds may fail; otherwise any may. */
+    private static boolean failsOnlyAsExpected(List<GradientResult> rows, Expectation expect) {
+        return expect.failing().isEmpty() || rows.stream().filter(r -> !r.verdict().passed())
+                .allMatch(r -> expect.failing().contains(r.kind().reportName()));
+    }
 
     private static Status status(Outcome outcome, Expectation expect) {
         return switch (outcome) {
             case INVALID -> Status.INVALID;
             case PASS -> expect.kind() == Expectation.Kind.PASS ? Status.PASSED : Status.UNEXPECTED_PASS;
             case MISMATCH -> expect.kind() == Expectation.Kind.FAIL ? Status.EXPECTED_FAIL : Status.FAILED;
+            case UNEXPECTED_MISMATCH -> Status.FAILED;
             case ERROR -> expect.kind() == Expectation.Kind.ERROR ? Status.EXPECTED_ERROR : Status.ERROR;
         };
     }

@@ -179,6 +179,29 @@ class CheckingModesTest {
         assertEquals(Status.PASSED, tolerated.status(), tolerated.toString());
     }
 
+    // ---- expecting one kind of row to fail ----
+
+    @Test
+    void anExpectationNamingItsRowKindsStillGuardsTheOthers() {
+        String onlyZeroGrad = SPEC + "expect: {fail: [zero-grad]}\nreason: the backward ignores its cotangent\n";
+        // a backward that leaks a constant: only the zero-grad row fails, as expected
+        UnaryOperator<INDArray> leak = g -> g.add(1e-3);
+        CheckResult leaky = check(onlyZeroGrad + "tolerance: {atol: 1.0e-2, rtol: 0}\n",
+                () -> Functions.withBackward(Functions.squareAndDot(), leak));
+        assertEquals(Status.EXPECTED_FAIL, leaky.status(), leaky.toString());
+        // the same leak plus a wrong Jacobian: a row the expectation did not name fails, so the check fails
+        CheckResult worse = check(onlyZeroGrad, () -> Functions.withBackward(Functions.squareAndDot(),
+                g -> g.mul(1.5).add(1e-3)));
+        assertEquals(Status.FAILED, worse.status());
+        assertEquals(Status.UNEXPECTED_PASS, check(onlyZeroGrad, Functions::squareAndDot).status());
+    }
+
+    @Test
+    void theRowKindsASpecMayNameAreTheCheckersOwn() {
+        assertEquals(java.util.Arrays.stream(CheckKind.values()).map(CheckKind::reportName).toList(),
+                dev.gradcheck.spec.Expectation.ROW_KINDS);
+    }
+
     // ---- sampling ----
 
     @Test

@@ -486,6 +486,19 @@ class SpecLoaderErrorTest {
     }
 
     @Test
+    void anExpectationOfRowKindsNamesRealKinds() {
+        List<SpecError> errors = files.loadErrors("expect.yaml", """
+                op: tanh
+                inputs: {x: {shape: [2]}}
+                expect: {fail: [zero-grad, jacobain], error: [x]}
+                reason: r
+                """);
+        assertError(errors, 3, 39, "unknown key 'error' in 'expect'");
+        assertError(errors, 3, 28, "unknown row kind 'jacobain' (did you mean 'jacobian'?)");
+        assertEquals(2, errors.size(), () -> SpecFiles.render(errors));
+    }
+
+    @Test
     void badCheckingOptionsAreNamed() {
         List<SpecError> errors = files.loadErrors("options.yaml", """
                 op: tanh
