@@ -173,6 +173,22 @@ class PluginCliTest {
     }
 
     @Test
+    void aPluginWhoseMetadataThrowsIsAUsageErrorForListOps() throws IOException {
+        Path broken = PluginJars.classes(dir.resolve("bad-meta"), java.util.Map.of("testplugins/BadMeta.java", """
+                package testplugins;
+                import java.util.List;
+                public class BadMeta extends Square {
+                    public List<String> inputNames() { throw new IllegalStateException("no inputs"); }
+                }
+                """, "testplugins/Square.java", PluginJars.TEST_OPERATORS.get("testplugins/Square.java")),
+                List.of("testplugins.BadMeta"));
+        Cli r = Cli.run("list-ops", "--plugin", broken.toString());
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("gradcheck: plugin op 'test_square' (from " + broken + "): inputNames() threw "
+                + "java.lang.IllegalStateException: no inputs"), r.err());
+    }
+
+    @Test
     void aMissingPluginPathIsAUsageError() {
         Cli r = Cli.run("check", "--plugin", dir.resolve("nope.jar").toString(), EXAMPLE.resolve("specs").toString());
         assertEquals(2, r.exit());
