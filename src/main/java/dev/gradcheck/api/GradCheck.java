@@ -7,6 +7,7 @@ import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.Nd4jTypes;
 import dev.gradcheck.op.OpCatalog;
 import dev.gradcheck.op.OperatorFunction;
+import dev.gradcheck.op.PluginException;
 import dev.gradcheck.op.PluginOperator;
 import dev.gradcheck.spec.CheckOptions;
 import dev.gradcheck.spec.DType;
@@ -62,10 +63,20 @@ public final class GradCheck {
         this.factory = factory;
     }
 
-    /** Checks a custom operator's backward. */
+    /**
+     * Checks a custom operator's backward.
+     *
+     * @throws IllegalArgumentException when the operator's name(), inputNames(), outputNames(), attributeNames(),
+     *                                  complex() or hasJvp() throws or returns null, an empty name or a name twice
+     */
     public static GradCheck of(Operator operator) {
-        PluginOperator plugin = new PluginOperator(operator, operator.getClass().getName());
-        return new GradCheck(operator.name(), (spec, in) -> OperatorFunction.bind(plugin, spec));
+        PluginOperator plugin;
+        try {
+            plugin = PluginOperator.read(operator, operator.getClass().getName());
+        } catch (PluginException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        return new GradCheck(plugin.name(), (spec, in) -> OperatorFunction.bind(plugin, spec));
     }
 
     /**
@@ -112,20 +123,25 @@ public final class GradCheck {
         return this;
     }
 
-    /** The finite-difference step. */
+    /** The finite-difference step: finite and > 0. */
     public GradCheck delta(double delta) {
-        this.delta = delta;
+        this.delta = require(delta, "delta", false);
         return this;
     }
 
     /** Paddle's rule: |a − n| / d ≤ r, with d = |n|, or 1 where |n| < 1e-3. */
     public GradCheck maxRelativeError(double r) {
-        this.tolerance = new Tolerance.MaxRelative(r);
+        this.tolerance = new Tolerance.MaxRelative(require(r, "maxRelativeError", false));
         return this;
     }
 
-    /** The allclose rule: |a − n| ≤ atol + rtol·|n|. */
+    /** The allclose rule: |a − n| ≤ atol + rtol·|n|; atol and rtol finite and >= 0, not both 0. */
     public GradCheck allClose(double atol, double rtol) {
+        require(atol, "atol", true);
+        require(rtol, "rtol", true);
+        if (atol == 0 && rtol == 0) {
+            throw new IllegalArgumentException("atol = 0 and rtol = 0 allow no error at all; give a positive one");
+        }
         this.tolerance = new Tolerance.AllClose(atol, rtol);
         return this;
     }
@@ -136,7 +152,10 @@ public final class GradCheck {
         return this;
     }
 
-    /** Order 2 also checks the backward's own gradient (the operator must offer a differentiable backward). */
+    /**
+     * Order 2 also checks the backward's own gradient. Only ND4J ops ({@link #ofNd4j}) have a differentiable
+     * backward: an {@link Operator} has no second-order backward, so its order-2 check ends as ERROR.
+     */
     public GradCheck order(int order) {
         if (order != 1 && order != 2) {
             throw new IllegalArgumentException("order must be 1 or 2, got " + order);
@@ -151,14 +170,18 @@ public final class GradCheck {
         return this;
     }
 
-    /** Check a seeded sample of at most n elements per input. */
+    /** Check a seeded sample of at most n elements per input (n >= 1). */
     public GradCheck maxElements(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("maxElements must be >= 1, got " + n);
+        }
         options = new CheckOptions(options.stencil(), n, options.nondetTol(), options.resample());
         return this;
     }
 
-    /** The largest difference allowed between two runs of the backward (default 0). */
+    /** The largest difference allowed between two runs of the backward (default 0; finite and >= 0). */
     public GradCheck nondetTol(double tol) {
+        require(tol, "nondetTol", true);
         options = new CheckOptions(options.stencil(), options.maxElements(), tol, options.resample());
         return this;
     }
@@ -209,6 +232,18 @@ public final class GradCheck {
         return new OpSpec(name, pos, new Located<>(op, pos), located, specs,
                 outputs.stream().map(o -> new Located<>(o, pos)).toList(), List.copyOf(check), List.copyOf(noGrad),
                 delta, tolerance, mode, order, options, List.of("cpu"), seed, Expectation.PASS, null, null);
+    }
+
+    /**
+     * The bounds the spec validator puts on the same settings: a tolerance or step that is negative, zero or
+     * infinite would make every check pass (or none), so it is the caller's mistake, not a result.
+     */
+    private static double require(double value, String what, boolean zeroAllowed) {
+        if (!Double.isFinite(value) || value < 0 || (!zeroAllowed && value == 0)) {
+            throw new IllegalArgumentException(what + " must be finite and " + (zeroAllowed ? ">= 0" : "> 0")
+                    + ", got " + value);
+        }
+        return value;
     }
 
     private void requireInput(String n, String where) {

@@ -35,8 +35,8 @@ public final class OperatorFunction implements Differentiable, ForwardMode {
         this.plugin = plugin;
         this.op = plugin.operator();
         this.attrs = Map.copyOf(attrs);
-        this.inputNames = List.copyOf(call("inputNames", op::inputNames));
-        this.outputNames = List.copyOf(call("outputNames", op::outputNames));
+        this.inputNames = plugin.inputNames();
+        this.outputNames = plugin.outputNames();
     }
 
     /** Checks the spec against the operator (input and attribute names) and binds its attributes. */
@@ -49,10 +49,9 @@ public final class OperatorFunction implements Differentiable, ForwardMode {
 
     /** Every input the operator takes must be given, no other; every attribute must be one it declares. */
     public static void validate(PluginOperator plugin, OpSpec spec) throws InvalidSpecException {
-        Operator op = plugin.operator();
-        List<String> takes = op.inputNames();
-        List<String> attributes = op.attributeNames();
-        String opName = "plugin op '" + op.name() + "'";
+        List<String> takes = plugin.inputNames();
+        List<String> attributes = plugin.attributeNames();
+        String opName = "plugin op '" + plugin.name() + "'";
         List<SpecError> errors = new ArrayList<>();
         for (InputSpec in : spec.inputs()) {
             if (!takes.contains(in.name())) {
@@ -72,8 +71,8 @@ public final class OperatorFunction implements Differentiable, ForwardMode {
                         + suggestion(a.getKey(), attributes) + "; it takes " + listOf(attributes)));
             }
         }
-        if (op.complex()) {
-            ComplexPairs.validate(opName, op.outputNames(), spec, errors);
+        if (plugin.complex()) {
+            ComplexPairs.validate(opName, plugin.outputNames(), spec, errors);
         }
         if (!errors.isEmpty()) {
             throw new InvalidSpecException(errors);
@@ -157,7 +156,7 @@ public final class OperatorFunction implements Differentiable, ForwardMode {
 
     @Override
     public boolean hasJvp() {
-        return call("hasJvp", op::hasJvp);
+        return plugin.hasJvp();
     }
 
     @Override
@@ -193,6 +192,9 @@ public final class OperatorFunction implements Differentiable, ForwardMode {
     private <T> T call(String method, Callable<T> code) {
         try {
             return code.call();
+        } catch (StackOverflowError e) {
+            // deep or endless recursion in the plugin: its fault, and the stack has unwound by now
+            throw new OperatorException(plugin.describe() + " threw in " + method, e);
         } catch (VirtualMachineError e) {
             throw e; // out of memory is not the plugin's fault to report
         } catch (Exception | LinkageError | AssertionError e) {

@@ -23,13 +23,16 @@ import java.util.ServiceLoader;
  */
 public final class PluginLoader {
 
+    private static final String SERVICE = Operator.class.getName();
+
     private PluginLoader() {}
 
     /**
      * @param paths jar files or directories of classes (each with {@code META-INF/services/dev.gradcheck.api.Operator})
      * @return the operators found, by name; {@link PluginSet#EMPTY} for no paths
-     * @throws PluginException for a missing path, a provider that cannot be loaded or instantiated, or two plugin
-     *                         ops of the same name (naming both sources)
+     * @throws PluginException for a missing path, a path with no operator provider, a provider that cannot be
+     *                         loaded or instantiated, metadata (name(), inputNames(), ...) that throws or is
+     *                         invalid, or two plugin ops of the same name (naming both sources)
      */
     public static PluginSet load(List<Path> paths) throws PluginException {
         if (paths.isEmpty()) {
@@ -72,31 +75,35 @@ public final class PluginLoader {
             problems.add("plugin path " + path + ": " + e.getMessage());
             return;
         }
+        int providers = 0;
         try {
             for (ServiceLoader.Provider<Operator> provider : ServiceLoader.load(Operator.class, loader).stream()
                     .toList()) {
                 if (provider.type().getClassLoader() == loader) { // not one on gradcheck's own class path
-                    add(instantiate(provider), byName, problems);
+                    providers++;
+                    instantiate(provider, byName, problems);
                 }
             }
         } catch (ServiceConfigurationError e) {
             problems.add("cannot load plugins from " + path + ": " + e.getMessage()
                     + (e.getCause() == null ? "" : " (" + e.getCause() + ")"));
+            return;
+        }
+        if (providers == 0) { // a classes folder's parent, or a jar built without its services file
+            problems.add("plugin path " + path + ": no " + SERVICE + " provider (is META-INF/services/" + SERVICE
+                    + " missing?)");
         }
     }
 
-    private static PluginOperator instantiate(ServiceLoader.Provider<Operator> provider) {
-        Operator op = provider.get();
-        String name;
+    /** Constructs the operator and reads its metadata; a throw from either is a load problem naming the class. */
+    private static void instantiate(ServiceLoader.Provider<Operator> provider, Map<String, PluginOperator> byName,
+                                    List<String> problems) {
+        Operator op = provider.get(); // a constructor that throws: ServiceConfigurationError, naming the class
         try {
-            name = op.name();
-        } catch (RuntimeException e) {
-            throw new ServiceConfigurationError(provider.type().getName() + ".name() threw " + e, e);
+            add(PluginOperator.read(op, sourceOf(provider.type())), byName, problems);
+        } catch (PluginException e) {
+            problems.addAll(e.problems());
         }
-        if (name == null || name.isBlank()) {
-            throw new ServiceConfigurationError(provider.type().getName() + " has no name");
-        }
-        return new PluginOperator(op, sourceOf(provider.type()));
     }
 
     private static void add(PluginOperator op, Map<String, PluginOperator> byName, List<String> problems) {

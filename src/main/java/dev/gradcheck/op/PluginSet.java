@@ -66,11 +66,11 @@ public final class PluginSet {
 
     private static List<ArgInfo> arguments(PluginOperator p) {
         List<ArgInfo> args = new ArrayList<>();
-        List<String> inputs = p.operator().inputNames();
+        List<String> inputs = p.inputNames();
         for (int i = 0; i < inputs.size(); i++) {
             args.add(new ArgInfo(inputs.get(i), ArgInfo.Kind.INPUT, i));
         }
-        List<String> attributes = p.operator().attributeNames();
+        List<String> attributes = p.attributeNames();
         for (int i = 0; i < attributes.size(); i++) {
             args.add(new ArgInfo(attributes.get(i), ArgInfo.Kind.ANY, i));
         }

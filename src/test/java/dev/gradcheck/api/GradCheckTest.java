@@ -137,4 +137,63 @@ class GradCheckTest {
         assertThrows(AssertionError.class,
                 () -> GradAssertions.assertGradientsMatch(Mul.wrongWeightGradient(), Map.of("x", x(), "w", w())));
     }
+
+    @Test
+    void settingsTheSpecValidatorRejectsThrowInsteadOfLettingAWrongBackwardPass() {
+        GradCheck wrong = GradCheck.of(Mul.wrongWeightGradient()).input("x", x()).input("w", w());
+        assertEquals(Status.FAILED, wrong.check().status(), "the 1% error fails at the default tolerance");
+        // each of these, if accepted, would make the wrong backward pass (or check nothing, or blame the op)
+        List<Runnable> rejected = List.of(
+                () -> wrong.maxRelativeError(-1e-6),
+                () -> wrong.maxRelativeError(0),
+                () -> wrong.maxRelativeError(Double.POSITIVE_INFINITY),
+                () -> wrong.maxRelativeError(Double.NaN),
+                () -> wrong.allClose(-1e-6, 0),
+                () -> wrong.allClose(0, -1),
+                () -> wrong.allClose(0, 0),
+                () -> wrong.allClose(Double.POSITIVE_INFINITY, 0),
+                () -> wrong.delta(0),
+                () -> wrong.delta(-1e-6),
+                () -> wrong.delta(Double.NaN),
+                () -> wrong.maxElements(0),
+                () -> wrong.maxElements(-1),
+                () -> wrong.nondetTol(-1),
+                () -> wrong.nondetTol(Double.POSITIVE_INFINITY));
+        for (Runnable setter : rejected) {
+            assertThrows(IllegalArgumentException.class, setter::run);
+        }
+        assertEquals(Status.FAILED, wrong.check().status(), "no rejected setting took effect");
+        assertEquals(Status.PASSED, wrong.allClose(0, 0.02).nondetTol(0).maxElements(1).check().status(),
+                "the bounds themselves are accepted");
+    }
+
+    @Test
+    void anOperatorWhoseMetadataThrowsIsRejectedNamingTheMethod() {
+        Operator mul = Mul.correct();
+        Operator broken = new Operator() {
+            public String name() {
+                return mul.name();
+            }
+
+            public List<String> inputNames() {
+                throw new IllegalStateException("no names today");
+            }
+
+            public List<String> outputNames() {
+                return mul.outputNames();
+            }
+
+            public Map<String, INDArray> forward(Map<String, INDArray> in, Map<String, Object> attrs) {
+                return mul.forward(in, attrs);
+            }
+
+            public Map<String, INDArray> backward(Map<String, INDArray> in, Map<String, INDArray> out,
+                                                  Map<String, INDArray> grads, Map<String, Object> attrs) {
+                return mul.backward(in, out, grads, attrs);
+            }
+        };
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> GradCheck.of(broken));
+        assertTrue(e.getMessage().contains("plugin op 'mul'") && e.getMessage().contains("inputNames() threw")
+                && e.getMessage().contains("no names today"), e.getMessage());
+    }
 }

@@ -136,6 +136,59 @@ class PluginCliTest {
     }
 
     @Test
+    void brokenPluginsInRealWorkerJvmsEndAsErrorsAndACrashWhileTheBatchGoesOn() throws IOException {
+        Path deadlyJar = PluginJars.jar(PluginJars.allClasses(dir.resolve("deadly")), dir.resolve("deadly-ops.jar"));
+        Path spec = dir.resolve("broken-plugins.yaml");
+        Files.writeString(spec, """
+                name: throws
+                op: test_throws_backward
+                inputs: {x: {shape: [3]}}
+                ---
+                name: wrong-shape
+                op: test_wrong_gradient_shape
+                inputs: {x: {shape: [2, 3]}}
+                ---
+                name: exits
+                op: test_exits_forward
+                inputs: {x: {shape: [3]}}
+                ---
+                name: correct
+                op: test_square
+                inputs: {x: {shape: [3]}}
+                """);
+        Cli r = Cli.runWithWorkers(WorkerOptions.cpu(), "check", "--plugin", deadlyJar.toString(), spec.toString(),
+                "--format", "json");
+        assertEquals(3, r.exit(), r.err());
+        JsonNode checks = new ObjectMapper().readTree(r.out()).get("checks");
+        List<String> statuses = new ArrayList<>();
+        checks.forEach(c -> statuses.add(c.get("name").asText() + "=" + c.get("status").asText()));
+        assertEquals(List.of("throws=error", "wrong-shape=error", "exits=crashed", "correct=passed"), statuses,
+                "System.exit(42) took down only its own worker");
+        assertTrue(checks.get(0).get("message").asText().contains("plugin op 'test_throws_backward'"),
+                checks.get(0).toString());
+        assertTrue(checks.get(1).get("message").asText().contains("backward returned a gradient of shape [6]"),
+                checks.get(1).toString());
+        assertTrue(checks.get(2).get("message").asText().startsWith("worker crashed: exited with status 42"),
+                checks.get(2).toString());
+    }
+
+    @Test
+    void aPluginWhoseMetadataThrowsIsAUsageErrorForListOps() throws IOException {
+        Path broken = PluginJars.classes(dir.resolve("bad-meta"), java.util.Map.of("testplugins/BadMeta.java", """
+                package testplugins;
+                import java.util.List;
+                public class BadMeta extends Square {
+                    public List<String> inputNames() { throw new IllegalStateException("no inputs"); }
+                }
+                """, "testplugins/Square.java", PluginJars.TEST_OPERATORS.get("testplugins/Square.java")),
+                List.of("testplugins.BadMeta"));
+        Cli r = Cli.run("list-ops", "--plugin", broken.toString());
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("gradcheck: plugin op 'test_square' (from " + broken + "): inputNames() threw "
+                + "java.lang.IllegalStateException: no inputs"), r.err());
+    }
+
+    @Test
     void aMissingPluginPathIsAUsageError() {
         Cli r = Cli.run("check", "--plugin", dir.resolve("nope.jar").toString(), EXAMPLE.resolve("specs").toString());
         assertEquals(2, r.exit());

@@ -99,6 +99,51 @@ public final class PluginJars {
     public static final List<String> TEST_PROVIDERS = List.of("testplugins.Square", "testplugins.ThrowsInForward",
             "testplugins.ThrowsInBackward", "testplugins.WrongGradientShape", "testplugins.MissingOutput");
 
+    /**
+     * Plugins that break the process they run in: one recursing without end in backward, one calling System.exit
+     * in forward (only ever checked in a worker JVM). They extend {@code testplugins.Square}: compile them with
+     * {@link #TEST_OPERATORS}.
+     */
+    public static final Map<String, String> DEADLY_OPERATORS = Map.of(
+            "testplugins/RecursesInBackward.java", """
+                    package testplugins;
+                    import java.util.Map;
+                    import org.nd4j.linalg.api.ndarray.INDArray;
+                    public class RecursesInBackward extends Square {
+                        public String name() { return "test_recurses_backward"; }
+                        private static int deeper(int n) { return deeper(n + 1) + 1; }
+                        public Map<String, INDArray> backward(Map<String, INDArray> in, Map<String, INDArray> out,
+                                                              Map<String, INDArray> grads, Map<String, Object> attrs) {
+                            deeper(0);
+                            return super.backward(in, out, grads, attrs);
+                        }
+                    }
+                    """,
+            "testplugins/ExitsInForward.java", """
+                    package testplugins;
+                    import java.util.Map;
+                    import org.nd4j.linalg.api.ndarray.INDArray;
+                    public class ExitsInForward extends Square {
+                        public String name() { return "test_exits_forward"; }
+                        public Map<String, INDArray> forward(Map<String, INDArray> in, Map<String, Object> attrs) {
+                            System.exit(42);
+                            return null;
+                        }
+                    }
+                    """);
+
+    public static final List<String> DEADLY_PROVIDERS = List.of("testplugins.RecursesInBackward",
+            "testplugins.ExitsInForward");
+
+    /** The test operators and the deadly ones together, compiled to {@code dir/classes}. */
+    public static Path allClasses(Path dir) throws IOException {
+        Map<String, String> sources = new java.util.HashMap<>(TEST_OPERATORS);
+        sources.putAll(DEADLY_OPERATORS);
+        List<String> providers = new ArrayList<>(TEST_PROVIDERS);
+        providers.addAll(DEADLY_PROVIDERS);
+        return classes(dir, sources, providers);
+    }
+
     private PluginJars() {}
 
     /** Writes the sources under {@code dir/src}, compiles them to {@code dir/classes} and lists the providers. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -104,5 +105,58 @@ class PluginLoaderTest {
         PluginException e = assertThrows(PluginException.class, () -> PluginLoader.load(List.of(broken)));
         assertTrue(e.getMessage().contains("testplugins.Broken") && e.getMessage().contains("constructor exploded"),
                 e.getMessage());
+    }
+
+    /** A Square whose one metadata method is replaced by {@code body}, compiled and loaded from its own folder. */
+    private static PluginException loadBroken(String folder, String method, String body) throws IOException {
+        Path broken = PluginJars.classes(dir.resolve(folder), Map.of("testplugins/BadMeta.java", """
+                package testplugins;
+                import java.util.List;
+                public class BadMeta extends Square {
+                    public %s { %s }
+                }
+                """.formatted(method, body), "testplugins/Square.java",
+                PluginJars.TEST_OPERATORS.get("testplugins/Square.java")), List.of("testplugins.BadMeta"));
+        return assertThrows(PluginException.class, () -> PluginLoader.load(List.of(broken)));
+    }
+
+    @Test
+    void metadataThatThrowsOrIsInvalidIsALoadProblemNamingTheOpTheMethodAndTheSource() throws IOException {
+        PluginException threw = loadBroken("meta-throws", "List<String> inputNames()",
+                "throw new IllegalStateException(\"inputs exploded\");");
+        assertEquals(1, threw.problems().size(), threw.problems().toString());
+        String problem = threw.problems().get(0);
+        assertTrue(problem.startsWith("plugin op 'test_square' (from " + dir.resolve("meta-throws/classes") + "): "
+                + "inputNames() threw java.lang.IllegalStateException: inputs exploded"), problem);
+
+        String nullName = loadBroken("meta-null-name", "String name()", "return null;").problems().get(0);
+        assertTrue(nullName.startsWith("plugin op testplugins.BadMeta (from ") && nullName.endsWith(
+                "name() returned null"), nullName);
+        String nullList = loadBroken("meta-null", "List<String> outputNames()", "return null;").problems().get(0);
+        assertTrue(nullList.endsWith("outputNames() returned null"), nullList);
+        String twice = loadBroken("meta-twice", "List<String> attributeNames()", "return List.of(\"a\", \"a\");")
+                .problems().get(0);
+        assertTrue(twice.contains("attributeNames() returned 'a' twice"), twice);
+        String empty = loadBroken("meta-empty", "List<String> inputNames()", "return List.of(\"\");")
+                .problems().get(0);
+        assertTrue(empty.contains("inputNames() returned a null or empty name"), empty);
+        String jvp = loadBroken("meta-jvp", "boolean hasJvp()", "throw new UnsupportedOperationException();")
+                .problems().get(0);
+        assertTrue(jvp.contains("plugin op 'test_square'") && jvp.contains("hasJvp() threw"), jvp);
+    }
+
+    @Test
+    void aPathWithNoOperatorProviderIsALoadProblem() throws IOException {
+        Path noServices = dir.resolve("bare/classes");
+        Files.createDirectories(noServices); // a jar of a text file: no classes, no services file
+        Files.writeString(noServices.resolve("README.txt"), "not a plugin");
+        Path bareJar = PluginJars.jar(noServices, dir.resolve("bare.jar"));
+        PluginException e = assertThrows(PluginException.class,
+                () -> PluginLoader.load(List.of(dir.resolve("ops"), bareJar)));
+        assertEquals(List.of("plugin path " + dir.resolve("ops") + ": no dev.gradcheck.api.Operator provider (is "
+                        + "META-INF/services/dev.gradcheck.api.Operator missing?)",
+                "plugin path " + bareJar + ": no dev.gradcheck.api.Operator provider (is "
+                        + "META-INF/services/dev.gradcheck.api.Operator missing?)"), e.problems(),
+                "the classes folder's parent, and a jar without its services file");
     }
 }

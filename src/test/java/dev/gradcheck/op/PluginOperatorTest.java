@@ -25,8 +25,7 @@ class PluginOperatorTest {
 
     @BeforeAll
     static void load() throws IOException, PluginException {
-        Path jar = PluginJars.jar(PluginJars.classes(dir, PluginJars.TEST_OPERATORS, PluginJars.TEST_PROVIDERS),
-                dir.resolve("ops.jar"));
+        Path jar = PluginJars.jar(PluginJars.allClasses(dir), dir.resolve("ops.jar"));
         backend = InProcessCpuBackend.withPlugins(PluginLoader.load(List.of(jar)));
     }
 
@@ -108,5 +107,14 @@ class PluginOperatorTest {
         assertTrue(lines.get(1).startsWith("bad.yaml:1:5: plugin op 'test_square' needs input 'x'"), lines.get(1));
         assertTrue(lines.get(2).startsWith("bad.yaml:2:15: plugin op 'test_square' has no attribute 'scal' (did you"
                 + " mean 'scale'?)"), lines.get(2));
+    }
+
+    @Test
+    void aStackOverflowInBackwardIsAnOperatorErrorNamingTheOpAndItsSource() {
+        CheckResult r = check("test_recurses_backward", "");
+        assertEquals(Status.ERROR, r.status());
+        assertTrue(r.message().contains("plugin op 'test_recurses_backward' (from " + dir.resolve("ops.jar") + ")")
+                && r.message().contains("threw in backward") && r.message().contains("StackOverflowError"),
+                r.message());
     }
 }
