@@ -12,7 +12,10 @@ final class ErrorText {
         List<String> parts = new ArrayList<>();
         for (Throwable t = e; t != null && parts.size() < 4; t = t.getCause()) {
             String msg = t.getMessage();
-            String text = t.getClass().getSimpleName() + (msg == null ? "" : ": " + msg.strip());
+            // gradcheck's own messages are written for the user; Java class names are for the op's exceptions
+            boolean own = t instanceof GradientChecker.SecondOrderException;
+            String text = own ? String.valueOf(msg).strip()
+                    : t.getClass().getSimpleName() + (msg == null ? "" : ": " + msg.strip());
             if (parts.stream().noneMatch(p -> msg != null && p.contains(msg.strip()))) {
                 parts.add(text);
             }

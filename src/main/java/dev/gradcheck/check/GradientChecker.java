@@ -51,12 +51,19 @@ public final class GradientChecker {
         Outcome outcome;
         try {
             checkOnce(spec, settings, rows);
+            if (o.resample() && hasKink(rows) && !anyRandomInit(spec)) {
+                rows.replaceAll(r -> r.verdict() != Verdict.NONDIFFERENTIABLE ? r : r.withNote("resample: true has no"
+                        + " effect here: the checked inputs have fixed values"));
+            }
             for (int k = 1; k <= MAX_RESAMPLES && o.resample() && hasKink(rows) && anyRandomInit(spec); k++) {
                 long seed = spec.seed() + k;
                 rows.clear();
                 checkOnce(spec, new Settings(delta, tolerance, o.stencil(), o.maxElements(), o.nondetTol(), seed),
                         rows);
-                rows.replaceAll(r -> r.withNote("inputs redrawn with seed " + seed + " after a nondifferentiable point"));
+                boolean last = k == MAX_RESAMPLES && hasKink(rows);
+                rows.replaceAll(r -> r.withNote("inputs redrawn with seed " + seed + " after a nondifferentiable point"
+                        + (last && r.verdict() == Verdict.NONDIFFERENTIABLE ? "; still nondifferentiable after "
+                        + MAX_RESAMPLES + " redraws, gave up" : "")));
             }
             outcome = rows.stream().allMatch(g -> g.verdict().passed()) ? Outcome.PASS
                     : failsOnlyAsExpected(rows, spec.expect()) ? Outcome.MISMATCH : Outcome.UNEXPECTED_MISMATCH;
@@ -156,8 +163,8 @@ public final class GradientChecker {
             backward = build.backwardFunction(first.wrt(), first.outputs());
         } catch (RuntimeException e) {
             build.close();
-            throw new SecondOrderException("no second-order backward for " + spec.op().value() + ": "
-                    + ErrorText.of(e), e);
+            throw new SecondOrderException("order 2: " + spec.op().value() + " has no second-order backward ("
+                    + (e.getMessage() == null ? ErrorText.of(e) : e.getMessage()) + ")", e);
         }
         try (backward) {
             CheckTarget second = SecondOrder.target(first, backward, s);
@@ -166,7 +173,7 @@ public final class GradientChecker {
                 rows.addAll(SecondOrder.hessianVectorProducts(second, first.wrt(), s));
             }
         } catch (UnsupportedOperationException | IllegalStateException e) {
-            throw new SecondOrderException("the double backward of " + spec.op().value() + " failed: "
+            throw new SecondOrderException("order 2: the double backward of " + spec.op().value() + " failed: "
                     + ErrorText.of(e), e);
         }
     }

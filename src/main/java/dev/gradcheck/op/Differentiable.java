@@ -43,7 +43,7 @@ public interface Differentiable extends AutoCloseable {
      * @throws UnsupportedOperationException when there is no differentiable backward, saying why
      */
     default Differentiable backwardFunction(List<String> wrt, List<String> outputs) {
-        throw new UnsupportedOperationException("this operator has no second-order backward");
+        throw new UnsupportedOperationException("only one-op ND4J specs can be differentiated twice so far");
     }
 
     static String gradientName(String input) {

@@ -167,6 +167,36 @@ class CheckCommandTest {
     }
 
     @Test
+    void checkingOptionsOverrideEverySpec() throws IOException {
+        write("tanh.yaml", TANH);
+        Cli order2 = Cli.run("check", dir.toString(), "--order", "2");
+        assertEquals(3, order2.exit(), "SameDiff cannot differentiate tanh's backward: " + order2.out());
+        assertTrue(order2.out().contains("order 2: the double backward of tanh failed"), order2.out());
+
+        Cli sampled = Cli.run("check", dir.toString(), "--stencil", "five-point", "--max-elements", "2",
+                "--nondet-tol", "1e-12", "--mode", "full", "--format", "json");
+        assertEquals(0, sampled.exit(), sampled.err());
+        JsonNode block = new ObjectMapper().readTree(sampled.out()).at("/checks/0/gradients/0");
+        assertEquals(2, block.at("/sampled/input_elements").asInt(), block.toString());
+        assertEquals(4 * 2 + 2, block.get("evaluations").asInt(), "five-point: 4 forwards per sampled element");
+
+        Cli fast = Cli.run("check", dir.toString(), "--mode", "fast", "--format", "json");
+        assertEquals("fast", new ObjectMapper().readTree(fast.out()).at("/checks/0/gradients/0/kind").asText());
+
+        write("relu.yaml", "name: relu0\nop: relu\ninputs:\n  x: {shape: [2], init: {values: [0.0, 1.0]}}\n");
+        Cli resample = Cli.run("check", dir.resolve("relu.yaml").toString(), "--resample", "--format", "json");
+        assertTrue(resample.out().contains("resample: true has no effect"), resample.out());
+
+        for (String[] bad : new String[][] {{"--stencil", "fivepoint"}, {"--order", "3"}, {"--max-elements", "0"},
+                {"--nondet-tol", "-1"}, {"--mode", "exhaustive"}}) {
+            Cli r = Cli.run("check", dir.toString(), bad[0], bad[1]);
+            assertEquals(2, r.exit(), String.join(" ", bad));
+            assertTrue(r.err().contains(bad[0]) || r.err().contains(bad[1]), r.err());
+            assertFalse(r.err().contains("Exception"), "a usage error, not a stack trace: " + r.err());
+        }
+    }
+
+    @Test
     void skipLeavesSpecsOutAndQuietShowsOnlyWhatSetTheExitCode() throws IOException {
         write("two.yaml", TANH + "---\nname: sig\nop: sigmoid\ninputs:\n  x: {shape: [3]}\n");
         Cli skip = Cli.run("check", dir.toString(), "--skip", "si*");
