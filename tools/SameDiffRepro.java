@@ -266,6 +266,12 @@ public class SameDiffRepro {
                 m(new double[][]{{0.5, -1.2, 0.8}, {1.1, 0.3, -0.7}, {0.9, 1.4, -0.6}, {-0.4, 0.9, 1.3}}),
                 Nd4j.createFromArray(3, 1, 3),
                 m(new double[][]{{0.6, -1.5, 0.2}, {1.2, 0.7, -0.9}, {-0.8, 0.4, 1.6}})));
+        cases.put("var-uncorrected", () -> check("sd.variance(x[3,4], false, 0): biasCorrected false  [specs: var-uncorrected-axis0]",
+                (sd, a) -> sd.variance(a[0], false, 0), r34));
+        cases.put("var-uncorrected-r3", () -> check("sd.variance(x[2,3,4], false, true, 0, 2)  [specs: var-rank3-two-axes-keepdims]",
+                (sd, a) -> sd.variance(a[0], false, true, 0, 2), Nd4j.rand(DataType.DOUBLE, 2, 3, 4)));
+        cases.put("std-uncorrected", () -> check("sd.standardDeviation(x[3,4], false, 0)",
+                (sd, a) -> sd.standardDeviation(a[0], false, 0), r34));
 
         // ---- ND4J is right here: gradcheck's build of these ops was wrong (tool bugs) ----
         cases.put("relu", () -> check("sd.nn().relu(x, 0.5)", (sd, a) -> sd.nn().relu(a[0], 0.5), x23));

@@ -198,6 +198,8 @@ ORACLE = {
     "cross": lambda i, a: torch.cross(i[0], i[1], dim=-1),
     "pad": pad,
     "reduce_prod": reduce_prod,
+    "var": lambda i, a: torch.var(i[0], dims(a) or list(range(i[0].dim())), unbiased=bool(a.get("biasCorrected", True)),
+                                  keepdim=bool(a.get("keepDims", False))),
     "scatter_mul": scatter_mul,
     "matrix_inverse": lambda i, a: torch.linalg.inv(i[0]),
     # derivative ops: the first derivative of softsign and selu, written out
