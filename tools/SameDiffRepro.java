@@ -250,6 +250,29 @@ public class SameDiffRepro {
         cases.put("set-diag", () -> check("sd.math().setDiag(x[2,3,3], diag[2,3])  [specs: matrix-set-diag-batch]",
                 (sd, a) -> sd.math().setDiag(a[0], a[1]), inv, m(new double[][]{{0.5, -0.4, 0.9}, {1.1, 0.2, -0.7}})));
 
+        // ---- pad, reduce_prod, scatter_mul (issue 6 review) ----
+        INDArray pd34 = m(new double[][]{{0.5, -1.2, 0.8, 0.3}, {1.1, 0.3, -0.7, 0.9}, {-0.4, 0.9, 1.3, -0.6}});
+        INDArray pads = Nd4j.createFromArray(new int[][]{{1, 2}, {2, 1}});
+        cases.put("pad-reflect", () -> check("sd.nn().pad(x[3,4], {{1,2},{2,1}}, REFLECT, 0)  [specs: pad-reflect]",
+                (sd, a) -> sd.nn().pad(a[0], a[1], org.nd4j.enums.PadMode.REFLECT, 0.0), pd34, pads));
+        cases.put("pad-symmetric", () -> check("sd.nn().pad(x[3,4], {{1,2},{2,1}}, SYMMETRIC, 0)  [specs: pad-symmetric]",
+                (sd, a) -> sd.nn().pad(a[0], a[1], org.nd4j.enums.PadMode.SYMMETRIC, 0.0), pd34, pads));
+        cases.put("pad-constant", () -> check("sd.nn().pad(x[3,4], {{1,2},{2,1}}, CONSTANT, 0.5)",
+                (sd, a) -> sd.nn().pad(a[0], a[1], org.nd4j.enums.PadMode.CONSTANT, 0.5), pd34, pads));
+        cases.put("prod-zero", () -> check("sd.prod(x[2,3], 1) with x[0,1] = 0  [specs: reduce-prod-with-zero]",
+                (sd, a) -> sd.prod(a[0], 1), m(new double[][]{{0.5, 0.0, 1.5}, {0.7, -1.2, 0.9}})));
+        cases.put("scatter-mul-rep", () -> check("sd.scatterMul(x[4,3], {3,1,3}, updates[3,3])  [specs: scatter-mul-repeated]",
+                (sd, a) -> sd.scatterMul(a[0], a[1], a[2]),
+                m(new double[][]{{0.5, -1.2, 0.8}, {1.1, 0.3, -0.7}, {0.9, 1.4, -0.6}, {-0.4, 0.9, 1.3}}),
+                Nd4j.createFromArray(3, 1, 3),
+                m(new double[][]{{0.6, -1.5, 0.2}, {1.2, 0.7, -0.9}, {-0.8, 0.4, 1.6}})));
+        cases.put("var-uncorrected", () -> check("sd.variance(x[3,4], false, 0): biasCorrected false  [specs: var-uncorrected-axis0]",
+                (sd, a) -> sd.variance(a[0], false, 0), r34));
+        cases.put("var-uncorrected-r3", () -> check("sd.variance(x[2,3,4], false, true, 0, 2)  [specs: var-rank3-two-axes-keepdims]",
+                (sd, a) -> sd.variance(a[0], false, true, 0, 2), Nd4j.rand(DataType.DOUBLE, 2, 3, 4)));
+        cases.put("std-uncorrected", () -> check("sd.standardDeviation(x[3,4], false, 0)",
+                (sd, a) -> sd.standardDeviation(a[0], false, 0), r34));
+
         // ---- ND4J is right here: gradcheck's build of these ops was wrong (tool bugs) ----
         cases.put("relu", () -> check("sd.nn().relu(x, 0.5)", (sd, a) -> sd.nn().relu(a[0], 0.5), x23));
         cases.put("relu6", () -> check("sd.nn().relu6(x, 0)", (sd, a) -> sd.nn().relu6(a[0], 0), x23));

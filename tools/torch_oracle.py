@@ -140,6 +140,37 @@ def lstm_layer(ins, a):
     return torch.stack(out)
 
 
+def pad(ins, a):
+    # ND4J pad: paddings [rank, 2] = (before, after) per dim; mode 0 constant (padValue), 1 reflect (edge not
+    # repeated), 2 symmetric (edge repeated) -- numpy's mode names, applied to each axis's index list
+    x, p = ins[0], ins[1].long().tolist()
+    mode = int(a.get("mode", 0))
+    if mode == 0:
+        flat = [v for before_after in reversed(p) for v in before_after]
+        return F.pad(x, flat, value=float(a.get("padValue", 0.0)))
+    name = {1: "reflect", 2: "symmetric"}[mode]
+    for d, (before, after) in enumerate(p):
+        idx = np.pad(np.arange(x.shape[d]), (before, after), mode=name)
+        x = torch.index_select(x, d, torch.tensor(idx))
+    return x
+
+
+def reduce_prod(ins, a):
+    x = ins[0]
+    for d in sorted(dims(a) or range(x.dim()), reverse=True):
+        x = torch.prod(x, d, keepdim=bool(a.get("keepDims", False)))
+    return x
+
+
+def scatter_mul(ins, a):
+    # rows of x at indices[k] are multiplied by updates[k] one after another (repeated indices compound)
+    x, idx, u = ins
+    rows = list(x.unbind(0))
+    for k, i in enumerate(idx.long().tolist()):
+        rows[i] = rows[i] * u[k]
+    return torch.stack(rows)
+
+
 # ND4J op name -> f(list of input tensors in spec order, attrs) -> output 0
 ORACLE = {
     "log_softmax": lambda i, a: torch.log_softmax(i[0], int(a.get("dimension", -1))),
@@ -165,6 +196,11 @@ ORACLE = {
     "floormod": lambda i, a: torch.remainder(i[0], i[1]),
     "mod": lambda i, a: torch.fmod(i[0], i[1]),
     "cross": lambda i, a: torch.cross(i[0], i[1], dim=-1),
+    "pad": pad,
+    "reduce_prod": reduce_prod,
+    "var": lambda i, a: torch.var(i[0], dims(a) or list(range(i[0].dim())), unbiased=bool(a.get("biasCorrected", True)),
+                                  keepdim=bool(a.get("keepDims", False))),
+    "scatter_mul": scatter_mul,
     "matrix_inverse": lambda i, a: torch.linalg.inv(i[0]),
     # derivative ops: the first derivative of softsign and selu, written out
     "softsignderivative": lambda i, a: 1 / (1 + i[0].abs()) ** 2,
@@ -210,7 +246,7 @@ def load(paths):
 
 
 def fmt(v):
-    return f"{v: .6g}"
+    return f" {v}" if isinstance(v, str) else f"{v: .6g}"  # the report writes NaN / Infinity as strings
 
 
 def run(spec, report, show_jacobian):

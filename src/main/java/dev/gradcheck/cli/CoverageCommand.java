@@ -6,11 +6,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gradcheck.op.Backwards;
 import dev.gradcheck.op.OpCatalog;
 import dev.gradcheck.op.OpInfo;
+import dev.gradcheck.spec.Expectation;
 import dev.gradcheck.spec.LoadedSpec;
+import dev.gradcheck.spec.Located;
 import dev.gradcheck.spec.OpSpec;
+import dev.gradcheck.spec.Suggestions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,7 +32,10 @@ import picocli.CommandLine.Spec;
         description = {"Lists every ND4J op that has a backward pass (a native NAME_bp kernel, or a Java doDiff"
             + " through which SameDiff differentiates it), how many specs under PATH check it, and the share of"
             + " those ops that at least one spec covers. Use it to see which ops a spec suite still misses.",
-            "Only valid specs count; run 'gradcheck validate' for the others. See docs/coverage.md."})
+            "PASSING counts the specs expected to pass (expect: pass); an op covered only by specs that record a"
+            + " known bug (expect: fail/error) is covered but not verified.",
+            "Only valid specs count; run 'gradcheck validate' for the others. A spec naming an op ND4J does not"
+            + " have is reported on stderr and not counted. See docs/coverage.md."})
 final class CoverageCommand implements Callable<Integer> {
 
     @Parameters(arity = "0..*", paramLabel = "PATH", defaultValue = "specs",
@@ -44,8 +51,8 @@ final class CoverageCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
 
-    /** One op with a backward and how many specs name it. */
-    record Row(OpInfo op, int specs) {}
+    /** One op with a backward, how many specs name it, and how many of those are expected to pass. */
+    record Row(OpInfo op, int specs, int passing) {}
 
     @Override
     public Integer call() throws IOException {
@@ -56,20 +63,37 @@ final class CoverageCommand implements Callable<Integer> {
             return ExitCode.USAGE.code();
         }
         Map<String, Integer> specsPerOp = new TreeMap<>();
+        Map<String, Integer> passingPerOp = new TreeMap<>();
+        OpCatalog catalog = OpCatalog.nd4j();
         long invalid = 0;
         for (LoadedSpec loaded : batch.specs()) {
-            if (loaded.isValid()) {
-                opsOf(loaded.spec()).forEach(op -> specsPerOp.merge(op, 1, Integer::sum));
-            } else {
+            if (!loaded.isValid()) {
                 invalid++;
+                continue;
+            }
+            List<Located<String>> unknown = unknownOps(loaded.spec(), catalog);
+            if (!unknown.isEmpty()) {
+                // validate cannot know ND4J's op names (spec/ has no ND4J), so this is where a typo surfaces
+                unknown.forEach(op -> console.err().println(op.pos() + ": unknown op '" + op.value() + "'"
+                        + Suggestions.closest(op.value(), catalog.checkableNames()).map(c -> " (did you mean '" + c
+                        + "'?)").orElse("") + "; spec '" + loaded.name() + "' not counted"));
+                continue;
+            }
+            boolean passing = loaded.spec().expect().kind() == Expectation.Kind.PASS;
+            for (String op : opsOf(loaded.spec())) {
+                specsPerOp.merge(op, 1, Integer::sum);
+                if (passing) {
+                    passingPerOp.merge(op, 1, Integer::sum);
+                }
             }
         }
         if (invalid > 0) {
             console.err().println("gradcheck: " + invalid + " invalid spec(s) not counted ('gradcheck validate' lists"
                     + " them)");
         }
-        List<Row> rows = Backwards.withBackward(OpCatalog.nd4j()).stream()
-                .map(o -> new Row(o, specsPerOp.getOrDefault(o.name(), 0))).toList();
+        List<Row> rows = Backwards.withBackward(catalog).stream()
+                .map(o -> new Row(o, specsPerOp.getOrDefault(o.name(), 0), passingPerOp.getOrDefault(o.name(), 0)))
+                .toList();
         PrintWriter out = console.out();
         if (json) {
             writeJson(rows, out);
@@ -82,6 +106,11 @@ final class CoverageCommand implements Callable<Integer> {
 
     private static long covered(List<Row> rows) {
         return rows.stream().filter(r -> r.specs() > 0).count();
+    }
+
+    /** Ops with at least one spec expected to pass: their backward is shown right, not only known to be wrong. */
+    private static long verified(List<Row> rows) {
+        return rows.stream().filter(r -> r.passing() > 0).count();
     }
 
     /** Ops a spec can name (they have a SameDiff class); registry-only ones with a _bp kernel cannot be covered. */
@@ -100,18 +129,20 @@ final class CoverageCommand implements Callable<Integer> {
 
     private void writeTable(List<Row> rows, PrintWriter out) {
         int width = Math.max(2, rows.stream().mapToInt(r -> r.op().name().length()).max().orElse(0));
-        out.printf("%-" + width + "s  %-9s  %5s  %s%n", "OP", "BACKWARD", "SPECS", "NOTE");
+        out.printf("%-" + width + "s  %-9s  %5s  %7s  %s%n", "OP", "BACKWARD", "SPECS", "PASSING", "NOTE");
         for (Row r : rows) {
             if (!uncoveredOnly || r.specs() == 0) {
-                String line = String.format("%-" + width + "s  %-9s  %5d  %s", r.op().name(), backward(r.op()),
-                        r.specs(), r.op().checkable() ? "" : "registry only: no SameDiff class, a spec cannot name it");
+                String line = String.format("%-" + width + "s  %-9s  %5d  %7d  %s", r.op().name(), backward(r.op()),
+                        r.specs(), r.passing(),
+                        r.op().checkable() ? "" : "registry only: no SameDiff class, a spec cannot name it");
                 out.println(line.stripTrailing());
             }
         }
         long covered = covered(rows);
         List<Row> nameable = nameable(rows);
         out.println(rows.size() + " ops with a backward: " + covered + " covered by specs ("
-                + percent(covered, rows.size()) + "%), " + (rows.size() - covered) + " not covered; of the "
+                + percent(covered, rows.size()) + "%), " + verified(rows) + " verified by a passing spec, "
+                + (rows.size() - covered) + " not covered; of the "
                 + nameable.size() + " a spec can name, " + percent(covered(nameable), nameable.size()) + "% covered");
     }
 
@@ -124,6 +155,7 @@ final class CoverageCommand implements Callable<Integer> {
             g.writeNumberField("ops_with_backward", rows.size());
             g.writeNumberField("covered", covered);
             g.writeNumberField("percent", percent(covered, rows.size()));
+            g.writeNumberField("verified", verified(rows));
             List<Row> nameable = nameable(rows);
             g.writeNumberField("nameable", nameable.size());
             g.writeNumberField("nameable_percent", percent(covered(nameable), nameable.size()));
@@ -137,7 +169,7 @@ final class CoverageCommand implements Callable<Integer> {
                 g.writeBooleanField("bp_kernel", r.op().bpKernel());
                 g.writeBooleanField("checkable", r.op().checkable());
                 g.writeNumberField("specs", r.specs());
-
+                g.writeNumberField("passing", r.passing());
                 g.writeEndObject();
             }
             g.writeEndArray();
@@ -148,11 +180,23 @@ final class CoverageCommand implements Callable<Integer> {
 
     /** The ops a spec exercises: its op, or each distinct op among a graph spec's nodes. */
     private static Set<String> opsOf(OpSpec spec) {
-        if (spec.graph() == null) {
-            return Set.of(spec.op().value());
-        }
         Set<String> ops = new TreeSet<>();
-        spec.graph().nodes().forEach(n -> ops.add(n.op().value()));
+        namedOps(spec).forEach(op -> ops.add(op.value()));
         return ops;
+    }
+
+    /** Every op name the spec writes, where it writes it: its op, or each graph node's. */
+    private static List<Located<String>> namedOps(OpSpec spec) {
+        if (spec.graph() == null) {
+            return List.of(spec.op());
+        }
+        List<Located<String>> ops = new ArrayList<>();
+        spec.graph().nodes().forEach(n -> ops.add(n.op()));
+        return ops;
+    }
+
+    /** The op names no ND4J op (registry or SameDiff class) answers to. */
+    private static List<Located<String>> unknownOps(OpSpec spec, OpCatalog catalog) {
+        return namedOps(spec).stream().filter(op -> catalog.find(op.value()).isEmpty()).toList();
     }
 }

@@ -18,9 +18,14 @@ import java.util.TreeSet;
  */
 final class AttributeBinder {
 
-    /** The typed argument lists for one op, ready to add in index order. */
+    /**
+     * The typed argument lists for one op, ready to add in index order.
+     *
+     * @param byName     every attribute by name (positional ones too: some ops also keep them in Java properties)
+     * @param positional the names among byName that went into the argument lists
+     */
     record Bound(List<Long> ints, List<Double> floats, List<Boolean> bools, List<DType> dtypes,
-                 Map<String, Object> byName) {}
+                 Map<String, Object> byName, java.util.Set<String> positional) {}
 
     private AttributeBinder() {}
 
@@ -35,6 +40,7 @@ final class AttributeBinder {
         TreeMap<Integer, Boolean> bools = new TreeMap<>();
         TreeMap<Integer, DType> dtypes = new TreeMap<>();
         Map<String, Object> byName = new java.util.LinkedHashMap<>();
+        java.util.Set<String> positional = new TreeSet<>();
         for (Map.Entry<String, Located<Object>> e : attrs.entrySet()) {
             String name = e.getKey();
             Located<Object> value = e.getValue();
@@ -50,6 +56,7 @@ final class AttributeBinder {
                     byName.put(name, value.value());
                     continue;
                 }
+                positional.add(name);
                 switch (arg.kind()) {
                     case INT -> {
                         List<Long> list = AttrValues.toLongs(value.value());
@@ -83,7 +90,7 @@ final class AttributeBinder {
         List<Long> flatInts = new ArrayList<>();
         ints.values().forEach(flatInts::addAll);
         return new Bound(flatInts, new ArrayList<>(floats.values()), new ArrayList<>(bools.values()),
-                new ArrayList<>(dtypes.values()), byName);
+                new ArrayList<>(dtypes.values()), byName, positional);
     }
 
     /** A list of integers (such as reduction dimensions) may only fill the last integer slot. */

@@ -207,7 +207,7 @@ public final class Nd4jOpBuilder {
             double value = bound.floats().isEmpty() ? 0.0 : bound.floats().get(0);
             scalarOp.setScalar(Nd4j.scalar(args[0].dataType(), value));
         }
-        setProperties(op, bound.byName());
+        setProperties(op, bound.byName(), bound.positional());
         return op;
     }
 
@@ -248,7 +248,7 @@ public final class Nd4jOpBuilder {
             throw new IllegalStateException(proto.opName() + " has no (SameDiff, SDVariable, boolean, int[])"
                     + " constructor to set its dimensions with", e);
         }
-        setProperties(op, rest);
+        setProperties(op, rest, bound.positional());
         return op;
     }
 
@@ -256,14 +256,24 @@ public final class Nd4jOpBuilder {
      * Java-side properties that {@code configureFromArguments} does not set (or that legacy ops only have as
      * properties) are set by name, converted to the property's own type.
      */
-    private static void setProperties(DifferentialFunction op, Map<String, Object> byName) {
+    private static void setProperties(DifferentialFunction op, Map<String, Object> byName, Set<String> positional) {
         Map<String, Object> current = properties(op);
         Map<String, Object> update = new LinkedHashMap<>();
         for (Map.Entry<String, Object> e : byName.entrySet()) {
             if (!current.containsKey(e.getKey())) {
                 continue;
             }
-            Object converted = convertLike(current.get(e.getKey()), e.getValue());
+            Object converted;
+            try {
+                converted = convertLike(current.get(e.getKey()), e.getValue());
+            } catch (IllegalArgumentException ex) {
+                if (positional.contains(e.getKey())) {
+                    // the argument lists already carry it; the property cannot hold it (reverse reports only its
+                    // first dimension as a scalar 'dimensions' property, while its kernel reads all of them)
+                    continue;
+                }
+                throw ex;
+            }
             if (!converted.equals(current.get(e.getKey()))) {
                 update.put(e.getKey(), converted);
             }

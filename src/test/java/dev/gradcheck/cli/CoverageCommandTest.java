@@ -69,6 +69,50 @@ class CoverageCommandTest {
     }
 
     @Test
+    void passingCountsOnlySpecsExpectedToPassAndVerifiedNeedsOne() throws IOException {
+        twoTanhSpecs();
+        Files.writeString(dir.resolve("known-bugs.yaml"), "name: c\nop: tanh\ninputs:\n  x: {shape: [2]}\n"
+                + "expect: fail\nreason: a recorded bug\n---\n"
+                + "name: d\nop: softmax\ninputs:\n  x: {shape: [2, 3]}\nexpect: error\nreason: another\n");
+        JsonNode root = new ObjectMapper().readTree(Cli.run("coverage", dir.toString(), "--json").out());
+        Map<String, JsonNode> ops = new HashMap<>();
+        root.get("ops").forEach(o -> ops.put(o.get("name").asText(), o));
+        assertEquals(3, ops.get("tanh").get("specs").asInt());
+        assertEquals(2, ops.get("tanh").get("passing").asInt(), "the expect: fail spec is not a passing one");
+        assertEquals(1, ops.get("softmax").get("specs").asInt());
+        assertEquals(0, ops.get("softmax").get("passing").asInt());
+        assertEquals(2, root.get("covered").asInt(), "a known bug still covers its op");
+        assertEquals(1, root.get("verified").asInt(), "softmax has no spec expected to pass");
+        Cli table = Cli.run("coverage", dir.toString());
+        assertTrue(table.out().matches("(?s).*\\ntanh\\s+bp kernel\\s+3\\s+2\\n.*"), table.out());
+        assertTrue(table.out().contains(": 2 covered by specs ("), table.out());
+        assertTrue(table.out().contains("), 1 verified by a passing spec, "), table.out());
+    }
+
+    @Test
+    void aSpecNamingAnUnknownOpIsReportedWithItsPositionAndNotCounted() throws IOException {
+        twoTanhSpecs();
+        Files.writeString(dir.resolve("typo.yaml"), "name: t\nop: nosuchop\ninputs:\n  x: {shape: [2]}\n");
+        Files.writeString(dir.resolve("graph.yaml"), """
+                name: g
+                graph:
+                  - {op: tanh, in: [x], out: t}
+                  - {op: softmx, in: [t], out: y}
+                inputs:
+                  x: {shape: [2, 3]}
+                """);
+        Cli r = Cli.run("coverage", dir.toString(), "--json");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("typo.yaml:2:5: unknown op 'nosuchop'; spec 't' not counted"), r.err());
+        assertTrue(r.err().contains("graph.yaml:4:10: unknown op 'softmx' (did you mean 'softmax'?)"), r.err());
+        Map<String, Integer> specs = new HashMap<>();
+        new ObjectMapper().readTree(r.out()).get("ops")
+                .forEach(o -> specs.put(o.get("name").asText(), o.get("specs").asInt()));
+        assertEquals(2, specs.get("tanh"), "the graph with an unknown node op does not count for its tanh either");
+        assertEquals(0, specs.get("softmax"));
+    }
+
+    @Test
     void opsWithoutABackwardAreNotListed() throws IOException {
         twoTanhSpecs();
         JsonNode root = new ObjectMapper().readTree(Cli.run("coverage", dir.toString(), "--json").out());
@@ -84,7 +128,7 @@ class CoverageCommandTest {
     void tableEndsWithTheFigureAndUncoveredHidesCoveredOps() throws IOException {
         twoTanhSpecs();
         Cli r = Cli.run("coverage", dir.toString());
-        assertTrue(r.out().matches("(?s).*\\ntanh\\s+bp kernel\\s+2\\n.*"), r.out());
+        assertTrue(r.out().matches("(?s).*\\ntanh\\s+bp kernel\\s+2\\s+2\\n.*"), r.out());
         assertTrue(r.out().matches("(?s).*\\n\\d+ ops with a backward: 1 covered by specs \\(0\\.\\d%\\).*"), r.out());
         Cli uncovered = Cli.run("coverage", dir.toString(), "--uncovered");
         assertFalse(uncovered.out().contains("\ntanh "), uncovered.out());
