@@ -214,13 +214,21 @@ final class CheckCommand implements Callable<Integer> {
             cpuLanes.add(() -> new WorkerBackend(cpuWorkers, limits, overrides));
         }
         lanes.put("cpu", cpuLanes);
+        WorkerOptions cuda = cudaWorker(cpu, cudaEnvironment);
+        lanes.put("cuda", List.of(() -> new WorkerBackend(cuda, limits, overrides)));
+        return lanes;
+    }
+
+    /**
+     * The CUDA worker: the CPU workers' settings on the CUDA engine, plus what the probe asks for to pin the device
+     * (nothing when the environment's CUDA_VISIBLE_DEVICES already chose, which the worker then inherits).
+     */
+    static WorkerOptions cudaWorker(WorkerOptions cpu, Map<String, String> cudaEnvironment) {
         WorkerOptions cuda = cpu.onCuda();
         for (Map.Entry<String, String> e : cudaEnvironment.entrySet()) {
             cuda = cuda.withEnvironment(e.getKey(), e.getValue());
         }
-        WorkerOptions cudaWorker = cuda;
-        lanes.put("cuda", List.of(() -> new WorkerBackend(cudaWorker, limits, overrides)));
-        return lanes;
+        return cuda;
     }
 
     /** Workers get --max-memory as a system property of their own; this JVM gets it for the run only. */
