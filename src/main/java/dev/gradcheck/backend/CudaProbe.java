@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -16,17 +17,29 @@ public final class CudaProbe {
 
     /** The class ND4J's CUDA backend registers; present only when gradcheck was built with {@code -Pcuda}. */
     static final String CUDA_BACKEND_CLASS = "org.nd4j.linalg.jcublas.JCublasBackend";
-    /** nd4j-cuda-11.6 1.0.0-M2.1 carries SASS for sm_37 ... sm_86 and no PTX, so nothing else can run it. */
+    /**
+     * nd4j-cuda-11.6 1.0.0-M2.1 carries SASS for sm_37 ... sm_86 and no PTX. SASS for sm_XY runs on any device of
+     * the same major version X with minor version at least Y, so an 8.7 or 8.9 device (Orin, Ada: L4, L40, RTX
+     * 40xx) runs the sm_86 code; nothing of major version 9 or above (Hopper) can run it.
+     */
     static final int MIN_CAPABILITY = 37;
-    static final int MAX_CAPABILITY = 86;
-    private static final String ARCHS = "sm_37 to sm_86";
+    static final int FIRST_UNSUPPORTED = 90;
+    private static final String ARCHS = "sm_37 to sm_86 (compute capability 3.7 up to 8.x)";
+    /** The variable CUDA reads to choose devices; a CI runner may have set it to the GPU it hands this job. */
+    public static final String VISIBLE_DEVICES = "CUDA_VISIBLE_DEVICES";
 
     /**
-     * @param usable  whether a CUDA worker should be started
-     * @param message why not (or which device will be used)
-     * @param device  the nvidia-smi index of the device to use, or null
+     * @param usable      whether a CUDA worker should be started
+     * @param message     why not (or which device will be used)
+     * @param environment what to add to the CUDA worker's environment so that it uses that device; empty when
+     *                    the device choice already made by {@value #VISIBLE_DEVICES} is kept
      */
-    public record Result(boolean usable, String message, String device) {}
+    public record Result(boolean usable, String message, Map<String, String> environment) {
+
+        public Result(boolean usable, String message) {
+            this(usable, message, Map.of());
+        }
+    }
 
     /** Reads a command's stdout lines; the probe runs nvidia-smi through it, tests give canned output. */
     public interface CommandRunner {
@@ -35,51 +48,115 @@ public final class CudaProbe {
 
     private CudaProbe() {}
 
-    /** Probes this machine: the class path, then nvidia-smi. */
+    /** Probes this machine: the class path, then nvidia-smi, within this process's {@value #VISIBLE_DEVICES}. */
     public static Result probe() {
-        return probe(classPresent(CUDA_BACKEND_CLASS), CudaProbe::runCommand);
+        return probe(classPresent(CUDA_BACKEND_CLASS), CudaProbe::runCommand, System.getenv(VISIBLE_DEVICES));
     }
 
-    static Result probe(boolean cudaOnClassPath, CommandRunner runner) {
+    /**
+     * @param visibleDevices the inherited {@value #VISIBLE_DEVICES}, or null. When set, it is kept (the worker
+     *                       inherits it) and only the first device it names, the one CUDA numbers 0, is judged;
+     *                       entries are matched against nvidia-smi's UUIDs and indices.
+     */
+    static Result probe(boolean cudaOnClassPath, CommandRunner runner, String visibleDevices) {
         if (!cudaOnClassPath) {
             return new Result(false, "cuda: nd4j-cuda is not on the class path (gradcheck was built without the cuda"
-                    + " profile; build it with `mvn -Pcuda package`)", null);
+                    + " profile; build it with `mvn -Pcuda package`)");
         }
         List<String> lines;
         try {
-            lines = runner.run(List.of("nvidia-smi", "--query-gpu=index,name,compute_cap", "--format=csv,noheader"));
+            lines = runner.run(List.of("nvidia-smi", "--query-gpu=index,uuid,name,compute_cap",
+                    "--format=csv,noheader"));
         } catch (IOException e) {
-            return new Result(false, "cuda: no usable CUDA device (nvidia-smi failed: " + e.getMessage() + ")", null);
+            return new Result(false, "cuda: no usable CUDA device (nvidia-smi failed: " + e.getMessage() + ")");
         }
-        List<String> devices = lines.stream().filter(l -> !l.isBlank()).toList();
+        List<Device> devices = new ArrayList<>();
+        for (String line : lines) {
+            if (line.isBlank()) {
+                continue;
+            }
+            String[] f = line.split(",\\s*");
+            if (f.length < 4) {
+                return new Result(false, "cuda: cannot read nvidia-smi's device list: " + line);
+            }
+            devices.add(new Device(f[0].strip(), f[1].strip(), f[2].strip(), f[3].strip()));
+        }
         if (devices.isEmpty()) {
-            return new Result(false, "cuda: no CUDA device (nvidia-smi lists none)", null);
+            return new Result(false, "cuda: no CUDA device (nvidia-smi lists none)");
+        }
+        if (visibleDevices != null) {
+            return judgeInherited(devices, visibleDevices);
         }
         List<String> refusals = new ArrayList<>();
-        for (String line : devices) {
-            String[] f = line.split(",\\s*");
-            if (f.length < 3) {
-                return new Result(false, "cuda: cannot read nvidia-smi's device list: " + line, null);
+        for (Device d : devices) {
+            if (d.code() < 0) {
+                return d.unreadable();
             }
-            String index = f[0].strip();
-            String name = f[1].strip();
-            int capability;
-            try {
-                String[] parts = f[2].strip().split("\\.");
-                capability = Integer.parseInt(parts[0]) * 10 + Integer.parseInt(parts[1]);
-            } catch (RuntimeException e) {
-                return new Result(false, "cuda: cannot read the compute capability of device " + index + " (" + name
-                        + ") from nvidia-smi: '" + f[2].strip() + "'", null);
+            String refusal = d.refusal();
+            if (refusal == null) {
+                // by UUID: nvidia-smi numbers devices in PCI bus order, CUDA by default fastest first
+                return new Result(true, "cuda: " + d.described(), Map.of(VISIBLE_DEVICES, d.uuid));
             }
-            if (capability >= MIN_CAPABILITY && capability <= MAX_CAPABILITY) {
-                return new Result(true, "cuda: device " + index + " (" + name + ", compute capability "
-                        + capability / 10 + "." + capability % 10 + ")", index);
-            }
-            refusals.add("device " + index + " (" + name + ") has compute capability " + capability / 10 + "."
-                    + capability % 10);
+            refusals.add(refusal);
         }
+        return refused(refusals);
+    }
+
+    /** The runner chose the devices: keep its choice and judge the device CUDA will number 0. */
+    private static Result judgeInherited(List<Device> devices, String visibleDevices) {
+        String first = visibleDevices.split(",")[0].strip();
+        if (first.isEmpty()) {
+            return new Result(false, "cuda: " + VISIBLE_DEVICES + " is set but names no device");
+        }
+        for (Device d : devices) {
+            if (d.uuid.equals(first) || d.index.equals(first)) {
+                if (d.code() < 0) {
+                    return d.unreadable();
+                }
+                String refusal = d.refusal();
+                return refusal == null
+                        ? new Result(true, "cuda: " + d.described() + ", the first of " + VISIBLE_DEVICES + "="
+                                + visibleDevices, Map.of())
+                        : refused(List.of(refusal));
+            }
+        }
+        return new Result(false, "cuda: " + VISIBLE_DEVICES + "=" + visibleDevices + " names no device that"
+                + " nvidia-smi lists");
+    }
+
+    private static Result refused(List<String> refusals) {
         return new Result(false, "cuda: " + String.join("; ", refusals) + ", but nd4j-cuda-11.6 1.0.0-M2.1 carries"
-                + " kernels for " + ARCHS + " only and no PTX, so it cannot run there", null);
+                + " kernels for " + ARCHS + " only and no PTX, so it cannot run there");
+    }
+
+    /** One line of nvidia-smi's device list. */
+    private record Device(String index, String uuid, String name, String capability) {
+
+        String described() {
+            return "device " + index + " (" + name + ", compute capability " + capability + ")";
+        }
+
+        /** Why nd4j-cuda M2.1 cannot run here, or null when it can. */
+        String refusal() {
+            int cc = code();
+            return cc >= MIN_CAPABILITY && cc < FIRST_UNSUPPORTED ? null
+                    : "device " + index + " (" + name + ") has compute capability " + capability;
+        }
+
+        /** Major * 10 + minor, or -1 when nvidia-smi's value is not a version. */
+        int code() {
+            try {
+                String[] parts = capability.split("\\.");
+                return Integer.parseInt(parts[0]) * 10 + Integer.parseInt(parts[1]);
+            } catch (RuntimeException e) {
+                return -1;
+            }
+        }
+
+        Result unreadable() {
+            return new Result(false, "cuda: cannot read the compute capability of device " + index + " (" + name
+                    + ") from nvidia-smi: '" + capability + "'");
+        }
     }
 
     private static boolean classPresent(String name) {

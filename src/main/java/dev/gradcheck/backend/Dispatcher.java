@@ -2,7 +2,6 @@ package dev.gradcheck.backend;
 
 import dev.gradcheck.check.BackendSample;
 import dev.gradcheck.check.CheckResult;
-import dev.gradcheck.check.Status;
 import dev.gradcheck.spec.OpSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,9 +74,9 @@ public final class Dispatcher {
                     backend = factory.get(); // only pay for an engine when a check needs it
                 }
                 CheckResult result = backend.run(task.spec());
-                // after a crash or a hang, asking again would only repeat it
-                boolean sampled = task.sample() && result.status() != Status.CRASHED
-                        && result.status() != Status.TIMEOUT;
+                // only a check that got as far as gradients passed the memory budget and ran the op: after a
+                // refusal, an error, a crash or a hang, sampling would allocate unchecked or only repeat the failure
+                boolean sampled = task.sample() && result.gradients() != null && !result.gradients().isEmpty();
                 onResult.ended(task, result, sampled ? backend.sample(task.spec()) : null);
             }
         } finally {

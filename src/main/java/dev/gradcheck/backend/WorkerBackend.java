@@ -52,7 +52,7 @@ public final class WorkerBackend implements Backend {
                     x.reply().result().seconds() * 1e3, (System.nanoTime() - start) / 1e6);
         }
         return x.reply() != null ? x.reply().result()
-                : Unfinished.of(spec, name(), x.status(), x.message(), (System.nanoTime() - start) / 1e9);
+                : Unfinished.of(spec, name(), x.status(), x.message(), x.seconds());
     }
 
     /** Null when the worker crashed or timed out taking it; the check's own result says how. */
@@ -62,14 +62,18 @@ public final class WorkerBackend implements Backend {
         return x.reply() == null ? null : x.reply().sample();
     }
 
-    /** A reply, or the status and message of why there is none. */
-    private record Exchange(WorkerProtocol.Reply reply, Status status, String message) {
-        static Exchange failed(Status status, String message) {
-            return new Exchange(null, status, message);
+    /**
+     * A reply, or the status and message of why there is none, and the seconds since the request was sent: a
+     * check's time, like its time limit, starts when its worker is ready, not while one starts.
+     */
+    private record Exchange(WorkerProtocol.Reply reply, Status status, String message, double seconds) {
+        static Exchange failed(Status status, String message, long sentNanos) {
+            return new Exchange(null, status, message, sentNanos == 0 ? 0 : (System.nanoTime() - sentNanos) / 1e9);
         }
     }
 
     private Exchange exchange(OpSpec spec, WorkerProtocol.Request.Kind kind) {
+        long sent = 0;
         try {
             if (worker != null && !worker.isAlive()) {
                 worker = null; // it died between checks (killed from outside): not this spec's doing, start anew
@@ -79,38 +83,56 @@ public final class WorkerBackend implements Backend {
             }
             if (startFailure != null) {
                 // a CPU worker that cannot start is gradcheck's problem; another engine is just not usable here
-                return Exchange.failed(name().equals("cpu") ? Status.CRASHED : Status.SKIPPED, startFailure);
+                return Exchange.failed(name().equals("cpu") ? Status.CRASHED : Status.SKIPPED, startFailure, 0);
             }
             worker.clearTail();
             long id = nextId++;
+            sent = System.nanoTime();
             worker.send(WorkerProtocol.encode(new WorkerProtocol.Request(id, spec.pos().file(),
                     spec.pos().toString(), kind, overrides)));
             TimeLimits.Limit limit = limits.of(spec);
             WorkerProcess.Outcome outcome = worker.next(limit.millis());
             switch (outcome.kind()) {
                 case REPLY:
-                    return new Exchange(WorkerProtocol.decode(outcome.payload(), WorkerProtocol.Reply.class), null,
-                            null);
+                    WorkerProtocol.Reply reply = WorkerProtocol.decode(outcome.payload(), WorkerProtocol.Reply.class);
+                    if (reply.retiring() != null) {
+                        worker.close(); // it exits by itself; the next check gets a fresh one
+                        worker = null;
+                        reply = new WorkerProtocol.Reply(reply.id(), retired(reply.result(), reply.retiring()),
+                                reply.sample(), reply.retiring());
+                    }
+                    return new Exchange(reply, null, null, 0);
                 case TIMED_OUT:
                     worker.kill();
                     worker = null;
                     return Exchange.failed(Status.TIMEOUT, "timed out after "
                             + BigDecimal.valueOf(limit.seconds()).stripTrailingZeros().toPlainString() + " s ("
-                            + limit.source() + ")");
+                            + limit.source() + ")", sent);
                 default:
                     String crash = ExitDescription.of(worker.exitStatus(), worker.tail());
                     worker = null;
-                    return Exchange.failed(Status.CRASHED, crash);
+                    return Exchange.failed(Status.CRASHED, crash, sent);
             }
         } catch (IOException e) { // the worker's stdin broke: it died between checks
             String crash = worker == null ? "worker unavailable: " + e.getMessage() : describeDeath();
             worker = null;
-            return Exchange.failed(Status.CRASHED, crash);
+            return Exchange.failed(Status.CRASHED, crash, sent);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             close();
-            return Exchange.failed(Status.ERROR, "interrupted");
+            return Exchange.failed(Status.ERROR, "interrupted", sent);
         }
+    }
+
+    /** The check keeps its own status and error; the note says the worker JVM did not carry on after it. */
+    private static CheckResult retired(CheckResult result, String error) {
+        if (result == null) {
+            return null;
+        }
+        return new CheckResult(result.name(), result.location(), result.op(), result.backend(), result.dtype(),
+                result.status(), result.expected(), result.reason(), result.message() + "\n(after this " + error
+                + " the worker JVM was replaced by a fresh one)", result.gradients(), result.tolerance(),
+                result.delta(), result.seconds(), result.nodes(), result.crossBackend());
     }
 
     /** @return null when the worker is up, else why it is not */

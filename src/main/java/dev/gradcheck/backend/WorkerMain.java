@@ -22,6 +22,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
@@ -36,6 +38,18 @@ public final class WorkerMain {
 
     /** Exit status of a worker whose ND4J loaded another engine than it was started for. */
     static final int EXIT_WRONG_ENGINE = 3;
+
+    /** Exit status of a worker that retired after a VirtualMachineError, having replied. */
+    static final int EXIT_RETIRED = 4;
+    /**
+     * The VirtualMachineErrors as the checker's error text names them (it catches every Throwable and keeps only
+     * the text), outermost or as a cause.
+     */
+    private static final Pattern VM_ERROR = Pattern.compile(
+            "(?:^|; caused by )(OutOfMemoryError|StackOverflowError|InternalError|UnknownError)\\b");
+
+    /** The check a worker runs before it is ready: one small op, its full check. */
+    private static final String WARM_UP = "name: warm-up\nop: tanh\ninputs: {x: {shape: [2]}}\n";
 
     private final Backend backend;
     private final PrintStream replies;
@@ -71,6 +85,7 @@ public final class WorkerMain {
             System.err.println(wrongEngine);
             System.exit(EXIT_WRONG_ENGINE);
         }
+        warmUp(backend);
         WorkerMain worker = new WorkerMain(backend, replies);
         worker.send(WorkerProtocol.READY);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -87,10 +102,13 @@ public final class WorkerMain {
             if (request.kind() == WorkerProtocol.Request.Kind.SAMPLE) {
                 reply = new WorkerProtocol.Reply(request.id(), null, spec == null ? null : backend.sample(spec));
             } else {
-                reply = new WorkerProtocol.Reply(request.id(), spec == null ? missing(request, backend) : backend.run(spec),
-                        null);
+                CheckResult result = spec == null ? missing(request, backend) : backend.run(spec);
+                reply = new WorkerProtocol.Reply(request.id(), result, null, vmError(result));
             }
             worker.send(WorkerProtocol.encode(reply));
+            if (reply.retiring() != null) {
+                System.exit(EXIT_RETIRED); // a fresh worker takes the next check
+            }
         }
         backend.close();
     }
@@ -109,6 +127,34 @@ public final class WorkerMain {
         return "gradcheck worker: asked for the " + requested + " backend, but ND4J loaded " + loaded
                 + (requested.equals("cuda") ? " (the CUDA backend did not load; its reason is in ND4J's warning above)"
                         : "");
+    }
+
+    /**
+     * A fresh JVM's first gradient costs about a second more than later ones (SameDiff's first graph, JIT). Paid
+     * here, before the worker says it is ready, it does not count against the first real check's time limit, which
+     * would otherwise time out a short limit on every replacement worker.
+     */
+    private static void warmUp(Backend backend) {
+        try {
+            LoadedSpec tiny = new SpecLoader().loadText("<warm-up>", "warm-up", WARM_UP).get(0);
+            backend.run(tiny.spec());
+        } catch (RuntimeException e) {
+            System.err.println("gradcheck worker: warm-up check failed (the checks go on): " + e);
+        }
+    }
+
+    /**
+     * The VirtualMachineError a check ended with, or null. After one (out of memory above all) the JVM's state
+     * is suspect: its heap may be fragmented past use, a native allocation half done, a static initializer
+     * failed. The check keeps its error; the worker retires after replying.
+     */
+    static String vmError(CheckResult result) {
+        if (result.message() == null
+                || (result.status() != Status.ERROR && result.status() != Status.EXPECTED_ERROR)) {
+            return null;
+        }
+        Matcher m = VM_ERROR.matcher(result.message());
+        return m.find() ? m.group(1) : null;
     }
 
     /** The requested spec, or null when the file no longer holds a valid one there. */

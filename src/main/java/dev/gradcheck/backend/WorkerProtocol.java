@@ -39,8 +39,18 @@ final class WorkerProtocol {
         enum Kind { CHECK, SAMPLE }
     }
 
-    /** The outcome of one request: a result for CHECK, a sample (or null) for SAMPLE. */
-    record Reply(long id, CheckResult result, BackendSample sample) {}
+    /**
+     * The outcome of one request: a result for CHECK, a sample (or null) for SAMPLE.
+     *
+     * @param retiring the VirtualMachineError (e.g. "OutOfMemoryError") after which the worker exits following this
+     *                 reply, its JVM no longer to be trusted with another check; null otherwise
+     */
+    record Reply(long id, CheckResult result, BackendSample sample, String retiring) {
+
+        Reply(long id, CheckResult result, BackendSample sample) {
+            this(id, result, sample, null);
+        }
+    }
 
     static String encode(Object message) {
         try {

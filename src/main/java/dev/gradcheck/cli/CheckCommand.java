@@ -158,7 +158,7 @@ final class CheckCommand implements Callable<Integer> {
         Thread onInterrupt = new Thread(() -> report.interrupted(console), "gradcheck-interrupt");
         Runtime.getRuntime().addShutdownHook(onInterrupt); // Ctrl-C: the report so far, still a valid report
         try {
-            withMemoryLimit(() -> run.execute(lanes(run.cudaDevice(), plugins, overrides), failFast));
+            withMemoryLimit(() -> run.execute(lanes(run.cudaEnvironment(), plugins, overrides), failFast));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
@@ -171,6 +171,9 @@ final class CheckCommand implements Callable<Integer> {
         List<CheckResult> results = run.results();
         Summary summary = Summary.of(results, (System.nanoTime() - start) / 1e9);
         boolean usageProblem = !batch.pathProblems().isEmpty();
+        if (run.wasInterrupted()) {
+            return ExitCode.INTERRUPTED.code(); // the shutdown hook wrote the report; the JVM is on its way out
+        }
         if (results.isEmpty()) {
             // a CI job that checks nothing must not look green
             console.err().println("gradcheck: no specs found" + (only.isEmpty() ? "" : " matching --only " + only)
@@ -183,7 +186,7 @@ final class CheckCommand implements Callable<Integer> {
             usageProblem = true;
         }
         int exit = Math.max(summary.exitCode(), usageProblem ? ExitCode.USAGE.code() : 0);
-        boolean written = report.write(results, summary);
+        boolean written = report.write(results, summary, exit);
         return written ? exit : Math.max(exit, ExitCode.USAGE.code());
     }
 
@@ -192,7 +195,8 @@ final class CheckCommand implements Callable<Integer> {
      * get the run's plugin paths and --max-memory as system properties, and the command line's checking
      * settings with every request.
      */
-    private Map<String, List<Supplier<Backend>>> lanes(String cudaDevice, PluginSet plugins, Overrides overrides) {
+    private Map<String, List<Supplier<Backend>>> lanes(Map<String, String> cudaEnvironment, PluginSet plugins,
+                                                      Overrides overrides) {
         Map<String, List<Supplier<Backend>>> lanes = new LinkedHashMap<>();
         if (inProcess || workerOptions == null) {
             lanes.put("cpu", List.of(() -> inProcessBackends.apply(plugins)));
@@ -210,10 +214,21 @@ final class CheckCommand implements Callable<Integer> {
             cpuLanes.add(() -> new WorkerBackend(cpuWorkers, limits, overrides));
         }
         lanes.put("cpu", cpuLanes);
-        WorkerOptions cuda = cudaDevice == null ? cpu.onCuda()
-                : cpu.onCuda().withEnvironment("CUDA_VISIBLE_DEVICES", cudaDevice);
+        WorkerOptions cuda = cudaWorker(cpu, cudaEnvironment);
         lanes.put("cuda", List.of(() -> new WorkerBackend(cuda, limits, overrides)));
         return lanes;
+    }
+
+    /**
+     * The CUDA worker: the CPU workers' settings on the CUDA engine, plus what the probe asks for to pin the device
+     * (nothing when the environment's CUDA_VISIBLE_DEVICES already chose, which the worker then inherits).
+     */
+    static WorkerOptions cudaWorker(WorkerOptions cpu, Map<String, String> cudaEnvironment) {
+        WorkerOptions cuda = cpu.onCuda();
+        for (Map.Entry<String, String> e : cudaEnvironment.entrySet()) {
+            cuda = cuda.withEnvironment(e.getKey(), e.getValue());
+        }
+        return cuda;
     }
 
     /** Workers get --max-memory as a system property of their own; this JVM gets it for the run only. */

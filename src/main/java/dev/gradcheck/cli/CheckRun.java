@@ -83,9 +83,9 @@ final class CheckRun {
         samples = new BackendSample[slots.length];
     }
 
-    /** The nvidia-smi index of the CUDA device to use, or null. */
-    String cudaDevice() {
-        return cuda == null ? null : cuda.device();
+    /** What the CUDA worker's environment needs so that it uses the probed device; empty when not probed. */
+    Map<String, String> cudaEnvironment() {
+        return cuda == null ? Map.of() : cuda.environment();
     }
 
     void execute(Map<String, List<Supplier<Backend>>> lanes, boolean failFast) throws InterruptedException {
@@ -136,6 +136,10 @@ final class CheckRun {
             dispatcher.stop();
         }
         return results();
+    }
+
+    synchronized boolean wasInterrupted() {
+        return interrupted;
     }
 
     private synchronized void record(int index, CheckResult result, BackendSample sample) {

@@ -9,6 +9,9 @@ import java.util.List;
  * Writes a run's report exactly once: at the end of the run, or from the shutdown hook when the user presses
  * Ctrl-C (the results so far, as a complete report in the chosen format). Whichever comes second does nothing;
  * a hook that arrives during the final write waits for it, so a report is never cut in half.
+ *
+ * <p>The summary written always carries the code the process exits with: the checks' own code raised by usage
+ * problems at the end of a run, {@link ExitCode#INTERRUPTED} from the hook.
  */
 final class ReportOnce {
 
@@ -23,28 +26,40 @@ final class ReportOnce {
         this.startNanos = startNanos;
     }
 
-    /** @return false when the report could not be written */
-    synchronized boolean write(List<CheckResult> results, Summary summary) {
-        if (written) {
-            return true;
-        }
-        written = true;
-        return writer.write(results, summary);
+    /**
+     * @param exitCode the code the process will exit with, recorded in the summary
+     * @return false when the report could not be written
+     */
+    synchronized boolean write(List<CheckResult> results, Summary summary, int exitCode) {
+        return write(results, withExitCode(summary, exitCode), false);
     }
 
-    /** The shutdown hook's part: stop the run and report what finished. */
+    /** The shutdown hook's part: stop the run and report what finished, marked as interrupted. */
     void interrupted(Console console) {
         List<CheckResult> results = run.interrupt();
         synchronized (this) {
             if (written) {
                 return;
             }
-            console.err().println("gradcheck: interrupted; the report holds the " + results.size()
-                    + " check(s) that finished");
-            write(results, Summary.of(results, (System.nanoTime() - startNanos) / 1e9));
+            console.err().println(results.isEmpty() ? "gradcheck: interrupted before any check finished"
+                    : "gradcheck: interrupted; the report holds the " + results.size() + " check(s) that finished");
+            Summary summary = Summary.of(results, (System.nanoTime() - startNanos) / 1e9);
+            write(results, withExitCode(summary, ExitCode.INTERRUPTED.code()), true);
             console.err().flush();
             WorkerProcess.killAll(); // after the report: a check ended by this must not look like a crash
-
         }
+    }
+
+    private boolean write(List<CheckResult> results, Summary summary, boolean interrupted) {
+        if (written) {
+            return true;
+        }
+        written = true;
+        return writer.write(results, summary, interrupted);
+    }
+
+    /** The summary's own code comes from the checks alone; the process may exit with a higher one. */
+    private static Summary withExitCode(Summary s, int exitCode) {
+        return new Summary(s.counts(), s.total(), exitCode, s.seconds());
     }
 }

@@ -33,10 +33,13 @@ final class ReportWriter {
         this.quiet = quiet;
     }
 
-    /** @return false when the report could not be written (the reason is on stderr) */
-    boolean write(List<CheckResult> results, Summary summary) {
+    /**
+     * @param interrupted the run was cut short: the report says so
+     * @return false when the report could not be written (the reason is on stderr)
+     */
+    boolean write(List<CheckResult> results, Summary summary, boolean interrupted) {
         boolean color = colorAllowed && output == null && console.colorTerminal();
-        ReportContext ctx = new ReportContext(color, VersionProvider.version(), quiet);
+        ReportContext ctx = new ReportContext(color, VersionProvider.version(), quiet, interrupted);
         try {
             if (output == null) {
                 format.renderer().render(results, summary, ctx, console.out());
@@ -49,7 +52,7 @@ final class ReportWriter {
                 format.renderer().render(results, summary, ctx, w);
             }
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            console.err().println(SummaryLine.of(summary) + " -> " + output);
+            console.err().println(SummaryLine.of(summary, interrupted) + " -> " + output);
             return true;
         } catch (IOException e) {
             console.err().println("gradcheck: cannot write the report to " + output + ": " + e.getMessage());

@@ -44,7 +44,7 @@ public final class JsonRenderer implements ReportRenderer {
             gen.writeStringField("name", TOOL_NAME);
             gen.writeStringField("version", ctx.toolVersion());
             gen.writeEndObject();
-            writeSummary(gen, summary);
+            writeSummary(gen, summary, ctx.interrupted());
             gen.writeArrayFieldStart("checks");
             for (CheckResult r : results) {
                 writeCheck(gen, r);
@@ -55,13 +55,14 @@ public final class JsonRenderer implements ReportRenderer {
         out.write("\n"); // POSIX text file, and `cat report.json` leaves the prompt on its own line
     }
 
-    private static void writeSummary(JsonGenerator gen, Summary s) throws IOException {
+    private static void writeSummary(JsonGenerator gen, Summary s, boolean interrupted) throws IOException {
         gen.writeObjectFieldStart("summary");
         gen.writeNumberField("total", s.total());
         for (Status status : Status.values()) {
             gen.writeNumberField(status.jsonName(), s.counts().getOrDefault(status, 0));
         }
         gen.writeNumberField("exit_code", s.exitCode());
+        gen.writeBooleanField("interrupted", interrupted);
         writeDouble(gen, "seconds", s.seconds());
         gen.writeEndObject();
     }

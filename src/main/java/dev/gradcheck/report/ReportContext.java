@@ -6,8 +6,13 @@ package dev.gradcheck.report;
  * @param color       emit ANSI colour codes (only formats meant for a terminal use it)
  * @param toolVersion the gradcheck version, recorded in machine-readable reports
  * @param quiet       the table lists only the checks that set the exit code (machine formats list every check)
+ * @param interrupted the run was cut short (Ctrl-C): the report holds only the checks that finished
  */
-public record ReportContext(boolean color, String toolVersion, boolean quiet) {
+public record ReportContext(boolean color, String toolVersion, boolean quiet, boolean interrupted) {
+
+    public ReportContext(boolean color, String toolVersion, boolean quiet) {
+        this(color, toolVersion, quiet, false);
+    }
 
     public ReportContext(boolean color, String toolVersion) {
         this(color, toolVersion, false);

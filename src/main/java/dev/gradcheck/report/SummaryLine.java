@@ -16,6 +16,16 @@ public final class SummaryLine {
 
     /** The whole table report when a run found nothing to check. */
     public static final String NO_SPECS = "no specs found";
+    /** The whole table report when Ctrl-C came before any check finished. */
+    public static final String INTERRUPTED_EARLY = "interrupted before any check finished";
+
+    /** The line of a run cut short says so, so a partial report is never read as the whole batch. */
+    public static String of(Summary s, boolean interrupted) {
+        if (!interrupted) {
+            return of(s);
+        }
+        return s.total() == 0 ? INTERRUPTED_EARLY : of(s) + ", interrupted";
+    }
 
     private SummaryLine() {}
 

@@ -12,11 +12,13 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * A worker with test-only operators that misbehave the ways real ones do, and otherwise ND4J's ops:
- * {@code test-exit} calls System.exit({@code code}) as a careless plugin might; {@code test-sleep} hangs for
+ * {@code test-exit} calls System.exit({@code code}) as a careless plugin might; {@code test-oom} throws
+ * OutOfMemoryError; {@code test-sleep} hangs for
  * {@code seconds} (first creating the file {@code marker}, when given, so a test knows it is running).
  * With the system property {@value #PERTURB} = p, every op's outputs and gradients are scaled by 1 + p: a
  * consistent engine that computes slightly different numbers, as another backend might.
@@ -24,6 +26,12 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 public final class TestWorkerMain {
 
     public static final String PERTURB = "gradcheck.test.perturb";
+    /**
+     * Seconds the first check in the JVM sleeps before it builds its function: a cold JVM's slow first gradient,
+     * made long enough that no real check can be mistaken for it.
+     */
+    public static final String COLD_SECONDS = "gradcheck.test.cold-seconds";
+    private static final AtomicBoolean COLD = new AtomicBoolean(true);
     /** Set on a CPU worker that stands in for the CUDA one, so it is not refused for running on the CPU. */
     static final String STAND_IN = "gradcheck.test.stand-in";
 
@@ -32,11 +40,17 @@ public final class TestWorkerMain {
     public static void main(String[] args) throws IOException {
         FunctionFactory nd4j = perturbed(new Nd4jOpBuilder(OpCatalog.nd4j())::build,
                 Double.parseDouble(System.getProperty(PERTURB, "0")));
+        double coldSeconds = Double.parseDouble(System.getProperty(COLD_SECONDS, "0"));
         WorkerMain.serve(() -> new InProcessCpuBackend((spec, inputs) -> {
+            if (COLD.getAndSet(false)) {
+                sleep(coldSeconds);
+            }
             switch (spec.op().value()) {
                 case "test-exit":
                     System.exit(((Number) attr(spec, "code")).intValue());
                     return null;
+                case "test-oom":
+                    throw new OutOfMemoryError("test-oom: as if the heap had run out");
                 case "test-sleep":
                     sleep(spec);
                     throw new IllegalStateException("woke up");
@@ -84,8 +98,16 @@ public final class TestWorkerMain {
             if (marker != null) {
                 Files.writeString(Path.of(marker.toString()), "running");
             }
-            Thread.sleep((long) (((Number) attr(spec, "seconds")).doubleValue() * 1000));
-        } catch (IOException | InterruptedException e) {
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        sleep(((Number) attr(spec, "seconds")).doubleValue());
+    }
+
+    private static void sleep(double seconds) {
+        try {
+            Thread.sleep((long) (seconds * 1000));
+        } catch (InterruptedException e) {
             throw new IllegalStateException(e);
         }
     }

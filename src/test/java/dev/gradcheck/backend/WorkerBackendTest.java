@@ -7,11 +7,14 @@ import dev.gradcheck.check.CheckResult;
 import dev.gradcheck.check.Status;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.SpecLoader;
+import java.io.IOException;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Real worker JVMs: a native crash, an exit and a hang each end one check, and the batch goes on. */
 class WorkerBackendTest {
@@ -22,6 +25,16 @@ class WorkerBackendTest {
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    @TempDir
+    Path dir;
+
+    /** Workers read the specs from their file, as the front end names it. */
+    private List<LoadedSpec> written(String name, String yaml) throws IOException {
+        Path file = dir.resolve(name);
+        Files.writeString(file, yaml);
+        return new SpecLoader().load(file);
     }
 
     @Test
@@ -51,6 +64,65 @@ class WorkerBackendTest {
         assertEquals("timed out after 1 s (the spec's timeout)", results.get(4).message());
         assertEquals("cpu", results.get(5).backend());
         assertTrue(results.get(5).gradients().get(0).maxRelError() < 1e-6, "a real check after all that");
+    }
+
+    @Test
+    void aFreshWorkersWarmUpAndStartUpCountAgainstNoChecksTime() throws IOException {
+        // every worker's first check sleeps 4 s: only the warm-up before "ready" may pay that
+        List<LoadedSpec> specs = written("warm.yaml", """
+                name: hangs
+                op: test-sleep
+                timeout: 1
+                attrs: {seconds: 600}
+                inputs: {x: {shape: [2]}}
+                ---
+                name: tanh-on-a-replacement
+                op: tanh
+                timeout: 3
+                inputs: {x: {shape: [2]}}
+                ---
+                name: tanh-again
+                op: tanh
+                timeout: 3
+                inputs: {x: {shape: [2]}}
+                """);
+        List<CheckResult> results = new ArrayList<>();
+        WorkerOptions cold = TestWorkerMain.options().withProperty(TestWorkerMain.COLD_SECONDS, "4");
+        try (WorkerBackend backend = new WorkerBackend(cold, new TimeLimits(null))) {
+            for (LoadedSpec s : specs) {
+                results.add(backend.run(s.spec()));
+            }
+        }
+        assertEquals(List.of(Status.TIMEOUT, Status.PASSED, Status.PASSED),
+                results.stream().map(CheckResult::status).toList(), results::toString);
+        // the worker took over 4 s to be ready; the timed-out check's own time is its limit's, about 1 s
+        assertTrue(results.get(0).seconds() < 4, "start-up counted in the check's time: " + results.get(0));
+    }
+
+    @Test
+    void aWorkerRetiresAfterOutOfMemoryAndTheCheckKeepsItsError() throws IOException {
+        List<LoadedSpec> specs = written("oom.yaml", """
+                name: runs-out
+                op: test-oom
+                inputs: {x: {shape: [2]}}
+                ---
+                name: tanh-after
+                op: tanh
+                inputs: {x: {shape: [2]}}
+                """);
+        List<CheckResult> results = new ArrayList<>();
+        try (WorkerBackend backend = new WorkerBackend(TestWorkerMain.options(), new TimeLimits(null))) {
+            for (LoadedSpec s : specs) {
+                results.add(backend.run(s.spec()));
+            }
+        }
+        assertEquals(List.of(Status.ERROR, Status.PASSED), results.stream().map(CheckResult::status).toList(),
+                results::toString);
+        String message = results.get(0).message();
+        assertTrue(message.startsWith("OutOfMemoryError: test-oom"), message);
+        assertTrue(message.endsWith("(after this OutOfMemoryError the worker JVM was replaced by a fresh one)"),
+                message);
+        assertEquals(null, results.get(1).message(), "the next check ran on a fresh worker, untroubled");
     }
 
     @Test

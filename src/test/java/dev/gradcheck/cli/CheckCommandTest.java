@@ -7,13 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gradcheck.backend.Backend;
+import dev.gradcheck.backend.CudaProbe;
 import dev.gradcheck.backend.InProcessCpuBackend;
+import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.check.Functions;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.OpCatalog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -232,5 +235,17 @@ class CheckCommandTest {
         Cli r = Cli.run("check", dir.toString(), "--format", "xml");
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("table, json"), r.err());
+    }
+
+    @Test
+    void theCudaWorkerIsPinnedToTheProbedDeviceOnlyWhenTheEnvironmentHadNotChosen() {
+        WorkerOptions chosen = CheckCommand.cudaWorker(WorkerOptions.cpu(),
+                new CudaProbe.Result(true, "cuda: device 1", Map.of("CUDA_VISIBLE_DEVICES", "GPU-a100")).environment());
+        assertEquals("GPU-a100", chosen.environment().get("CUDA_VISIBLE_DEVICES"));
+        assertEquals("100", chosen.environment().get("BACKEND_PRIORITY_GPU"));
+        // an inherited CUDA_VISIBLE_DEVICES: the probe asks for nothing, and the worker inherits the runner's value
+        WorkerOptions inherited = CheckCommand.cudaWorker(WorkerOptions.cpu(),
+                new CudaProbe.Result(true, "cuda: device 0, the first of CUDA_VISIBLE_DEVICES=3").environment());
+        assertFalse(inherited.environment().containsKey("CUDA_VISIBLE_DEVICES"), inherited.environment().toString());
     }
 }

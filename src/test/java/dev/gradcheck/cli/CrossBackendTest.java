@@ -53,7 +53,7 @@ class CrossBackendTest {
         List<LoadedSpec> specs = new SpecLoader().load(file);
         Console console = new Console(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), false);
         CheckRun run = new CheckRun(specs, Overrides.NONE, choice, true, console,
-                () -> new CudaProbe.Result(true, "cuda: a second cpu worker standing in", null));
+                () -> new CudaProbe.Result(true, "cuda: a second cpu worker standing in"));
         TimeLimits limits = new TimeLimits(null);
         Map<String, List<Supplier<Backend>>> lanes = Map.of(
                 "cpu", List.of(() -> new WorkerBackend(TestWorkerMain.options(), limits)),

@@ -1,6 +1,7 @@
 package dev.gradcheck.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -86,9 +87,12 @@ class WorkerCheckTest {
         assertTrue(r.err().contains("cuda checks are skipped"), r.err());
 
         Cli required = Cli.runWithWorkers(WorkerOptions.cpu(), "check", file.toString(), "--backend", "cuda",
-                "--require-backend");
+                "--require-backend", "--format", "json");
         assertEquals(2, required.exit());
         assertTrue(required.err().contains("--require-backend: 1 check(s) skipped"), required.err());
+        JsonNode summary = new ObjectMapper().readTree(required.out()).get("summary");
+        assertEquals(2, summary.get("exit_code").asInt(), "the report agrees with the process: " + summary);
+        assertFalse(summary.get("interrupted").asBoolean());
     }
 
     @Test
@@ -122,6 +126,8 @@ class WorkerCheckTest {
             assertEquals(130, front.exitValue(), "interrupted, as shells report Ctrl-C");
             JsonNode json = new ObjectMapper().readTree(out);
             assertEquals(1, json.at("/summary/total").asInt(), out);
+            assertEquals(130, json.at("/summary/exit_code").asInt(), "the code the process exits with: " + out);
+            assertTrue(json.at("/summary/interrupted").asBoolean(), out);
             assertEquals("passed", json.at("/checks/0/status").asText());
             assertTrue(Files.readString(dir.resolve("stderr.txt")).contains("interrupted; the report holds the 1"));
         } finally {

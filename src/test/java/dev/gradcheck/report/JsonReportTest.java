@@ -36,7 +36,7 @@ class JsonReportTest {
         List<CheckResult> results = SampleResults.all();
         JsonNode summary = parse(results, SampleResults.summary()).get("summary");
         assertEquals(List.of("total", "passed", "failed", "expected_fail", "unexpected_pass", "error",
-                "expected_error", "invalid", "crashed", "timeout", "skipped", "exit_code", "seconds"),
+                "expected_error", "invalid", "crashed", "timeout", "skipped", "exit_code", "interrupted", "seconds"),
                 fieldNames(summary));
         assertEquals(results.size(), summary.get("total").asInt());
         int sum = 0;

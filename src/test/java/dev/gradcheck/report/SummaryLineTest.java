@@ -46,6 +46,22 @@ class SummaryLineTest {
         assertEquals("no specs found", SummaryLine.of(Summary.of(List.of(), 0)));
     }
 
+    @Test
+    void anInterruptedRunSaysSoAndNeverClaimsThereWereNoSpecs() {
+        assertEquals("3 checks: 3 passed, 0 failed (0.50 s), interrupted",
+                SummaryLine.of(summary(0.5, Status.PASSED, 3), true));
+        assertEquals("interrupted before any check finished", SummaryLine.of(Summary.of(List.of(), 0), true));
+        assertEquals("no specs found", SummaryLine.of(Summary.of(List.of(), 0), false));
+    }
+
+    @Test
+    void anInterruptedTableEndsWithTheInterruptedLine() throws java.io.IOException {
+        java.io.StringWriter out = new java.io.StringWriter();
+        new TableRenderer().render(List.of(), Summary.of(List.of(), 0), new ReportContext(false, "t", false, true),
+                out);
+        assertEquals("interrupted before any check finished\n", out.toString());
+    }
+
     private static Summary summary(double seconds, Status status, int n) {
         return Summary.of(of(status, n), seconds);
     }

@@ -1,0 +1,70 @@
+package dev.gradcheck.backend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.gradcheck.check.BackendSample;
+import dev.gradcheck.check.CheckKind;
+import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.check.GradientResult;
+import dev.gradcheck.check.Status;
+import dev.gradcheck.check.Verdict;
+import dev.gradcheck.spec.LoadedSpec;
+import dev.gradcheck.spec.OpSpec;
+import dev.gradcheck.spec.SpecLoader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+/** Which ended checks the dispatcher asks for a cross-backend sample. */
+class DispatcherTest {
+
+    /** Ends each spec as its name says, and records which specs were sampled. */
+    private static final class Scripted implements Backend {
+        final List<String> sampled = new ArrayList<>();
+
+        @Override
+        public String name() {
+            return "cpu";
+        }
+
+        @Override
+        public CheckResult run(OpSpec spec) {
+            Status status = Status.valueOf(spec.name().toUpperCase());
+            List<GradientResult> gradients = status == Status.PASSED || status == Status.FAILED
+                    ? List.of(new GradientResult("0", "x", CheckKind.JACOBIAN, 1, Verdict.PASS, 0, 0, 0, null, 4, 0,
+                            null, null))
+                    : List.of();
+            return new CheckResult(spec.name(), "", spec.op().value(), "cpu", "float64", status, "pass", null, null,
+                    gradients, "", 1e-6, 0);
+        }
+
+        @Override
+        public BackendSample sample(OpSpec spec) {
+            sampled.add(spec.name()); // a real engine allocates the spec's inputs here, outside any memory budget
+            return null;
+        }
+    }
+
+    @Test
+    void onlyChecksThatGotAsFarAsGradientsAreSampled() throws InterruptedException {
+        StringBuilder yaml = new StringBuilder();
+        List<String> names = List.of("passed", "invalid", "error", "failed", "crashed", "timeout");
+        for (String name : names) {
+            yaml.append("name: ").append(name).append("\nop: tanh\ninputs: {x: {shape: [2]}}\n---\n");
+        }
+        List<LoadedSpec> specs = new SpecLoader().loadText("d.yaml", "d", yaml.toString());
+        List<Dispatcher.Task> tasks = new ArrayList<>();
+        for (int i = 0; i < specs.size(); i++) {
+            tasks.add(new Dispatcher.Task(i, specs.get(i).spec(), "cpu", true));
+        }
+        Scripted backend = new Scripted();
+        Supplier<Backend> lane = () -> backend;
+        List<String> ended = new ArrayList<>();
+        new Dispatcher(Map.of("cpu", List.of(lane))).run(tasks, (task, result, sample) -> ended.add(result.name()));
+        assertEquals(names, ended);
+        assertEquals(List.of("passed", "failed"), backend.sampled, "an invalid (refused) or erroring check is not run"
+                + " again for a sample");
+    }
+}
