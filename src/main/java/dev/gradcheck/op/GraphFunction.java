@@ -136,6 +136,19 @@ public final class GraphFunction implements Differentiable {
         return out;
     }
 
+    /**
+     * Without clips, the whole graph's backward as ops SameDiff can differentiate again (order 2). With clips there
+     * is none: SameDiff cannot clip a gradient inside a graph, and the backward here is Java code.
+     */
+    @Override
+    public Differentiable backwardFunction(List<String> wrt, List<String> outputs) {
+        if (whole == null) {
+            throw new UnsupportedOperationException("a graph with error_clip has no second-order backward (its"
+                    + " clipped backward runs outside SameDiff)");
+        }
+        return whole.backwardFunction(wrt, outputs);
+    }
+
     @Override
     public void close() {
         nodes.forEach(Differentiable::close);

@@ -111,37 +111,37 @@ final class SameDiffFunction implements Differentiable {
     }
 
     /**
-     * The backward as a graph in this same SameDiff: the op's own {@code doDiff}, fed cotangent variables, so that
-     * SameDiff can differentiate it again. SameDiff's usual route ({@code createGradFunction}) cannot: it seeds the
-     * backward through {@code mul_bp}, which has no gradient. Ops whose {@code doDiff} is built from differentiable
+     * The backward as ops in this same SameDiff ({@link BackwardGraph}), fed cotangent variables, so that SameDiff
+     * can differentiate it again: one op or a whole graph. Ops whose {@code doDiff} is built from differentiable
      * ops (exp, sin, log, ...) get a second-order backward this way; those whose backward is one opaque
      * {@code *_bp} kernel (tanh, matmul, softmax, ...) fail when it is differentiated, and the check says so.
      */
     @Override
     public Differentiable backwardFunction(List<String> wrt, List<String> outputs) {
-        Map<String, INDArray> y = sd.output(Map.of(), outputVarNames);
-        DifferentialFunction op = sd.getVariableOutputOp(outputVarNames.get(0));
-        Map<String, SDVariable> backwardInputs = new java.util.LinkedHashMap<>(inputVars);
-        List<SDVariable> cotangents = new ArrayList<>();
-        for (int i = 0; i < outputNames.size(); i++) {
-            INDArray yi = y.get(outputVarNames.get(i));
-            INDArray zero = Nd4j.zeros(yi.dataType(), yi.shape());
-            if (outputs.contains(outputNames.get(i))) {
-                SDVariable v = sd.var(COTANGENT_PREFIX + "v_" + i, zero);
-                backwardInputs.put(Differentiable.cotangentName(outputNames.get(i)), v);
-                cotangents.add(v);
-            } else {
-                cotangents.add(sd.constant(COTANGENT_PREFIX + "zero_" + i, zero));
+        DifferentialFunction[] forward = sd.ops(); // before any backward op is added
+        List<String> produced = new ArrayList<>();
+        for (DifferentialFunction op : forward) {
+            for (SDVariable out : op.outputVariables()) {
+                produced.add(out.name());
             }
         }
-        List<SDVariable> argGrads = op.doDiff(cotangents);
-        List<String> args = java.util.Arrays.stream(op.args()).map(SDVariable::name).toList();
+        Map<String, INDArray> values = sd.output(Map.of(), produced);
+        Map<String, SDVariable> backwardInputs = new java.util.LinkedHashMap<>(inputVars);
+        Map<String, SDVariable> seeds = new HashMap<>();
+        for (int i = 0; i < outputNames.size(); i++) {
+            if (outputs.contains(outputNames.get(i))) {
+                INDArray yi = values.get(outputVarNames.get(i));
+                SDVariable v = sd.var(COTANGENT_PREFIX + "v_" + i, Nd4j.zeros(yi.dataType(), yi.shape()));
+                backwardInputs.put(Differentiable.cotangentName(outputNames.get(i)), v);
+                seeds.put(outputVarNames.get(i), v);
+            }
+        }
+        Map<String, SDVariable> all = BackwardGraph.reverse(sd, forward, seeds, values);
         List<SDVariable> grads = new ArrayList<>();
         for (String name : wrt) {
-            int k = args.indexOf(inputVars.get(name).name());
-            SDVariable g = k < 0 || k >= argGrads.size() ? null : argGrads.get(k);
+            SDVariable g = all.get(inputVars.get(name).name());
             if (g == null) {
-                throw new UnsupportedOperationException(op.opName() + "'s backward gives input '" + name
+                throw new UnsupportedOperationException("the backward gives input '" + name
                         + "' no gradient to differentiate");
             }
             grads.add(g);
@@ -149,6 +149,7 @@ final class SameDiffFunction implements Differentiable {
         return new SameDiffFunction(sd, backwardInputs, grads,
                 wrt.stream().map(Differentiable::gradientName).toList());
     }
+
 
     /** The loss is added on first use: the forward-only graph stays as built. Cotangent outputs are fixed then. */
     private void defineLossOnce(Map<String, INDArray> cotangents) {

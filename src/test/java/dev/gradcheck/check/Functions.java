@@ -142,6 +142,16 @@ public final class Functions {
         return withBackward(f, g -> g.mul(1 + noise * random.nextGaussian()));
     }
 
+    /** The same function with its double backward (its backward function's vjp) scaled by {@code factor}. */
+    static Differentiable secondOrderScaled(Differentiable f, double factor) {
+        return new Delegate(f) {
+            @Override
+            public Differentiable backwardFunction(List<String> wrt, List<String> outputs) {
+                return withBackward(f.backwardFunction(wrt, outputs), scaledBy(factor));
+            }
+        };
+    }
+
     /** The same function without a second-order backward. */
     static Differentiable firstOrderOnly(Differentiable f) {
         return new Delegate(f) {

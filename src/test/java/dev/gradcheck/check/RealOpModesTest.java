@@ -169,6 +169,28 @@ class RealOpModesTest {
     }
 
     @Test
+    void aGraphOfDifferentiableOpsIsCheckedAtOrderTwoAndAClippedOneSaysWhyNot() {
+        String chain = """
+                graph:
+                  - {op: sin, in: [x], out: s}
+                  - {op: exp, in: [s], out: y}
+                order: 2
+                inputs:
+                  x: {shape: [2, 3], init: {uniform: [-1, 1]}}
+                """;
+        CheckResult r = check(chain);
+        assertEquals(Status.PASSED, r.status(), r.toString());
+        assertEquals(2, r.gradients().stream().filter(g -> g.order() == 2).count(), "d grad_x/dx and d grad_x/dv_y");
+        FunctionFactory wrongSecondOrder = (spec, inputs) -> Functions.secondOrderScaled(builder.build(spec, inputs),
+                1.5);
+        CheckResult wrong = new GradientChecker(wrongSecondOrder, "cpu").check(Specs.parse(chain));
+        assertEquals(Status.FAILED, wrong.status(), "a wrong double backward of the graph fails at order 2");
+        CheckResult clipped = check(chain.replace("out: s}", "out: s, error_clip: {max: 0.5}}"));
+        assertEquals(Status.ERROR, clipped.status());
+        assertTrue(clipped.message().contains("error_clip has no second-order backward"), clipped.message());
+    }
+
+    @Test
     void hessianVectorProductOfAScalarLoss() {
         CheckResult r = check("""
                 op: reduce_sum
