@@ -157,7 +157,7 @@ public final class GradCheck {
      * backward: an {@link Operator} has no second-order backward, so its order-2 check ends as ERROR.
      */
     public GradCheck order(int order) {
-        if (order != 1 && order != 2) {
+        if (!CheckOptions.validOrder(order)) {
             throw new IllegalArgumentException("order must be 1 or 2, got " + order);
         }
         this.order = order;
@@ -166,23 +166,25 @@ public final class GradCheck {
 
     /** The finite-difference formula. */
     public GradCheck stencil(Stencil stencil) {
-        options = new CheckOptions(stencil, options.maxElements(), options.nondetTol(), options.resample());
+        options = options.withStencil(stencil);
         return this;
     }
 
     /** Check a seeded sample of at most n elements per input (n >= 1). */
     public GradCheck maxElements(int n) {
-        if (n < 1) {
+        if (!CheckOptions.validMaxElements(n)) {
             throw new IllegalArgumentException("maxElements must be >= 1, got " + n);
         }
-        options = new CheckOptions(options.stencil(), n, options.nondetTol(), options.resample());
+        options = options.withMaxElements(n);
         return this;
     }
 
     /** The largest difference allowed between two runs of the backward (default 0; finite and >= 0). */
     public GradCheck nondetTol(double tol) {
-        require(tol, "nondetTol", true);
-        options = new CheckOptions(options.stencil(), options.maxElements(), tol, options.resample());
+        if (!CheckOptions.validNondetTol(tol)) {
+            throw new IllegalArgumentException("nondetTol must be finite and >= 0, got " + tol);
+        }
+        options = options.withNondetTol(tol);
         return this;
     }
 

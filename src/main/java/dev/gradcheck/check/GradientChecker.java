@@ -51,19 +51,8 @@ public final class GradientChecker {
         Outcome outcome;
         try {
             checkOnce(spec, settings, rows);
-            if (o.resample() && hasKink(rows) && !anyRandomInit(spec)) {
-                rows.replaceAll(r -> r.verdict() != Verdict.NONDIFFERENTIABLE ? r : r.withNote("resample: true has no"
-                        + " effect here: the checked inputs have fixed values"));
-            }
-            for (int k = 1; k <= MAX_RESAMPLES && o.resample() && hasKink(rows) && anyRandomInit(spec); k++) {
-                long seed = spec.seed() + k;
-                rows.clear();
-                checkOnce(spec, new Settings(delta, tolerance, o.stencil(), o.maxElements(), o.nondetTol(), seed),
-                        rows);
-                boolean last = k == MAX_RESAMPLES && hasKink(rows);
-                rows.replaceAll(r -> r.withNote("inputs redrawn with seed " + seed + " after a nondifferentiable point"
-                        + (last && r.verdict() == Verdict.NONDIFFERENTIABLE ? "; still nondifferentiable after "
-                        + MAX_RESAMPLES + " redraws, gave up" : "")));
+            if (o.resample() && hasKink(rows)) {
+                resample(spec, settings, rows);
             }
             outcome = rows.stream().allMatch(g -> g.verdict().passed()) ? Outcome.PASS
                     : failsOnlyAsExpected(rows, spec.expect()) ? Outcome.MISMATCH : Outcome.UNEXPECTED_MISMATCH;
@@ -81,6 +70,27 @@ public final class GradientChecker {
     }
 
     /** UNEXPECTED_MISMATCH: a row failed that {@code expect: {fail: [...]}} did not name. */
+    /**
+     * Draws the inputs again with seed + 1, + 2, ... while the check meets a kink, up to {@link #MAX_RESAMPLES}
+     * times; the rows say which seed they came from, or why redrawing could not help.
+     */
+    private void resample(OpSpec spec, Settings first, List<GradientResult> rows) throws InvalidSpecException {
+        if (!anyRandomInit(spec)) {
+            rows.replaceAll(r -> r.verdict() != Verdict.NONDIFFERENTIABLE ? r : r.withNote("resample: true has no"
+                    + " effect here: the checked inputs have fixed values"));
+            return;
+        }
+        for (int k = 1; k <= MAX_RESAMPLES && hasKink(rows); k++) {
+            long seed = first.seed() + k;
+            rows.clear();
+            checkOnce(spec, first.withSeed(seed), rows);
+            boolean gaveUp = k == MAX_RESAMPLES && hasKink(rows);
+            rows.replaceAll(r -> r.withNote("inputs redrawn with seed " + seed + " after a nondifferentiable point"
+                    + (gaveUp && r.verdict() == Verdict.NONDIFFERENTIABLE ? "; still nondifferentiable after "
+                    + MAX_RESAMPLES + " redraws, gave up" : "")));
+        }
+    }
+
     private enum Outcome { PASS, MISMATCH, UNEXPECTED_MISMATCH, ERROR, INVALID }
 
     /** With {@code expect: {fail: [kinds]}}, only rows of those kinds may fail; otherwise any may. */

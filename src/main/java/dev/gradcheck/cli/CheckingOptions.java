@@ -1,5 +1,6 @@
 package dev.gradcheck.cli;
 
+import dev.gradcheck.spec.CheckOptions;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.Overrides;
 import dev.gradcheck.spec.Stencil;
@@ -40,15 +41,15 @@ final class CheckingOptions {
 
     /** The options as overrides; validated here so a bad value is a usage error before any spec runs. */
     Overrides overrides(CommandLine.Model.CommandSpec command) {
-        if (order != null && order != 1 && order != 2) {
+        if (order != null && !CheckOptions.validOrder(order)) {
             throw new CommandLine.ParameterException(command.commandLine(), "--order must be 1 or 2, got " + order);
         }
-        if (maxElements != null && maxElements < 1) {
+        if (maxElements != null && !CheckOptions.validMaxElements(maxElements)) {
             throw new CommandLine.ParameterException(command.commandLine(),
                     "--max-elements must be a positive integer, got " + maxElements);
         }
-        if (nondetTol != null && !(nondetTol >= 0)) {
-            throw new CommandLine.ParameterException(command.commandLine(), "--nondet-tol must be >= 0, got "
+        if (nondetTol != null && !CheckOptions.validNondetTol(nondetTol)) {
+            throw new CommandLine.ParameterException(command.commandLine(), "--nondet-tol must be finite and >= 0, got "
                     + nondetTol);
         }
         return new Overrides(mode, order, stencil, maxElements, nondetTol, resample);

@@ -12,6 +12,32 @@ public record CheckOptions(Stencil stencil, Integer maxElements, double nondetTo
 
     public static final CheckOptions DEFAULT = new CheckOptions(Stencil.CENTRAL, null, 0.0, false);
 
+    // The bounds every way in applies (a spec, the command line, the library API), each with its own message.
+
+    public static boolean validOrder(long order) {
+        return order == 1 || order == 2;
+    }
+
+    public static boolean validMaxElements(long n) {
+        return n >= 1 && n <= Integer.MAX_VALUE;
+    }
+
+    public static boolean validNondetTol(double tol) {
+        return Double.isFinite(tol) && tol >= 0;
+    }
+
+    public CheckOptions withStencil(Stencil s) {
+        return new CheckOptions(s, maxElements, nondetTol, resample);
+    }
+
+    public CheckOptions withMaxElements(Integer n) {
+        return new CheckOptions(stencil, n, nondetTol, resample);
+    }
+
+    public CheckOptions withNondetTol(double tol) {
+        return new CheckOptions(stencil, maxElements, tol, resample);
+    }
+
     CheckOptions with(Overrides o) {
         return new CheckOptions(
                 o.stencil() != null ? o.stencil() : stencil,

@@ -118,7 +118,7 @@ final class SpecValidator {
 
     private int order(YamlNode node) {
         Optional<Long> order = reader.integer(node, "order");
-        if (order.isPresent() && order.get() != 1 && order.get() != 2) {
+        if (order.isPresent() && !CheckOptions.validOrder(order.get())) {
             problems.add(node.pos(), "unknown order " + order.get() + "; valid: 1, 2");
             return 1;
         }
@@ -135,14 +135,14 @@ final class SpecValidator {
             return Optional.of(Stencil.fromSpecName(s));
         })).orElse(d.stencil());
         Integer maxElements = m.get("max_elements").flatMap(n -> reader.integer(n, "max_elements").flatMap(v -> {
-            if (v < 1 || v > Integer.MAX_VALUE) {
+            if (!CheckOptions.validMaxElements(v)) {
                 problems.add(n.pos(), "'max_elements' must be a positive integer, got " + v);
                 return Optional.empty();
             }
             return Optional.of(v.intValue());
         })).orElse(d.maxElements());
         double nondetTol = m.get("nondet_tol").flatMap(n -> reader.number(n, "nondet_tol").flatMap(v -> {
-            if (v < 0) {
+            if (!CheckOptions.validNondetTol(v)) {
                 problems.add(n.pos(), "'nondet_tol' must be >= 0, got " + ((YamlNode.Scalar) n).text());
                 return Optional.empty();
             }
