@@ -57,12 +57,13 @@ final class FastCheck {
             cotangents.put(out, v.get(out).castTo(cotangents.get(out).dataType()));
             Map<String, INDArray> grads = t.test().vjp(t.testInputs(), cotangents, t.wrt());
             double backwardSeconds = (System.nanoTime() - start) / 1e9;
+            double scale = t.scale(out);
             for (String in : t.wrt()) {
                 INDArray g = grads.get(in);
                 double[] flat = g == null ? new double[0] : AnalyticJacobian.flatGradient(g, t.testInputs().get(in), in);
                 double analytic = g == null ? 0 : dot(flat, Flat.values(u.get(in)));
                 double num = numerical.get(in).get(out);
-                Verdict verdict = verdict(analytic, num, allZero(flat), s, t.scale(out));
+                Verdict verdict = verdict(analytic, num, allZero(flat), s, scale);
                 if (!verdict.passed()) {
                     failed.add(in);
                 }

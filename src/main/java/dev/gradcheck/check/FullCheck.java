@@ -48,7 +48,8 @@ final class FullCheck {
         Map<String, org.nd4j.linalg.api.ndarray.INDArray> zeros = t.zeroCotangents();
         for (String out : t.outputs()) {
             long start = System.nanoTime();
-            int[] rows = sampledRows(t, s, out, numerical);
+            double scale = t.scale(out);
+            int[] rows = sampledRows(t, s, out, scale, numerical);
             Counter passes = new Counter();
             Map<String, Jacobian> analytic = AnalyticJacobian.compute(t.test(), t.testInputs(), zeros, out, inputs,
                     rows, passes);
@@ -57,7 +58,7 @@ final class FullCheck {
                 long compareStart = System.nanoTime();
                 Jacobian a = analytic.get(in).select(null, cols.get(in));
                 Jacobian n = numerical.get(in).get(out).select(rows, null);
-                Judged judged = judge(a, n, t, s, in, out, derivatives.get(in));
+                Judged judged = judge(a, n, s, in, out, scale, derivatives.get(in));
                 double seconds = numericalSeconds.get(in) + analyticSeconds + (System.nanoTime() - compareStart) / 1e9;
                 Sampling sampling = rows == null && cols.get(in) == null ? null : new Sampling(n.colCount(),
                         Flat.size(n.inputShape()), n.rowCount(), Flat.size(n.outputShape()));
@@ -74,9 +75,8 @@ final class FullCheck {
      * Compares a block; where it disagrees, probes the disagreeing columns for kinks and compares again without
      * them. Disagreement only at kinks is {@link Verdict#NONDIFFERENTIABLE}, not a mismatch.
      */
-    private static Judged judge(Jacobian a, Jacobian n, CheckTarget t, Settings s, String in, String out,
+    private static Judged judge(Jacobian a, Jacobian n, Settings s, String in, String out, double scale,
                                 NumericalDerivative derivative) {
-        double scale = t.scale(out);
         JacobianComparison.Row row = JacobianComparison.compare(a, n, null, s.tolerance(), s.delta(), scale);
         if (row.verdict().passed() || derivative == null) { // no plain forward derivative to probe kinks with
             return new Judged(row, null);
@@ -124,13 +124,14 @@ final class FullCheck {
     }
 
     /** Every row, or (when sampling) up to N rows, three quarters of them among those the sampled columns move. */
-    private static int[] sampledRows(CheckTarget t, Settings s, String out, Map<String, Map<String, Jacobian>> num) {
+    private static int[] sampledRows(CheckTarget t, Settings s, String out, double scale,
+                                     Map<String, Map<String, Jacobian>> num) {
         long m = Flat.size(t.refAtX().get(out).shape());
         if (s.maxElements() == null || m <= s.maxElements()) {
             return null;
         }
         int budget = s.maxElements();
-        double floor = JacobianComparison.noiseFloor(t.scale(out), s.delta());
+        double floor = JacobianComparison.noiseFloor(scale, s.delta());
         List<Integer> influenced = new ArrayList<>();
         List<Integer> others = new ArrayList<>();
         for (int j = 0; j < m; j++) {
