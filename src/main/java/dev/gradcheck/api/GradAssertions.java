@@ -1,7 +1,7 @@
 package dev.gradcheck.api;
 
-import dev.gradcheck.check.CheckResult;
-import dev.gradcheck.check.Status;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Status;
 import dev.gradcheck.report.DetailLines;
 import java.util.Map;
 import org.nd4j.linalg.api.ndarray.INDArray;

@@ -1,6 +1,6 @@
 package dev.gradcheck.api;
 
-import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.check.FunctionFactory;
 import dev.gradcheck.check.GradientChecker;
 import dev.gradcheck.op.Nd4jOpBuilder;

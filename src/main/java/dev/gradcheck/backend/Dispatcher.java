@@ -1,7 +1,7 @@
 package dev.gradcheck.backend;
 
-import dev.gradcheck.check.BackendSample;
-import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.result.BackendSample;
+import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.spec.OpSpec;
 import java.util.ArrayList;
 import java.util.List;

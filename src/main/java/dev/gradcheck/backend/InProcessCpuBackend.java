@@ -1,7 +1,8 @@
 package dev.gradcheck.backend;
 
-import dev.gradcheck.check.BackendSample;
-import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.check.BackendSampler;
+import dev.gradcheck.result.BackendSample;
+import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.check.FunctionFactory;
 import dev.gradcheck.check.GraphAwareChecker;
 import dev.gradcheck.op.Nd4jOpBuilder;
@@ -52,7 +53,7 @@ public final class InProcessCpuBackend implements Backend {
     @Override
     public BackendSample sample(OpSpec spec) {
         try {
-            return BackendSample.take(factory, spec);
+            return BackendSampler.take(factory, spec);
         } catch (Exception e) { // the check's own result reports why the op fails
             return null;
         }

@@ -1,8 +1,8 @@
 package dev.gradcheck.backend;
 
-import dev.gradcheck.check.BackendSample;
-import dev.gradcheck.check.CheckResult;
-import dev.gradcheck.check.Status;
+import dev.gradcheck.result.BackendSample;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Status;
 import dev.gradcheck.check.Unfinished;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.Overrides;

@@ -1,7 +1,7 @@
 package dev.gradcheck.backend;
 
-import dev.gradcheck.check.CheckResult;
-import dev.gradcheck.check.Status;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecLoader;

@@ -1,8 +1,8 @@
 package dev.gradcheck.bench;
 
-import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.check.GradientChecker;
-import dev.gradcheck.check.GradientResult;
+import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.Nd4jOpBuilder;

@@ -1,5 +1,9 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Verdict;
+import dev.gradcheck.result.WorstElement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;

@@ -1,6 +1,10 @@
 package dev.gradcheck.check;
 
 import dev.gradcheck.op.GraphFunction;
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Sampling;
+import dev.gradcheck.result.Verdict;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

@@ -1,5 +1,7 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.OpSpec;
 import org.slf4j.LoggerFactory;
 

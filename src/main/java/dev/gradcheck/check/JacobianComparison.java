@@ -1,5 +1,10 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Sampling;
+import dev.gradcheck.result.Verdict;
+import dev.gradcheck.result.WorstElement;
 import dev.gradcheck.spec.Tolerance;
 
 /**

@@ -1,6 +1,8 @@
 package dev.gradcheck.check;
 
 import dev.gradcheck.op.ForwardMode;
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.GradientResult;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

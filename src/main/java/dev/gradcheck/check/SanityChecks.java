@@ -1,6 +1,9 @@
 package dev.gradcheck.check;
 
 import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Verdict;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;

@@ -1,5 +1,7 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.DType;
 import dev.gradcheck.spec.Expectation;
 import dev.gradcheck.spec.OpSpec;

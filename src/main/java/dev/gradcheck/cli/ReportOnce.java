@@ -1,8 +1,8 @@
 package dev.gradcheck.cli;
 
 import dev.gradcheck.backend.WorkerProcess;
-import dev.gradcheck.check.CheckResult;
-import dev.gradcheck.check.Summary;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Summary;
 import java.util.List;
 
 /**

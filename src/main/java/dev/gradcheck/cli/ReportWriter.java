@@ -1,7 +1,7 @@
 package dev.gradcheck.cli;
 
-import dev.gradcheck.check.CheckResult;
-import dev.gradcheck.check.Summary;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Summary;
 import dev.gradcheck.report.ReportContext;
 import dev.gradcheck.report.ReportFormat;
 import dev.gradcheck.report.SummaryLine;

@@ -1,11 +1,11 @@
 package dev.gradcheck.report;
 
-import dev.gradcheck.check.BackendDifference;
-import dev.gradcheck.check.CheckKind;
-import dev.gradcheck.check.CheckResult;
-import dev.gradcheck.check.GradientResult;
-import dev.gradcheck.check.Verdict;
-import dev.gradcheck.check.WorstElement;
+import dev.gradcheck.result.BackendDifference;
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Verdict;
+import dev.gradcheck.result.WorstElement;
 import java.util.ArrayList;
 import java.util.List;
 

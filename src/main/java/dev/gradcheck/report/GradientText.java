@@ -1,7 +1,7 @@
 package dev.gradcheck.report;
 
-import dev.gradcheck.check.GradientResult;
-import dev.gradcheck.check.WorstElement;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.WorstElement;
 
 /** How the table names a gradient block and points at one of its Jacobian entries. */
 final class GradientText {

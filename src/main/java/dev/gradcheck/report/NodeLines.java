@@ -1,7 +1,7 @@
 package dev.gradcheck.report;
 
-import dev.gradcheck.check.GradientResult;
-import dev.gradcheck.check.NodeFinding;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.NodeFinding;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.gradcheck.report;
 
-import dev.gradcheck.check.Status;
+import dev.gradcheck.result.Status;
 
 /**
  * ANSI colours for status labels: green for outcomes that leave the exit code at 0, red for gradient problems

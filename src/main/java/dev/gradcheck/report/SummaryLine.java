@@ -1,7 +1,7 @@
 package dev.gradcheck.report;
 
-import dev.gradcheck.check.Status;
-import dev.gradcheck.check.Summary;
+import dev.gradcheck.result.Status;
+import dev.gradcheck.result.Summary;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,8 +1,8 @@
 package dev.gradcheck.report;
 
-import dev.gradcheck.check.CheckResult;
-import dev.gradcheck.check.GradientResult;
-import dev.gradcheck.check.Summary;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Summary;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.ArrayList;

@@ -3,8 +3,8 @@ package dev.gradcheck.api;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gradcheck.check.CheckResult;
-import dev.gradcheck.check.WorstElement;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.WorstElement;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.factory.Nd4j;
 

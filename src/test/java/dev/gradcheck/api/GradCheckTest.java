@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gradcheck.check.CheckKind;
-import dev.gradcheck.check.CheckResult;
-import dev.gradcheck.check.GradientResult;
-import dev.gradcheck.check.Status;
-import dev.gradcheck.check.Verdict;
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Status;
+import dev.gradcheck.result.Verdict;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -2,12 +2,12 @@ package dev.gradcheck.backend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.gradcheck.check.BackendSample;
-import dev.gradcheck.check.CheckKind;
-import dev.gradcheck.check.CheckResult;
-import dev.gradcheck.check.GradientResult;
-import dev.gradcheck.check.Status;
-import dev.gradcheck.check.Verdict;
+import dev.gradcheck.result.BackendSample;
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Status;
+import dev.gradcheck.result.Verdict;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecLoader;

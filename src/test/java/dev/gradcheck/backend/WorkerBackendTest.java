@@ -3,8 +3,8 @@ package dev.gradcheck.backend;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gradcheck.check.CheckResult;
-import dev.gradcheck.check.Status;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.SpecLoader;
 import java.io.IOException;

@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Status;
+import dev.gradcheck.result.Verdict;
 import dev.gradcheck.spec.OpSpec;
 import java.util.List;
 import java.util.function.UnaryOperator;

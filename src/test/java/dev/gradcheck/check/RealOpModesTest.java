@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Sampling;
+import dev.gradcheck.result.Status;
+import dev.gradcheck.result.Verdict;
 import dev.gradcheck.spec.InputValues;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Status;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;

@@ -3,8 +3,8 @@ package dev.gradcheck.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gradcheck.check.CheckResult;
-import dev.gradcheck.check.Status;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Status;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

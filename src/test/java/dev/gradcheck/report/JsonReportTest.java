@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gradcheck.check.CheckResult;
-import dev.gradcheck.check.GradientResult;
-import dev.gradcheck.check.Status;
-import dev.gradcheck.check.Summary;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Status;
+import dev.gradcheck.result.Summary;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.util.ArrayList;

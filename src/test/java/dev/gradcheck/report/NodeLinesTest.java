@@ -2,11 +2,11 @@ package dev.gradcheck.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.gradcheck.check.CheckKind;
-import dev.gradcheck.check.GradientResult;
-import dev.gradcheck.check.NodeFinding;
-import dev.gradcheck.check.Status;
-import dev.gradcheck.check.Verdict;
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.NodeFinding;
+import dev.gradcheck.result.Status;
+import dev.gradcheck.result.Verdict;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,15 +1,15 @@
 package dev.gradcheck.report;
 
-import dev.gradcheck.check.BackendDifference;
-import dev.gradcheck.check.CheckKind;
-import dev.gradcheck.check.CheckResult;
-import dev.gradcheck.check.GradientResult;
-import dev.gradcheck.check.Sampling;
-import dev.gradcheck.check.NodeFinding;
-import dev.gradcheck.check.Status;
-import dev.gradcheck.check.Summary;
-import dev.gradcheck.check.Verdict;
-import dev.gradcheck.check.WorstElement;
+import dev.gradcheck.result.BackendDifference;
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Sampling;
+import dev.gradcheck.result.NodeFinding;
+import dev.gradcheck.result.Status;
+import dev.gradcheck.result.Summary;
+import dev.gradcheck.result.Verdict;
+import dev.gradcheck.result.WorstElement;
 import java.util.List;
 
 /**

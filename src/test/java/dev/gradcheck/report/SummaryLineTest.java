@@ -2,9 +2,9 @@ package dev.gradcheck.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.gradcheck.check.CheckResult;
-import dev.gradcheck.check.Status;
-import dev.gradcheck.check.Summary;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Status;
+import dev.gradcheck.result.Summary;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gradcheck.check.Summary;
+import dev.gradcheck.result.Summary;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.util.List;

@@ -2,6 +2,7 @@ package dev.gradcheck.check;
 
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.Nd4jTypes;
+import dev.gradcheck.result.BackendSample;
 import dev.gradcheck.spec.InputSpec;
 import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.spec.InvalidSpecException;
@@ -14,14 +15,13 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * What one backend computes for a spec, kept to compare backends ({@code --backend all}): the forward outputs and
- * one backward pass, a vector-Jacobian product with a cotangent drawn from the spec's seed. Inputs and cotangent
- * are generated in plain Java, so every backend sees the same numbers and any difference is the engine's.
- *
- * @param outputs   every floating output, flattened row-major, as float64
- * @param gradients the gradient of each checked input, flattened row-major, as float64
+ * Takes a backend's {@link BackendSample} of a spec: the forward outputs and one backward pass, a vector-Jacobian
+ * product with a cotangent drawn from the spec's seed. Inputs and cotangent are generated in plain Java, so every
+ * backend sees the same numbers and any difference is the engine's.
  */
-public record BackendSample(Map<String, double[]> outputs, Map<String, double[]> gradients) {
+public final class BackendSampler {
+
+    private BackendSampler() {}
 
     public static BackendSample take(FunctionFactory factory, OpSpec spec) throws InvalidSpecException {
         Map<String, INDArray> inputs = new LinkedHashMap<>();

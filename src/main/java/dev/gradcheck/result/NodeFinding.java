@@ -1,4 +1,4 @@
-package dev.gradcheck.check;
+package dev.gradcheck.result;
 
 /**
  * One node of a failing graph check, checked on its own (its inputs captured from the graph's forward pass).

@@ -1,4 +1,4 @@
-package dev.gradcheck.check;
+package dev.gradcheck.result;
 
 /** The verdict on one row of a check: a gradient comparison or a sanity check. */
 public enum Verdict {

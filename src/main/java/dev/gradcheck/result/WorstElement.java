@@ -1,4 +1,4 @@
-package dev.gradcheck.check;
+package dev.gradcheck.result;
 
 /**
  * The Jacobian entry d output[outputIndex] / d input[inputIndex] that is furthest outside the tolerance

@@ -1,4 +1,4 @@
-package dev.gradcheck.check;
+package dev.gradcheck.result;
 
 /** What a result row compared. */
 public enum CheckKind {

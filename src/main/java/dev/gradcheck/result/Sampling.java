@@ -1,4 +1,4 @@
-package dev.gradcheck.check;
+package dev.gradcheck.result;
 
 /**
  * How much of a Jacobian block a sampled check ({@code max_elements}) compared: these many of the input's

@@ -1,4 +1,4 @@
-package dev.gradcheck.check;
+package dev.gradcheck.result;
 
 import java.util.Map;
 

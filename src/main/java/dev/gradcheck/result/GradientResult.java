@@ -1,4 +1,4 @@
-package dev.gradcheck.check;
+package dev.gradcheck.result;
 
 /**
  * One row of a check: a Jacobian block d output / d input compared one way or another, or a sanity check.

@@ -1,4 +1,4 @@
-package dev.gradcheck.check;
+package dev.gradcheck.result;
 
 /** How one spec ended, after its expectation was taken into account. */
 public enum Status {
