@@ -169,7 +169,7 @@ final class CheckCommand implements Callable<Integer> {
             }
         }
         List<CheckResult> results = run.results();
-        Summary summary = Summary.of(results, (System.nanoTime() - start) / 1e9);
+        Summary summary = Summary.of(results, (System.nanoTime() - start) / 1e9, ExitCode.of(results));
         boolean usageProblem = !batch.pathProblems().isEmpty();
         if (run.wasInterrupted()) {
             return ExitCode.INTERRUPTED.code(); // the shutdown hook wrote the report; the JVM is on its way out

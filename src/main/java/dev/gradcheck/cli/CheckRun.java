@@ -151,14 +151,14 @@ final class CheckRun {
         if (groups.containsKey(index)) {
             compareWhenComplete(groups.get(index));
         }
-        if (failFast && result.status().exitCode() != 0) {
+        if (failFast && result.status().needsAttention()) {
             dispatcher.stop();
         }
     }
 
     private int firstFailure() {
         for (int i = 0; i < slots.length; i++) {
-            if (slots[i] != null && slots[i].status().exitCode() != 0) {
+            if (slots[i] != null && slots[i].status().needsAttention()) {
                 return i;
             }
         }

@@ -1,5 +1,9 @@
 package dev.gradcheck.cli;
 
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Status;
+import java.util.List;
+
 /** The process exit codes; when several apply, the highest wins. */
 public enum ExitCode {
     OK(0, "every check ended as expected"),
@@ -19,6 +23,21 @@ public enum ExitCode {
 
     public int code() {
         return code;
+    }
+
+    /** The exit code a check's status asks for. */
+    public static ExitCode of(Status status) {
+        return switch (status) {
+            case PASSED, EXPECTED_FAIL, EXPECTED_ERROR, SKIPPED -> OK;
+            case FAILED, UNEXPECTED_PASS -> MISMATCH;
+            case INVALID -> USAGE;
+            case ERROR, CRASHED, TIMEOUT -> OP_ERROR;
+        };
+    }
+
+    /** The highest code any of the results asks for; 0 for none. */
+    public static int of(List<CheckResult> results) {
+        return results.stream().mapToInt(r -> of(r.status()).code).max().orElse(OK.code);
     }
 
     /** The exit-code list for --help footers, one "  N  meaning" line each. */

@@ -43,7 +43,7 @@ final class ReportOnce {
             }
             console.err().println(results.isEmpty() ? "gradcheck: interrupted before any check finished"
                     : "gradcheck: interrupted; the report holds the " + results.size() + " check(s) that finished");
-            Summary summary = Summary.of(results, (System.nanoTime() - startNanos) / 1e9);
+            Summary summary = Summary.of(results, (System.nanoTime() - startNanos) / 1e9, ExitCode.INTERRUPTED.code());
             write(results, withExitCode(summary, ExitCode.INTERRUPTED.code()), true);
             console.err().flush();
             WorkerProcess.killAll(); // after the report: a check ended by this must not look like a crash
@@ -60,6 +60,6 @@ final class ReportOnce {
 
     /** The summary's own code comes from the checks alone; the process may exit with a higher one. */
     private static Summary withExitCode(Summary s, int exitCode) {
-        return new Summary(s.counts(), s.total(), exitCode, s.seconds());
+        return s.withExitCode(exitCode);
     }
 }

@@ -29,7 +29,7 @@ public final class TableRenderer implements ReportRenderer {
             return;
         }
         if (ctx.quiet()) { // only what needs attention; the summary still counts everything
-            results = results.stream().filter(r -> r.status().exitCode() != 0).toList();
+            results = results.stream().filter(r -> r.status().needsAttention()).toList();
             if (results.isEmpty()) {
                 out.write(SummaryLine.of(summary, ctx.interrupted()) + "\n");
                 return;
@@ -56,7 +56,7 @@ public final class TableRenderer implements ReportRenderer {
     private static String[] cells(CheckResult r) {
         GradientResult worst = r.gradients() == null ? null : r.worstGradient();
         return new String[] {
-            r.status().label(),
+            StatusLabel.of(r.status()),
             specCell(r),
             orDash(r.op()),
             orDash(r.dtype()),

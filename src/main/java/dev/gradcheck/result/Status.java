@@ -1,46 +1,45 @@
 package dev.gradcheck.result;
 
-/** How one spec ended, after its expectation was taken into account. */
+import java.util.Locale;
+
+/**
+ * How one spec ended, after its expectation was taken into account. What each status means for the process's exit
+ * code is cli/'s business ({@code ExitCode.of}); how a report shows it is report/'s.
+ */
 public enum Status {
-    PASSED("pass", 0),
+    PASSED,
     /** A gradient mismatch that the spec did not expect. */
-    FAILED("FAIL", 1),
+    FAILED,
     /** The spec said {@code expect: fail} and the check failed. */
-    EXPECTED_FAIL("xfail", 0),
+    EXPECTED_FAIL,
     /** The spec expected a failure or an error, but the check passed. */
-    UNEXPECTED_PASS("XPASS", 1),
+    UNEXPECTED_PASS,
     /** The operator threw, unexpectedly. */
-    ERROR("ERROR", 3),
+    ERROR,
     /** The spec said {@code expect: error} and the operator errored. */
-    EXPECTED_ERROR("xerror", 0),
+    EXPECTED_ERROR,
     /** The spec could not be read or validated, or it was refused (e.g. over --max-memory). */
-    INVALID("INVALID", 2),
+    INVALID,
     /** The worker JVM died while checking this spec (signal, exit, out of memory); a fresh worker went on. */
-    CRASHED("CRASH", 3),
+    CRASHED,
     /** The check ran past its time limit and its worker was stopped. */
-    TIMEOUT("TIMEOUT", 3),
-    /** The check could not run on this machine (e.g. no usable CUDA device); the exit code stays as it is. */
-    SKIPPED("skip", 0);
+    TIMEOUT,
+    /** The check could not run on this machine (e.g. no usable CUDA device). */
+    SKIPPED;
 
-    private final String label;
-    private final int exitCode;
-
-    Status(String label, int exitCode) {
-        this.label = label;
-        this.exitCode = exitCode;
+    /**
+     * Whether a user must act on this: the check did not end as its spec expects (or could not be checked at all).
+     * A skipped check needs no attention: it could not run here, which is not the operator's fault.
+     */
+    public boolean needsAttention() {
+        return switch (this) {
+            case PASSED, EXPECTED_FAIL, EXPECTED_ERROR, SKIPPED -> false;
+            case FAILED, UNEXPECTED_PASS, ERROR, INVALID, CRASHED, TIMEOUT -> true;
+        };
     }
 
-    /** Short label for the table: upper case where it needs attention. */
-    public String label() {
-        return label;
-    }
-
-    /** The exit code this status asks for; the batch exits with the highest. */
-    public int exitCode() {
-        return exitCode;
-    }
-
+    /** The status's name in machine-readable reports: {@code passed}, {@code expected_fail}, ... */
     public String jsonName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -4,23 +4,29 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
-/** Counts per status and the batch exit code: the highest code any result asks for. */
+/**
+ * Counts per status of a batch, and the code the process exits with (decided by the caller: cli/ maps statuses
+ * and usage problems to exit codes).
+ */
 public record Summary(Map<Status, Integer> counts, int total, int exitCode, double seconds) {
 
-    public static Summary of(List<CheckResult> results, double seconds) {
+    public static Summary of(List<CheckResult> results, double seconds, int exitCode) {
         Map<Status, Integer> counts = new EnumMap<>(Status.class);
         for (Status s : Status.values()) {
             counts.put(s, 0);
         }
-        int exit = 0;
         for (CheckResult r : results) {
             counts.merge(r.status(), 1, Integer::sum);
-            exit = Math.max(exit, r.status().exitCode());
         }
-        return new Summary(counts, results.size(), exit, seconds);
+        return new Summary(counts, results.size(), exitCode, seconds);
     }
 
     public int count(Status s) {
         return counts.get(s);
+    }
+
+    /** The same counts with another exit code (the process's, which usage problems may raise). */
+    public Summary withExitCode(int code) {
+        return new Summary(counts, total, code, seconds);
     }
 }

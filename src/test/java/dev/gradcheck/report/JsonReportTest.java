@@ -102,7 +102,7 @@ class JsonReportTest {
 
     @Test
     void emptyBatchIsAValidReport() throws IOException {
-        JsonNode root = parse(List.of(), Summary.of(List.of(), 0.0));
+        JsonNode root = parse(List.of(), Summary.of(List.of(), 0.0, 0));
         assertEquals(0, root.at("/summary/total").asInt());
         assertEquals(0, root.at("/summary/exit_code").asInt());
         assertTrue(root.get("checks").isArray() && root.get("checks").isEmpty());

@@ -1,5 +1,6 @@
 package dev.gradcheck.report;
 
+import dev.gradcheck.cli.ExitCode;
 import dev.gradcheck.result.BackendDifference;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;
@@ -33,7 +34,7 @@ final class SampleResults {
     }
 
     static Summary summary() {
-        return Summary.of(all(), BATCH_SECONDS);
+        return Summary.of(all(), BATCH_SECONDS, ExitCode.of(all()));
     }
 
     static ReportContext context(boolean color) {

@@ -2,6 +2,7 @@ package dev.gradcheck.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.gradcheck.cli.ExitCode;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.result.Summary;
@@ -25,7 +26,7 @@ class SummaryLineTest {
         results.addAll(of(Status.ERROR, 2));
         results.addAll(of(Status.INVALID, 2));
         assertEquals("36 checks: 30 passed, 1 failed, 1 expected failure, 2 errors, 2 invalid (4.21 s)",
-                SummaryLine.of(Summary.of(results, 4.2149)));
+                SummaryLine.of(Summary.of(results, 4.2149, ExitCode.of(results))));
     }
 
     @Test
@@ -43,27 +44,27 @@ class SummaryLineTest {
 
     @Test
     void noChecks() {
-        assertEquals("no specs found", SummaryLine.of(Summary.of(List.of(), 0)));
+        assertEquals("no specs found", SummaryLine.of(Summary.of(List.of(), 0, 0)));
     }
 
     @Test
     void anInterruptedRunSaysSoAndNeverClaimsThereWereNoSpecs() {
         assertEquals("3 checks: 3 passed, 0 failed (0.50 s), interrupted",
                 SummaryLine.of(summary(0.5, Status.PASSED, 3), true));
-        assertEquals("interrupted before any check finished", SummaryLine.of(Summary.of(List.of(), 0), true));
-        assertEquals("no specs found", SummaryLine.of(Summary.of(List.of(), 0), false));
+        assertEquals("interrupted before any check finished", SummaryLine.of(Summary.of(List.of(), 0, 0), true));
+        assertEquals("no specs found", SummaryLine.of(Summary.of(List.of(), 0, 0), false));
     }
 
     @Test
     void anInterruptedTableEndsWithTheInterruptedLine() throws java.io.IOException {
         java.io.StringWriter out = new java.io.StringWriter();
-        new TableRenderer().render(List.of(), Summary.of(List.of(), 0), new ReportContext(false, "t", false, true),
+        new TableRenderer().render(List.of(), Summary.of(List.of(), 0, 0), new ReportContext(false, "t", false, true),
                 out);
         assertEquals("interrupted before any check finished\n", out.toString());
     }
 
     private static Summary summary(double seconds, Status status, int n) {
-        return Summary.of(of(status, n), seconds);
+        return Summary.of(of(status, n), seconds, ExitCode.of(of(status, n)));
     }
 
     private static List<CheckResult> of(Status status, int n) {

@@ -66,7 +66,7 @@ class TableRendererTest {
     @Test
     void emptyBatchSaysSo() throws IOException {
         StringWriter out = new StringWriter();
-        new TableRenderer().render(List.of(), Summary.of(List.of(), 0.01), SampleResults.context(true), out);
+        new TableRenderer().render(List.of(), Summary.of(List.of(), 0.01, 0), SampleResults.context(true), out);
         assertEquals("no specs found\n", out.toString());
     }
 }
