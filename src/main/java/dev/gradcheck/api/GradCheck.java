@@ -9,6 +9,7 @@ import dev.gradcheck.op.OpCatalog;
 import dev.gradcheck.op.OperatorFunction;
 import dev.gradcheck.op.PluginException;
 import dev.gradcheck.op.PluginOperator;
+import dev.gradcheck.result.Mode;
 import dev.gradcheck.spec.CheckOptions;
 import dev.gradcheck.spec.DType;
 import dev.gradcheck.spec.Expectation;
@@ -17,7 +18,7 @@ import dev.gradcheck.spec.InputSpec;
 import dev.gradcheck.spec.Located;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SourcePos;
-import dev.gradcheck.spec.Stencil;
+import dev.gradcheck.result.Stencil;
 import dev.gradcheck.spec.Tolerance;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -52,7 +53,7 @@ public final class GradCheck {
     private final List<String> outputs = new ArrayList<>();
     private Double delta;
     private Tolerance tolerance;
-    private OpSpec.Mode mode = OpSpec.Mode.FULL;
+    private Mode mode = Mode.FULL;
     private int order = 1;
     private CheckOptions options = CheckOptions.DEFAULT;
     private long seed = 7;
@@ -146,10 +147,15 @@ public final class GradCheck {
         return this;
     }
 
-    /** Fast mode: one projection vᵀJu per block, a failing input rechecked in full (docs/checking.md). */
-    public GradCheck fast() {
-        this.mode = OpSpec.Mode.FAST;
+    /** The checking mode (default {@link Mode#FULL}; docs/checking.md says when to use which). */
+    public GradCheck mode(Mode mode) {
+        this.mode = java.util.Objects.requireNonNull(mode, "mode");
         return this;
+    }
+
+    /** Fast mode, {@code mode(Mode.FAST)}: one projection vᵀJu per block, a failing input rechecked in full. */
+    public GradCheck fast() {
+        return mode(Mode.FAST);
     }
 
     /**

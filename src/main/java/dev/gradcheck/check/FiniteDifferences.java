@@ -1,6 +1,6 @@
 package dev.gradcheck.check;
 
-import dev.gradcheck.spec.Stencil;
+import dev.gradcheck.result.Stencil;
 
 /**
  * The stencils: where to evaluate f around x (as multiples of δ) and how to combine the values into f′(x).

@@ -5,6 +5,7 @@ import dev.gradcheck.op.ForwardMode;
 import dev.gradcheck.op.Nd4jTypes;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Mode;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.result.Verdict;
 import dev.gradcheck.spec.CheckOptions;
@@ -162,7 +163,7 @@ public final class GradientChecker {
     }
 
     private static List<GradientResult> inMode(OpSpec spec, CheckTarget target, Settings s, boolean fullRecheckFits) {
-        boolean fast = spec.mode() == OpSpec.Mode.FAST && !SplitNumericalJacobian.applies(target.reference());
+        boolean fast = spec.mode() == Mode.FAST && !SplitNumericalJacobian.applies(target.reference());
         return fast ? FastCheck.run(target, s, fullRecheckFits) : FullCheck.run(target, s, target.wrt());
     }
 

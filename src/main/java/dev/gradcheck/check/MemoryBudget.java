@@ -1,5 +1,6 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.result.Mode;
 import dev.gradcheck.spec.InputSpec;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.OpSpec;
@@ -44,7 +45,7 @@ public record MemoryBudget(long bytes) {
      * {@link #fullRecheckFits} says so.
      */
     void requireJacobiansFit(OpSpec spec, Map<String, Long> outputLengths) throws InvalidSpecException {
-        boolean fast = spec.mode() == OpSpec.Mode.FAST;
+        boolean fast = spec.mode() == Mode.FAST;
         require(spec, jacobianBytes(spec, outputLengths, fast), fast ? "its fast-mode vectors"
                 : "its Jacobians (output elements x input elements, numerical and analytic"
                 + (spec.options().maxElements() == null ? ")" : ", sampled)"),

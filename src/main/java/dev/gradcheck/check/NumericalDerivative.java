@@ -1,7 +1,7 @@
 package dev.gradcheck.check;
 
 import dev.gradcheck.op.Differentiable;
-import dev.gradcheck.spec.Stencil;
+import dev.gradcheck.result.Stencil;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.gradcheck.check;
 
-import dev.gradcheck.spec.Stencil;
+import dev.gradcheck.result.Stencil;
 import dev.gradcheck.spec.Tolerance;
 
 /** The numerical settings one check runs with, defaults already applied. */

@@ -5,7 +5,7 @@ import dev.gradcheck.op.GraphFunction;
 import dev.gradcheck.spec.ErrorClip;
 import dev.gradcheck.spec.GraphNode;
 import dev.gradcheck.spec.GraphSpec;
-import dev.gradcheck.spec.Stencil;
+import dev.gradcheck.result.Stencil;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,9 +1,11 @@
 package dev.gradcheck.cli;
 
+import dev.gradcheck.result.Mode;
 import dev.gradcheck.spec.CheckOptions;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.Overrides;
-import dev.gradcheck.spec.Stencil;
+import dev.gradcheck.spec.Suggestions;
+import dev.gradcheck.result.Stencil;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
@@ -14,9 +16,11 @@ import picocli.CommandLine.Option;
 final class CheckingOptions {
 
     @Option(names = "--mode", paramLabel = "MODE", converter = ModeConverter.class,
-            description = "full (the whole Jacobian) or fast (one projection v'Ju per block: 2 forwards per input,"
-                    + " 1 backward per output; a failing input is rechecked in full). Default: each spec's mode.")
-    OpSpec.Mode mode;
+            completionCandidates = ModeNames.class,
+            description = "${COMPLETION-CANDIDATES}: full checks the whole Jacobian; fast one projection v'Ju per"
+                    + " block (2 forwards per input, 1 backward per output; a failing input is rechecked in full)."
+                    + " Default: each spec's mode.")
+    Mode mode;
 
     @Option(names = "--order", paramLabel = "N",
             description = "1, or 2 to check the backward's own gradient (and H*w for scalar outputs) too.")
@@ -55,26 +59,27 @@ final class CheckingOptions {
         return new Overrides(mode, order, stencil, maxElements, nondetTol, resample);
     }
 
-    static final class ModeConverter implements CommandLine.ITypeConverter<OpSpec.Mode> {
+    static final class ModeConverter implements CommandLine.ITypeConverter<Mode> {
         @Override
-        public OpSpec.Mode convert(String value) {
-            for (OpSpec.Mode m : OpSpec.Mode.values()) {
-                if (m.specName().equals(value)) {
-                    return m;
-                }
-            }
-            throw new CommandLine.TypeConversionException("unknown mode '" + value + "'; valid: full, fast");
+        public Mode convert(String value) {
+            return Mode.fromSpecName(value).orElseThrow(() -> new CommandLine.TypeConversionException(
+                    "unknown mode '" + value + "'; valid: " + String.join(", ", Mode.specNames())));
+        }
+    }
+
+    /** --mode's values for help texts and completion: the names of {@link Mode}'s constants. */
+    static final class ModeNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return Mode.specNames().iterator();
         }
     }
 
     static final class StencilConverter implements CommandLine.ITypeConverter<Stencil> {
         @Override
         public Stencil convert(String value) {
-            try {
-                return Stencil.fromSpecName(value);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
+            return Stencil.fromSpecName(value).orElseThrow(() -> new CommandLine.TypeConversionException(
+                    "unknown stencil '" + value + "'" + Suggestions.choices(value, Stencil.specNames())));
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.gradcheck.spec;
 
+import dev.gradcheck.result.Stencil;
+
 /**
  * A spec's finer checking settings, beside {@link OpSpec#mode()} and {@link OpSpec#order()}.
  *

@@ -1,5 +1,6 @@
 package dev.gradcheck.spec;
 
+import dev.gradcheck.result.Mode;
 import java.util.List;
 import java.util.Map;
 
@@ -42,14 +43,6 @@ public record OpSpec(
         Expectation expect,
         GraphSpec graph,
         Double timeoutSeconds) {
-
-    public enum Mode {
-        FULL, FAST;
-
-        public String specName() {
-            return name().toLowerCase(java.util.Locale.ROOT);
-        }
-    }
 
     /** This spec with the command line's choices in place of its own, where the command line made one. */
     public OpSpec with(Overrides o) {

@@ -1,9 +1,12 @@
 package dev.gradcheck.spec;
 
+import dev.gradcheck.result.Mode;
+import dev.gradcheck.result.Stencil;
+
 /**
  * Checking settings given on the command line, which win over the spec's own; null leaves the spec's value.
  */
-public record Overrides(OpSpec.Mode mode, Integer order, Stencil stencil, Integer maxElements, Double nondetTol,
+public record Overrides(Mode mode, Integer order, Stencil stencil, Integer maxElements, Double nondetTol,
                         Boolean resample) {
 
     public static final Overrides NONE = new Overrides(null, null, null, null, null, null);

@@ -1,5 +1,7 @@
 package dev.gradcheck.spec;
 
+import dev.gradcheck.result.Mode;
+import dev.gradcheck.result.Stencil;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +17,6 @@ final class SpecValidator {
     static final long DEFAULT_SEED = 7;
     static final List<String> DEFAULT_BACKENDS = List.of("cpu");
 
-    private static final List<String> MODES = List.of("full", "fast");
     private static final List<String> BACKENDS = List.of("cpu", "cuda");
     private static final List<String> EXPECTATIONS = List.of("pass", "fail", "error");
 
@@ -51,7 +52,7 @@ final class SpecValidator {
                 .read(m.get("check").orElse(null), m.get("no_grad").orElse(null), inputsPos);
         Double delta = m.get("delta").flatMap(this::delta).orElse(null);
         Tolerance tolerance = m.get("tolerance").flatMap(n -> new ToleranceValidator(reader).read(n)).orElse(null);
-        OpSpec.Mode mode = m.get("mode").map(this::mode).orElse(OpSpec.Mode.FULL);
+        Mode mode = m.get("mode").map(this::mode).orElse(Mode.FULL);
         int order = m.get("order").map(this::order).orElse(1);
         CheckOptions options = options(m);
         List<String> backends = m.get("backends").map(this::backends).orElse(DEFAULT_BACKENDS);
@@ -108,12 +109,14 @@ final class SpecValidator {
         return value;
     }
 
-    private OpSpec.Mode mode(YamlNode node) {
-        Optional<String> mode = reader.string(node, "mode");
-        if (mode.isPresent() && !MODES.contains(mode.get())) {
-            problems.add(node.pos(), "unknown mode '" + mode.get() + "'" + Suggestions.choices(mode.get(), MODES));
+    private Mode mode(YamlNode node) {
+        Optional<String> name = reader.string(node, "mode");
+        Optional<Mode> mode = name.flatMap(Mode::fromSpecName);
+        if (name.isPresent() && mode.isEmpty()) {
+            problems.add(node.pos(), "unknown mode '" + name.get() + "'" + Suggestions.choices(name.get(),
+                    Mode.specNames()));
         }
-        return mode.filter(m -> m.equals("fast")).map(m -> OpSpec.Mode.FAST).orElse(OpSpec.Mode.FULL);
+        return mode.orElse(Mode.FULL); // a spec with an unknown mode is invalid: its placeholder never runs
     }
 
     private int order(YamlNode node) {
@@ -128,11 +131,11 @@ final class SpecValidator {
     private CheckOptions options(YamlNode.Mapping m) {
         CheckOptions d = CheckOptions.DEFAULT;
         Stencil stencil = m.get("stencil").flatMap(n -> reader.string(n, "stencil").flatMap(s -> {
-            if (!Stencil.specNames().contains(s)) {
+            if (Stencil.fromSpecName(s).isEmpty()) {
                 problems.add(n.pos(), "unknown stencil '" + s + "'" + Suggestions.choices(s, Stencil.specNames()));
                 return Optional.empty();
             }
-            return Optional.of(Stencil.fromSpecName(s));
+            return Stencil.fromSpecName(s);
         })).orElse(d.stencil());
         Integer maxElements = m.get("max_elements").flatMap(n -> reader.integer(n, "max_elements").flatMap(v -> {
             if (!CheckOptions.validMaxElements(v)) {

@@ -41,7 +41,7 @@ public final class Suggestions {
     }
 
     /** For a value out of a fixed set: " (did you mean 'x'?); valid: a, b, c", or "; valid: a, b, c". */
-    static String choices(String typed, Collection<String> valid) {
+    public static String choices(String typed, Collection<String> valid) {
         String suggestion = closest(typed, valid).map(s -> " (did you mean '" + s + "'?)").orElse("");
         return suggestion + "; valid: " + String.join(", ", valid);
     }

@@ -2,7 +2,7 @@ package dev.gradcheck.check;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gradcheck.spec.Stencil;
+import dev.gradcheck.result.Stencil;
 import java.util.function.DoubleUnaryOperator;
 import org.junit.jupiter.api.Test;
 

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.op.Differentiable;
-import dev.gradcheck.spec.Stencil;
+import dev.gradcheck.result.Stencil;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gradcheck.result.Mode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,6 +112,18 @@ class OtherCommandsTest {
         }
         Cli check = Cli.run("check", "--help");
         assertTrue(check.out().contains("--fail-fast") && check.out().contains("Exit codes"), check.out());
+    }
+
+    @Test
+    void modeHelpAndErrorsListEveryModeOfTheEnum() {
+        String help = Cli.run("check", "--help").out().replaceAll("\\s+", " ");
+        Cli bad = Cli.run("check", ".", "--mode", "exhaustive");
+        assertEquals(2, bad.exit());
+        for (Mode m : Mode.values()) {
+            assertTrue(help.contains(m.specName()), m + " in " + help);
+            assertTrue(bad.err().contains(m.specName()), m + " in " + bad.err());
+        }
+        assertTrue(help.contains("--mode=MODE " + String.join(", ", Mode.specNames()) + ":"), help);
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gradcheck.result.Mode;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,15 @@ class SpecLoaderValidTest {
     @BeforeEach
     void setUp() {
         files = new SpecFiles(dir);
+    }
+
+    @Test
+    void everyModeOfTheEnumIsReadAsItself() {
+        for (Mode m : Mode.values()) {
+            OpSpec spec = files.loadValid(m.specName() + ".yaml", "op: tanh\nmode: " + m.specName()
+                    + "\ninputs: {x: {shape: [2]}}\n");
+            assertEquals(m, spec.mode());
+        }
     }
 
     @Test
@@ -93,7 +103,7 @@ class SpecLoaderValidTest {
         assertEquals(List.of("w"), spec.noGrad());
         assertEquals(1.0e-3, spec.delta());
         assertEquals(new Tolerance.MaxRelative(1.0e-2), spec.tolerance());
-        assertEquals(OpSpec.Mode.FULL, spec.mode());
+        assertEquals(Mode.FULL, spec.mode());
         assertEquals(1, spec.order());
         assertEquals(List.of("cpu", "cuda"), spec.backends());
         assertEquals(42, spec.seed());
@@ -147,7 +157,7 @@ class SpecLoaderValidTest {
         assertEquals(List.of(), spec.noGrad());
         assertNull(spec.delta());
         assertNull(spec.tolerance());
-        assertEquals(OpSpec.Mode.FULL, spec.mode());
+        assertEquals(Mode.FULL, spec.mode());
         assertEquals(1, spec.order());
         assertEquals(List.of("cpu"), spec.backends());
         assertEquals(7, spec.seed());
