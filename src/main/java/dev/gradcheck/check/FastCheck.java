@@ -1,9 +1,13 @@
 package dev.gradcheck.check;
 
+import static dev.gradcheck.spec.MemoryBudget.saturatingAdd;
+import static dev.gradcheck.spec.MemoryBudget.saturatingMul;
+
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Verdict;
 import dev.gradcheck.result.WorstElement;
+import dev.gradcheck.spec.MemoryBudget;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -26,12 +30,19 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *
  * <p>A failing input is checked again in full mode, so the report still names the worst element.
  */
-final class FastCheck {
+final class FastCheck implements CheckMode {
 
-    private FastCheck() {}
+    /** Only vectors: u and the numerical projections per input, v and the analytic ones per output. */
+    @Override
+    public Footprint footprint(BlockSizes blocks) {
+        return new Footprint(blocks.bytesOverBlocks((n, m) -> saturatingMul(saturatingAdd(n, m), 2)),
+                "its fast-mode vectors");
+    }
 
-    /** @param fullRecheckFits whether a failing input's full blocks fit the memory budget, for the recheck */
-    static List<GradientResult> run(CheckTarget t, Settings s, boolean fullRecheckFits) {
+    /** @param budget decides whether a failing input's full blocks fit, for the recheck */
+    @Override
+    public List<GradientResult> run(CheckTarget t, Settings s, MemoryBudget budget) {
+        boolean fullRecheckFits = budget.fits(new FullCheck().footprint(BlockSizes.of(t, s)).bytes());
         Map<String, INDArray> u = new HashMap<>();
         Map<String, Map<String, Double>> numerical = new HashMap<>();
         Map<String, Long> evals = new HashMap<>();
@@ -87,7 +98,7 @@ final class FastCheck {
                     + " --max-memory: rerun with max_elements to see the worst element"));
             return results;
         }
-        return withFullRecheck(results, FullCheck.run(t, s, List.copyOf(failed)));
+        return withFullRecheck(results, FullCheck.blocks(t, s, List.copyOf(failed)));
     }
 
     private static Verdict verdict(double analytic, double numerical, boolean analyticZero, Settings s, double scale) {

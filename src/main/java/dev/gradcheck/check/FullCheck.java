@@ -1,6 +1,10 @@
 package dev.gradcheck.check;
 
+import static dev.gradcheck.spec.MemoryBudget.saturatingAdd;
+import static dev.gradcheck.spec.MemoryBudget.saturatingMul;
+
 import dev.gradcheck.op.GraphFunction;
+import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Sampling;
@@ -18,11 +22,28 @@ import java.util.TreeSet;
  * the backward builds at most N output rows per output, chosen first among the rows those columns influence so
  * that a diagonal Jacobian is still checked on its diagonal.
  */
-final class FullCheck {
+final class FullCheck implements CheckMode {
 
-    private FullCheck() {}
+    /**
+     * A numerical and an analytic block of doubles per (output, checked input), each cut down by
+     * {@code max_elements}: the numerical block to the sampled columns, the analytic one to the sampled rows.
+     */
+    @Override
+    public Footprint footprint(BlockSizes blocks) {
+        Integer sample = blocks.sample();
+        long bytes = blocks.bytesOverBlocks((n, m) -> sample == null ? saturatingMul(saturatingMul(m, n), 2)
+                : saturatingAdd(saturatingMul(Math.min(sample, m), n), saturatingMul(m, Math.min(sample, n))));
+        return new Footprint(bytes, "its Jacobians (output elements x input elements, numerical and analytic"
+                + (sample == null ? ")" : ", sampled)"));
+    }
 
-    static List<GradientResult> run(CheckTarget t, Settings s, List<String> inputs) {
+    @Override
+    public List<GradientResult> run(CheckTarget t, Settings s, MemoryBudget budget) {
+        return blocks(t, s, t.wrt());
+    }
+
+    /** The blocks of the given inputs only (fast mode rechecks its failing inputs in full). */
+    static List<GradientResult> blocks(CheckTarget t, Settings s, List<String> inputs) {
         Map<String, int[]> cols = new HashMap<>();
         Map<String, NumericalDerivative> derivatives = new HashMap<>();
         Map<String, Counter> numericalEvals = new HashMap<>();

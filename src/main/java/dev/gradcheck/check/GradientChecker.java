@@ -16,6 +16,7 @@ import dev.gradcheck.spec.InputSpec;
 import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.Located;
+import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecError;
 import dev.gradcheck.spec.Tolerance;
@@ -139,13 +140,12 @@ public final class GradientChecker {
             List<String> outputs = selectOutputs(spec, underTest.outputNames(), atX.outputs());
             Map<String, Long> outputLengths = new LinkedHashMap<>();
             outputs.forEach(o -> outputLengths.put(o, atX.outputs().get(o).length()));
-            budget.requireJacobiansFit(spec, outputLengths); // before the blocks, which dominate
-            boolean fullRecheckFits = budget.fullRecheckFits(spec, outputLengths);
+            CheckModes.requireFits(budget, spec, outputLengths);
             CheckTarget target = new CheckTarget(1, underTest, reference == null ? underTest : reference,
                     testInputs, refInputs, spec.check(), outputs, atX.outputs(), refAtX);
             UnstableOutputException unstable = null;
             try {
-                rows.addAll(inMode(spec, target, s, fullRecheckFits));
+                rows.addAll(inMode(spec, target, s, budget));
                 if (underTest instanceof ForwardMode forwardMode && forwardMode.hasJvp()) {
                     rows.addAll(JvpCheck.run(forwardMode, target, s));
                 }
@@ -162,9 +162,9 @@ public final class GradientChecker {
         }
     }
 
-    private static List<GradientResult> inMode(OpSpec spec, CheckTarget target, Settings s, boolean fullRecheckFits) {
+    private static List<GradientResult> inMode(OpSpec spec, CheckTarget target, Settings s, MemoryBudget budget) {
         boolean fast = spec.mode() == Mode.FAST && !SplitNumericalJacobian.applies(target.reference());
-        return fast ? FastCheck.run(target, s, fullRecheckFits) : FullCheck.run(target, s, target.wrt());
+        return CheckModes.of(fast ? Mode.FAST : Mode.FULL).run(target, s, budget);
     }
 
     /** Order 2 needs the op's backward as a graph of its own, so it gets a build of its own. */
@@ -183,7 +183,7 @@ public final class GradientChecker {
         }
         try (backward) {
             CheckTarget second = SecondOrder.target(first, backward, s);
-            rows.addAll(inMode(spec, second, s, true));
+            rows.addAll(inMode(spec, second, s, MemoryBudget.UNLIMITED)); // order 2's blocks are not weighed
             if (SecondOrder.scalarOutputs(first)) {
                 rows.addAll(SecondOrder.hessianVectorProducts(second, first.wrt(), s));
             }

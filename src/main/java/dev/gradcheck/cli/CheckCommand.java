@@ -5,7 +5,7 @@ import dev.gradcheck.backend.TimeLimits;
 import dev.gradcheck.backend.WorkerBackend;
 import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.result.CheckResult;
-import dev.gradcheck.check.MemoryBudget;
+import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.result.Summary;
 import dev.gradcheck.op.PluginSet;

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gradcheck.result.Mode;
 import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.MemoryBudget;
+import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -24,14 +27,19 @@ class MemoryBudgetTest {
     @Test
     void fullModeIsRefusedFastModeAndASampleFit() {
         OpSpec full = Specs.parse(SIGMOID);
-        InvalidSpecException e = assertThrows(InvalidSpecException.class, () -> BUDGET.requireJacobiansFit(full, OUTPUT));
+        InvalidSpecException e = assertThrows(InvalidSpecException.class,
+                () -> CheckModes.requireFits(BUDGET, full, OUTPUT));
         assertTrue(e.getMessage().contains("its Jacobians"), e.getMessage());
-        assertDoesNotThrow(() -> BUDGET.requireJacobiansFit(Specs.parse(SIGMOID + "mode: fast\n"), OUTPUT));
-        assertDoesNotThrow(() -> BUDGET.requireJacobiansFit(Specs.parse(SIGMOID + "max_elements: 16\n"), OUTPUT));
-        assertFalse(BUDGET.fullRecheckFits(Specs.parse(SIGMOID + "mode: fast\n"), OUTPUT),
+        assertDoesNotThrow(() -> CheckModes.requireFits(BUDGET, Specs.parse(SIGMOID + "mode: fast\n"), OUTPUT));
+        assertDoesNotThrow(() -> CheckModes.requireFits(BUDGET, Specs.parse(SIGMOID + "max_elements: 16\n"), OUTPUT));
+        assertFalse(fullRecheckFits(Specs.parse(SIGMOID + "mode: fast\n")),
                 "a failing fast check could not be rechecked in full");
-        assertTrue(BUDGET.fullRecheckFits(Specs.parse(SIGMOID + "mode: fast\nmax_elements: 16\n"), OUTPUT),
-                "but in a sample it could");
+        assertTrue(fullRecheckFits(Specs.parse(SIGMOID + "mode: fast\nmax_elements: 16\n")), "but in a sample it could");
+    }
+
+    /** What fast mode asks before it rechecks a failing input in full. */
+    private static boolean fullRecheckFits(OpSpec spec) {
+        return BUDGET.fits(CheckModes.of(Mode.FULL).footprint(BlockSizes.of(spec, OUTPUT)).bytes());
     }
 
     @Test
