@@ -3,7 +3,7 @@ package dev.gradcheck.check;
 import static dev.gradcheck.spec.MemoryBudget.saturatingAdd;
 import static dev.gradcheck.spec.MemoryBudget.saturatingMul;
 
-import dev.gradcheck.op.GraphFunction;
+import dev.gradcheck.op.ClippedGraph;
 import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.GradientResult;
@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 
 /**
@@ -55,10 +56,10 @@ final class FullCheck implements CheckMode {
             int n = Math.toIntExact(Flat.size(shape));
             Counter evals = new Counter();
             numericalEvals.put(in, evals);
-            if (SplitNumericalJacobian.applies(t.reference())) { // a clipped graph: its own reference, whole
+            Optional<ClippedGraph> clipped = t.reference().clippedGraph();
+            if (clipped.isPresent()) { // its own reference, split at the clips, whole
                 cols.put(in, null);
-                numerical.put(in, SplitNumericalJacobian.compute((GraphFunction) t.reference(), t.refInputs(), in,
-                        s.delta(), evals));
+                numerical.put(in, SplitNumericalJacobian.compute(clipped.get(), t.refInputs(), in, s.delta(), evals));
             } else {
                 cols.put(in, s.maxElements() == null ? null
                         : Seeded.sample(s.seed(), "columns:" + in, n, s.maxElements()));

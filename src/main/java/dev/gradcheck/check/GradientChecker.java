@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -146,8 +147,9 @@ public final class GradientChecker {
             UnstableOutputException unstable = null;
             try {
                 rows.addAll(inMode(spec, target, s, budget));
-                if (underTest instanceof ForwardMode forwardMode && forwardMode.hasJvp()) {
-                    rows.addAll(JvpCheck.run(forwardMode, target, s));
+                Optional<ForwardMode> forwardMode = underTest.forwardMode();
+                if (forwardMode.isPresent()) {
+                    rows.addAll(JvpCheck.run(forwardMode.get(), target, s));
                 }
             } catch (UnstableOutputException e) {
                 unstable = e;
@@ -163,8 +165,7 @@ public final class GradientChecker {
     }
 
     private static List<GradientResult> inMode(OpSpec spec, CheckTarget target, Settings s, MemoryBudget budget) {
-        boolean fast = spec.mode() == Mode.FAST && !SplitNumericalJacobian.applies(target.reference());
-        return CheckModes.of(fast ? Mode.FAST : Mode.FULL).run(target, s, budget);
+        return CheckModes.of(spec.mode()).run(target, s, budget);
     }
 
     /** Order 2 needs the op's backward as a graph of its own, so it gets a build of its own. */

@@ -1,8 +1,8 @@
 package dev.gradcheck.check;
 
 import dev.gradcheck.op.Differentiable;
-import dev.gradcheck.op.GraphFunction;
 import dev.gradcheck.op.Nd4jTypes;
+import dev.gradcheck.op.NodeCapture;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.NodeFinding;
@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -35,7 +36,7 @@ final class NodeLocator {
         this.checker = checker;
     }
 
-    /** Every node's own check, in graph order; empty when the factory does not build a graph function. */
+    /** Every node's own check, in graph order; empty when the function built does not decompose into nodes. */
     List<NodeFinding> locate(OpSpec spec) throws Exception {
         Map<String, INDArray> inputs = new LinkedHashMap<>();
         for (InputSpec in : spec.inputs()) {
@@ -44,12 +45,13 @@ final class NodeLocator {
         }
         List<NodeFinding> findings = new ArrayList<>();
         try (Differentiable f = factory.build(spec, inputs)) {
-            if (!(f instanceof GraphFunction graph)) {
+            Optional<NodeCapture> graph = f.nodeCapture();
+            if (graph.isEmpty()) {
                 return List.of();
             }
-            Map<String, INDArray> values = graph.values(inputs);
-            for (GraphNode node : spec.graph().nodes()) {
-                OpSpec nodeSpec = spec.nodeSpec(node, captured(node, GraphFunction.nodeInputs(node, values)));
+            for (NodeCapture.CapturedNode captured : graph.get().captureNodes(inputs)) {
+                GraphNode node = captured.node();
+                OpSpec nodeSpec = spec.nodeSpec(node, captured(node, captured.arguments()));
                 findings.add(finding(node, checker.check(nodeSpec)));
             }
         }

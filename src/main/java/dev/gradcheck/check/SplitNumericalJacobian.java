@@ -1,7 +1,7 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.op.ClippedGraph;
 import dev.gradcheck.op.Differentiable;
-import dev.gradcheck.op.GraphFunction;
 import dev.gradcheck.spec.ErrorClip;
 import dev.gradcheck.spec.GraphNode;
 import dev.gradcheck.spec.GraphSpec;
@@ -38,11 +38,7 @@ final class SplitNumericalJacobian {
 
     private SplitNumericalJacobian() {}
 
-    static boolean applies(Object f) {
-        return f instanceof GraphFunction g && g.graph().hasClips();
-    }
-
-    static Map<String, Jacobian> compute(GraphFunction f, Map<String, INDArray> inputs, String wrt,
+    static Map<String, Jacobian> compute(ClippedGraph f, Map<String, INDArray> inputs, String wrt,
                                          double delta, Counter evaluations) {
         GraphSpec graph = f.graph();
         String output = graph.output();
@@ -116,10 +112,10 @@ final class SplitNumericalJacobian {
      * one), and the returned values include what each clipped node computed.
      */
     private static final class HeldAtClips implements Differentiable {
-        private final GraphFunction graph;
+        private final ClippedGraph graph;
         private final Set<String> held;
 
-        HeldAtClips(GraphFunction graph, Set<String> held) {
+        HeldAtClips(ClippedGraph graph, Set<String> held) {
             this.graph = graph;
             this.held = held;
         }

@@ -2,6 +2,7 @@ package dev.gradcheck.op;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -44,6 +45,24 @@ public interface Differentiable extends AutoCloseable {
      */
     default Differentiable backwardFunction(List<String> wrt, List<String> outputs) {
         throw new UnsupportedOperationException("only one-op ND4J specs can be differentiated twice so far");
+    }
+
+    // Capabilities: what some functions can do beyond forward and backward. Each is asked for, never assumed from
+    // a class, so a wrapper (a test's deliberately wrong backward, a perturbed engine) can pass them on or not.
+
+    /** A forward-mode derivative (JVP) to check beside the backward; empty when the function has none. */
+    default Optional<ForwardMode> forwardMode() {
+        return Optional.empty();
+    }
+
+    /** Present when the backward clips gradients, so the numerical reference must be split at the clips. */
+    default Optional<ClippedGraph> clippedGraph() {
+        return Optional.empty();
+    }
+
+    /** Present when the function is a graph of nodes that can each be checked on their own. */
+    default Optional<NodeCapture> nodeCapture() {
+        return Optional.empty();
     }
 
     static String gradientName(String input) {

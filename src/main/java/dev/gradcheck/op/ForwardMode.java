@@ -3,11 +3,11 @@ package dev.gradcheck.op;
 import java.util.Map;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
-/** A function that may also have a forward-mode derivative (a JVP) for the checker to compare with J_num·u. */
+/**
+ * A capability: a forward-mode derivative (a JVP) for the checker to compare with J_num·u. Obtained through
+ * {@link Differentiable#forwardMode()}.
+ */
 public interface ForwardMode {
-
-    /** Whether {@link #jvp} is there to check. */
-    boolean hasJvp();
 
     /**
      * J·t: each floating output's directional derivative along {@code tangents} (one per floating input, zero for

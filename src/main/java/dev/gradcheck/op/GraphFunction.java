@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -23,7 +24,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * <p>The nodes' one-op builds also serve the checker: {@link #values} gives every variable's value, from which
  * each node can be checked on its own.
  */
-public final class GraphFunction implements Differentiable {
+public final class GraphFunction implements Differentiable, ClippedGraph, NodeCapture {
 
     private final GraphSpec graph;
     private final List<String> inputNames;
@@ -40,8 +41,26 @@ public final class GraphFunction implements Differentiable {
         this.clip = clip;
     }
 
+    @Override
     public GraphSpec graph() {
         return graph;
+    }
+
+    /** Only a graph with clips needs its reference split at them. */
+    @Override
+    public Optional<ClippedGraph> clippedGraph() {
+        return graph.hasClips() ? Optional.of(this) : Optional.empty();
+    }
+
+    @Override
+    public Optional<NodeCapture> nodeCapture() {
+        return Optional.of(this);
+    }
+
+    @Override
+    public List<CapturedNode> captureNodes(Map<String, INDArray> inputs) {
+        Map<String, INDArray> values = values(inputs);
+        return graph.nodes().stream().map(node -> new CapturedNode(node, nodeInputs(node, values))).toList();
     }
 
     /** A node's arguments by position ("a0", "a1", ...): one variable may be passed twice. */
@@ -54,7 +73,7 @@ public final class GraphFunction implements Differentiable {
     }
 
     /** The arrays a node reads, in its argument order, out of {@link #values}. */
-    public static List<INDArray> nodeInputs(GraphNode node, Map<String, INDArray> values) {
+    private static List<INDArray> nodeInputs(GraphNode node, Map<String, INDArray> values) {
         return new ArrayList<>(arguments(node, values).values());
     }
 
@@ -76,16 +95,12 @@ public final class GraphFunction implements Differentiable {
         return Map.of(graph.output(), values(inputs).get(graph.output()));
     }
 
-    /** Every variable's value: the inputs given and each node's output, evaluated node by node. */
+    @Override
     public Map<String, INDArray> values(Map<String, INDArray> inputs) {
         return valuesHolding(inputs, Map.of());
     }
 
-    /**
-     * Like {@link #values}, but each node output named in {@code held} feeds its consumers the held array instead
-     * of what its node computed; the map still returns what the node computed. Holding the clipped variables is
-     * how the checker splits a graph at its clips.
-     */
+    @Override
     public Map<String, INDArray> valuesHolding(Map<String, INDArray> inputs, Map<String, INDArray> held) {
         Map<String, INDArray> fed = new HashMap<>(inputs);
         Map<String, INDArray> computed = new HashMap<>(inputs);

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -154,9 +155,10 @@ public final class OperatorFunction implements Differentiable, ForwardMode {
         return grads;
     }
 
+    /** Only an operator that says it implements jvp has its JVP checked. */
     @Override
-    public boolean hasJvp() {
-        return plugin.hasJvp();
+    public Optional<ForwardMode> forwardMode() {
+        return plugin.hasJvp() ? Optional.of(this) : Optional.empty();
     }
 
     @Override
