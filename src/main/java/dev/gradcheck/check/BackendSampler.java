@@ -1,10 +1,7 @@
 package dev.gradcheck.check;
 
 import dev.gradcheck.op.Differentiable;
-import dev.gradcheck.op.Nd4jTypes;
 import dev.gradcheck.result.BackendSample;
-import dev.gradcheck.spec.InputSpec;
-import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.OpSpec;
 import java.util.LinkedHashMap;
@@ -24,11 +21,7 @@ public final class BackendSampler {
     private BackendSampler() {}
 
     public static BackendSample take(FunctionFactory factory, OpSpec spec) throws InvalidSpecException {
-        Map<String, INDArray> inputs = new LinkedHashMap<>();
-        for (InputSpec in : spec.inputs()) {
-            inputs.put(in.name(), Nd4j.createFromArray(InputValues.generate(in, spec.seed())).reshape('c', in.shape())
-                    .castTo(Nd4jTypes.of(in.dtype())));
-        }
+        Map<String, INDArray> inputs = DrawnInputs.underTest(spec, spec.seed());
         try (Differentiable f = factory.build(spec, inputs)) {
             Map<String, INDArray> y = f.forward(inputs);
             Map<String, double[]> outputs = new LinkedHashMap<>();

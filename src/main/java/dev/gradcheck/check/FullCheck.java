@@ -4,11 +4,11 @@ import static dev.gradcheck.spec.MemoryBudget.saturatingAdd;
 import static dev.gradcheck.spec.MemoryBudget.saturatingMul;
 
 import dev.gradcheck.op.ClippedGraph;
-import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Sampling;
 import dev.gradcheck.result.Verdict;
+import dev.gradcheck.spec.MemoryBudget;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

@@ -10,17 +10,14 @@ import dev.gradcheck.spec.DType;
 import dev.gradcheck.spec.GraphNode;
 import dev.gradcheck.spec.Init;
 import dev.gradcheck.spec.InputSpec;
-import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.spec.OpSpec;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Locates the wrong op of a failing graph: runs the graph forward once, then checks each node as a one-op spec
@@ -38,11 +35,7 @@ final class NodeLocator {
 
     /** Every node's own check, in graph order; empty when the function built does not decompose into nodes. */
     List<NodeFinding> locate(OpSpec spec) throws Exception {
-        Map<String, INDArray> inputs = new LinkedHashMap<>();
-        for (InputSpec in : spec.inputs()) {
-            inputs.put(in.name(), Nd4j.createFromArray(InputValues.generate(in, spec.seed())).reshape('c', in.shape())
-                    .castTo(Nd4jTypes.of(in.dtype())));
-        }
+        Map<String, INDArray> inputs = DrawnInputs.underTest(spec, spec.seed());
         List<NodeFinding> findings = new ArrayList<>();
         try (Differentiable f = factory.build(spec, inputs)) {
             Optional<NodeCapture> graph = f.nodeCapture();

@@ -50,6 +50,15 @@ final class SanityChecks {
 
     record Forward(Map<String, INDArray> outputs, GradientResult row) {}
 
+    /**
+     * The sanity rows of a pass, in report order: zero gradient, input mutation (watched during the forward at x),
+     * output stability (broken when the mode or the JVP met an unstable output), determinism.
+     */
+    static List<GradientResult> rows(CheckTarget t, GradientResult inputMutation, UnstableOutputException unstable,
+                                     Settings s) {
+        return List.of(zeroGrad(t), inputMutation, outputStability(unstable), determinism(t, s));
+    }
+
     static GradientResult outputStability(UnstableOutputException unstable) {
         return unstable == null ? held(CheckKind.OUTPUT_STABILITY, 0, 0)
                 : broken(CheckKind.OUTPUT_STABILITY, Verdict.UNSTABLE_OUTPUT, unstable.output(), "*", 0, 0,

@@ -3,6 +3,9 @@ package dev.gradcheck.check;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.MemoryBudget;
+import dev.gradcheck.spec.OpSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -22,6 +25,46 @@ import org.nd4j.linalg.factory.Nd4j;
 final class SecondOrder {
 
     private SecondOrder() {}
+
+    /**
+     * The order-2 rows: the op's backward, from a build of its own, checked in the spec's mode; for scalar outputs
+     * the Hessian-vector products too. Rows are added as they are made, so a later failure leaves the earlier ones.
+     *
+     * @throws SecondOrderException when the op has no second-order backward or its double backward fails: the
+     *                              first-order rows stand, the check errs with the message
+     */
+    static void addRows(FunctionFactory factory, OpSpec spec, CheckTarget first, Settings s, List<GradientResult> rows)
+            throws InvalidSpecException {
+        Map<String, INDArray> inputs = new LinkedHashMap<>();
+        first.testInputs().forEach((k, x) -> inputs.put(k, x.dup()));
+        Differentiable backward;
+        Differentiable build = factory.build(spec, inputs);
+        try {
+            backward = build.backwardFunction(first.wrt(), first.outputs());
+        } catch (RuntimeException e) {
+            build.close();
+            throw new SecondOrderException("order 2: " + spec.op().value() + " has no second-order backward ("
+                    + (e.getMessage() == null ? ErrorText.of(e) : e.getMessage()) + ")", e);
+        }
+        try (backward) {
+            CheckTarget second = target(first, backward, s);
+            // order 2's blocks are not weighed against the memory budget (the first order's were)
+            rows.addAll(CheckModes.of(spec.mode()).run(second, s, MemoryBudget.UNLIMITED));
+            if (scalarOutputs(first)) {
+                rows.addAll(hessianVectorProducts(second, first.wrt(), s));
+            }
+        } catch (UnsupportedOperationException | IllegalStateException e) {
+            throw new SecondOrderException("order 2: the double backward of " + spec.op().value() + " failed: "
+                    + ErrorText.of(e), e);
+        }
+    }
+
+    /** Order 2 could not run: the first-order rows stand, the check errs with this message. */
+    static final class SecondOrderException extends RuntimeException {
+        SecondOrderException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
 
     static boolean scalarOutputs(CheckTarget first) {
         return first.outputs().stream().allMatch(out -> first.refAtX().get(out).length() == 1);

@@ -1,11 +1,34 @@
 package dev.gradcheck.check;
 
 import dev.gradcheck.result.Stencil;
+import dev.gradcheck.spec.CheckOptions;
+import dev.gradcheck.spec.DType;
+import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.Tolerance;
 
 /** The numerical settings one check runs with, defaults already applied. */
 record Settings(double delta, Tolerance tolerance, Stencil stencil, Integer maxElements, double nondetTol,
                 long seed) {
+
+    /** The spec's settings; the step defaults for the float64 reference, the tolerance for the dtype under test. */
+    static Settings of(OpSpec spec) {
+        double delta = spec.delta() != null ? spec.delta() : Defaults.delta(Defaults.REFERENCE);
+        Tolerance tolerance = spec.tolerance() != null ? spec.tolerance() : Defaults.tolerance(dtypeUnderTest(spec));
+        CheckOptions o = spec.options();
+        return new Settings(delta, tolerance, o.stencil(), o.maxElements(), o.nondetTol(), spec.seed());
+    }
+
+    /** The checked input with the least precision: it decides the default tolerance, and the report's dtype. */
+    static DType dtypeUnderTest(OpSpec spec) {
+        DType lowest = DType.FLOAT64;
+        for (String name : spec.check()) {
+            DType d = spec.input(name).dtype();
+            if (d.ordinal() > lowest.ordinal()) {
+                lowest = d;
+            }
+        }
+        return lowest;
+    }
 
     /** The same settings for a fresh draw of the inputs. */
     Settings withSeed(long newSeed) {

@@ -2,10 +2,10 @@ package dev.gradcheck.check;
 
 import dev.gradcheck.op.ClippedGraph;
 import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.result.Stencil;
 import dev.gradcheck.spec.ErrorClip;
 import dev.gradcheck.spec.GraphNode;
 import dev.gradcheck.spec.GraphSpec;
-import dev.gradcheck.result.Stencil;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

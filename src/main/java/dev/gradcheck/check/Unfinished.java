@@ -22,7 +22,7 @@ public final class Unfinished {
      * @param message why, as the report should show it
      */
     public static CheckResult of(OpSpec spec, String backend, Status status, String message, double seconds) {
-        DType dtype = GradientChecker.lowestPrecision(spec);
+        DType dtype = Settings.dtypeUnderTest(spec);
         double delta = spec.delta() != null ? spec.delta() : Defaults.delta(dtype);
         Tolerance tolerance = spec.tolerance() != null ? spec.tolerance() : Defaults.tolerance(dtype);
         // A crash is the hardest way an operator can error: a spec that expects an error accepts it.
@@ -30,6 +30,6 @@ public final class Unfinished {
                 && (status == Status.CRASHED || status == Status.ERROR);
         return new CheckResult(spec.name(), spec.pos().toString(), spec.op().value(), backend, dtype.specName(),
                 expected ? Status.EXPECTED_ERROR : status, spec.expect().kind().specName(), spec.expect().reason(),
-                message, List.of(), GradientChecker.describe(tolerance), delta, seconds);
+                message, List.of(), tolerance.describe(), delta, seconds);
     }
 }

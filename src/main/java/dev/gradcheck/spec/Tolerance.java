@@ -11,11 +11,19 @@ public sealed interface Tolerance {
 
     double score(double analytic, double numerical);
 
+    /** The rule as reports show it: {@code max_relative_error=1.0E-6}, {@code atol=1.0E-5, rtol=0.001}. */
+    String describe();
+
     /** Paddle's check_grad rule: |a - n| / d <= max, with d = |n|, or d = 1 where |n| < 1e-3. */
     record MaxRelative(double maxRelativeError) implements Tolerance {
         @Override
         public double score(double analytic, double numerical) {
             return relativeError(analytic, numerical) / maxRelativeError;
+        }
+
+        @Override
+        public String describe() {
+            return "max_relative_error=" + maxRelativeError;
         }
     }
 
@@ -32,6 +40,11 @@ public sealed interface Tolerance {
                 return err == 0 ? 0 : Double.POSITIVE_INFINITY;
             }
             return err / allowed;
+        }
+
+        @Override
+        public String describe() {
+            return "atol=" + atol + ", rtol=" + rtol;
         }
     }
 
