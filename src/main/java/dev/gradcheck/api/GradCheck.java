@@ -1,6 +1,5 @@
 package dev.gradcheck.api;
 
-import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.check.FunctionFactory;
 import dev.gradcheck.check.GradientChecker;
 import dev.gradcheck.op.Nd4jOpBuilder;
@@ -9,7 +8,10 @@ import dev.gradcheck.op.OpCatalog;
 import dev.gradcheck.op.OperatorFunction;
 import dev.gradcheck.op.PluginException;
 import dev.gradcheck.op.PluginOperator;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.Mode;
+import dev.gradcheck.result.Stencil;
 import dev.gradcheck.spec.CheckOptions;
 import dev.gradcheck.spec.DType;
 import dev.gradcheck.spec.Expectation;
@@ -18,7 +20,6 @@ import dev.gradcheck.spec.InputSpec;
 import dev.gradcheck.spec.Located;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SourcePos;
-import dev.gradcheck.result.Stencil;
 import dev.gradcheck.spec.Tolerance;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -239,7 +240,7 @@ public final class GradCheck {
         attrs.forEach((k, v) -> located.put(k, new Located<>(v, pos)));
         return new OpSpec(name, pos, new Located<>(op, pos), located, specs,
                 outputs.stream().map(o -> new Located<>(o, pos)).toList(), List.copyOf(check), List.copyOf(noGrad),
-                delta, tolerance, mode, order, options, List.of("cpu"), seed, Expectation.PASS, null, null);
+                delta, tolerance, mode, order, options, List.of(Engine.CPU), seed, Expectation.PASS, null, null);
     }
 
     /**

@@ -2,13 +2,14 @@ package dev.gradcheck.backend;
 
 import dev.gradcheck.result.BackendSample;
 import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Engine;
 import dev.gradcheck.spec.OpSpec;
 
 /** Runs checks on one engine and hands back plain result records. */
 public interface Backend extends AutoCloseable {
 
-    /** The engine's name as reports show it ("cpu"). */
-    String name();
+    /** The engine this backend runs checks on. */
+    Engine engine();
 
     /** Checks one spec; never throws for a failing or erroring operator, which ends as a result. */
     CheckResult run(OpSpec spec);

@@ -28,19 +28,6 @@ public final class CudaProbe {
     /** The variable CUDA reads to choose devices; a CI runner may have set it to the GPU it hands this job. */
     public static final String VISIBLE_DEVICES = "CUDA_VISIBLE_DEVICES";
 
-    /**
-     * @param usable      whether a CUDA worker should be started
-     * @param message     why not (or which device will be used)
-     * @param environment what to add to the CUDA worker's environment so that it uses that device; empty when
-     *                    the device choice already made by {@value #VISIBLE_DEVICES} is kept
-     */
-    public record Result(boolean usable, String message, Map<String, String> environment) {
-
-        public Result(boolean usable, String message) {
-            this(usable, message, Map.of());
-        }
-    }
-
     /** Reads a command's stdout lines; the probe runs nvidia-smi through it, tests give canned output. */
     public interface CommandRunner {
         List<String> run(List<String> command) throws IOException;
@@ -49,7 +36,7 @@ public final class CudaProbe {
     private CudaProbe() {}
 
     /** Probes this machine: the class path, then nvidia-smi, within this process's {@value #VISIBLE_DEVICES}. */
-    public static Result probe() {
+    public static Availability probe() {
         return probe(classPresent(CUDA_BACKEND_CLASS), CudaProbe::runCommand, System.getenv(VISIBLE_DEVICES));
     }
 
@@ -58,9 +45,9 @@ public final class CudaProbe {
      *                       inherits it) and only the first device it names, the one CUDA numbers 0, is judged;
      *                       entries are matched against nvidia-smi's UUIDs and indices.
      */
-    static Result probe(boolean cudaOnClassPath, CommandRunner runner, String visibleDevices) {
+    static Availability probe(boolean cudaOnClassPath, CommandRunner runner, String visibleDevices) {
         if (!cudaOnClassPath) {
-            return new Result(false, "cuda: nd4j-cuda is not on the class path (gradcheck was built without the cuda"
+            return new Availability(false, "cuda: nd4j-cuda is not on the class path (gradcheck was built without the cuda"
                     + " profile; build it with `mvn -Pcuda package`)");
         }
         List<String> lines;
@@ -68,7 +55,7 @@ public final class CudaProbe {
             lines = runner.run(List.of("nvidia-smi", "--query-gpu=index,uuid,name,compute_cap",
                     "--format=csv,noheader"));
         } catch (IOException e) {
-            return new Result(false, "cuda: no usable CUDA device (nvidia-smi failed: " + e.getMessage() + ")");
+            return new Availability(false, "cuda: no usable CUDA device (nvidia-smi failed: " + e.getMessage() + ")");
         }
         List<Device> devices = new ArrayList<>();
         for (String line : lines) {
@@ -77,12 +64,12 @@ public final class CudaProbe {
             }
             String[] f = line.split(",\\s*");
             if (f.length < 4) {
-                return new Result(false, "cuda: cannot read nvidia-smi's device list: " + line);
+                return new Availability(false, "cuda: cannot read nvidia-smi's device list: " + line);
             }
             devices.add(new Device(f[0].strip(), f[1].strip(), f[2].strip(), f[3].strip()));
         }
         if (devices.isEmpty()) {
-            return new Result(false, "cuda: no CUDA device (nvidia-smi lists none)");
+            return new Availability(false, "cuda: no CUDA device (nvidia-smi lists none)");
         }
         if (visibleDevices != null) {
             return judgeInherited(devices, visibleDevices);
@@ -95,7 +82,7 @@ public final class CudaProbe {
             String refusal = d.refusal();
             if (refusal == null) {
                 // by UUID: nvidia-smi numbers devices in PCI bus order, CUDA by default fastest first
-                return new Result(true, "cuda: " + d.described(), Map.of(VISIBLE_DEVICES, d.uuid));
+                return new Availability(true, "cuda: " + d.described(), Map.of(VISIBLE_DEVICES, d.uuid));
             }
             refusals.add(refusal);
         }
@@ -103,10 +90,10 @@ public final class CudaProbe {
     }
 
     /** The runner chose the devices: keep its choice and judge the device CUDA will number 0. */
-    private static Result judgeInherited(List<Device> devices, String visibleDevices) {
+    private static Availability judgeInherited(List<Device> devices, String visibleDevices) {
         String first = visibleDevices.split(",")[0].strip();
         if (first.isEmpty()) {
-            return new Result(false, "cuda: " + VISIBLE_DEVICES + " is set but names no device");
+            return new Availability(false, "cuda: " + VISIBLE_DEVICES + " is set but names no device");
         }
         for (Device d : devices) {
             if (d.uuid.equals(first) || d.index.equals(first)) {
@@ -115,17 +102,17 @@ public final class CudaProbe {
                 }
                 String refusal = d.refusal();
                 return refusal == null
-                        ? new Result(true, "cuda: " + d.described() + ", the first of " + VISIBLE_DEVICES + "="
+                        ? new Availability(true, "cuda: " + d.described() + ", the first of " + VISIBLE_DEVICES + "="
                                 + visibleDevices, Map.of())
                         : refused(List.of(refusal));
             }
         }
-        return new Result(false, "cuda: " + VISIBLE_DEVICES + "=" + visibleDevices + " names no device that"
+        return new Availability(false, "cuda: " + VISIBLE_DEVICES + "=" + visibleDevices + " names no device that"
                 + " nvidia-smi lists");
     }
 
-    private static Result refused(List<String> refusals) {
-        return new Result(false, "cuda: " + String.join("; ", refusals) + ", but nd4j-cuda-11.6 1.0.0-M2.1 carries"
+    private static Availability refused(List<String> refusals) {
+        return new Availability(false, "cuda: " + String.join("; ", refusals) + ", but nd4j-cuda-11.6 1.0.0-M2.1 carries"
                 + " kernels for " + ARCHS + " only and no PTX, so it cannot run there");
     }
 
@@ -153,8 +140,8 @@ public final class CudaProbe {
             }
         }
 
-        Result unreadable() {
-            return new Result(false, "cuda: cannot read the compute capability of device " + index + " (" + name
+        Availability unreadable() {
+            return new Availability(false, "cuda: cannot read the compute capability of device " + index + " (" + name
                     + ") from nvidia-smi: '" + capability + "'");
         }
     }

@@ -2,6 +2,7 @@ package dev.gradcheck.backend;
 
 import dev.gradcheck.result.BackendSample;
 import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Engine;
 import dev.gradcheck.spec.OpSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,16 +13,16 @@ import java.util.function.Supplier;
 
 /**
  * Spreads checks over lanes: each lane is one thread owning one {@link Backend} (a worker JVM, or this JVM),
- * created when the lane takes its first check and closed when the queue runs dry. A backend name may have several
- * lanes ({@code --jobs N} CPU workers); each check goes to a lane of its own backend.
+ * created when the lane takes its first check and closed when the queue runs dry. An engine may have several lanes
+ * ({@code --jobs N} CPU workers); each check goes to a lane of its own engine.
  */
 public final class Dispatcher {
 
     /**
-     * One check to run: the spec on the named backend; {@code index} orders the report; {@code sample} asks for
-     * the backend's {@link BackendSample} too, to compare backends.
+     * One check to run: the spec on the engine; {@code index} orders the report; {@code sample} asks for the
+     * backend's {@link BackendSample} too, to compare engines.
      */
-    public record Task(int index, OpSpec spec, String backend, boolean sample) {}
+    public record Task(int index, OpSpec spec, Engine engine, boolean sample) {}
 
     /** Hears of each check as it ends, on the lane's thread. */
     public interface Listener {
@@ -29,11 +30,11 @@ public final class Dispatcher {
         void ended(Task task, CheckResult result, BackendSample sample);
     }
 
-    private final Map<String, List<Supplier<Backend>>> lanes;
+    private final Map<Engine, List<Supplier<Backend>>> lanes;
     private volatile boolean stopped;
 
-    /** @param lanes per backend name, one backend factory per lane */
-    public Dispatcher(Map<String, List<Supplier<Backend>>> lanes) {
+    /** @param lanes per engine, one backend factory per lane */
+    public Dispatcher(Map<Engine, List<Supplier<Backend>>> lanes) {
         this.lanes = lanes;
     }
 
@@ -43,14 +44,14 @@ public final class Dispatcher {
      */
     public void run(List<Task> tasks, Listener onResult) throws InterruptedException {
         List<Thread> threads = new ArrayList<>();
-        for (Map.Entry<String, List<Supplier<Backend>>> e : lanes.entrySet()) {
+        for (Map.Entry<Engine, List<Supplier<Backend>>> e : lanes.entrySet()) {
             Queue<Task> queue = new ConcurrentLinkedQueue<>(
-                    tasks.stream().filter(t -> t.backend().equals(e.getKey())).toList());
+                    tasks.stream().filter(t -> t.engine() == e.getKey()).toList());
             if (queue.isEmpty()) {
                 continue; // a backend with nothing to do costs nothing
             }
             for (Supplier<Backend> factory : e.getValue()) {
-                Thread t = new Thread(() -> drain(queue, factory, onResult), "gradcheck-" + e.getKey() + "-lane");
+                Thread t = new Thread(() -> drain(queue, factory, onResult), "gradcheck-" + e.getKey().specName() + "-lane");
                 t.setDaemon(true); // Ctrl-C must not wait for a check in flight
                 threads.add(t);
                 t.start();

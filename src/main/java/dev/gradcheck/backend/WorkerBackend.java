@@ -1,9 +1,10 @@
 package dev.gradcheck.backend;
 
+import dev.gradcheck.check.Unfinished;
 import dev.gradcheck.result.BackendSample;
 import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.Status;
-import dev.gradcheck.check.Unfinished;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.Overrides;
 import java.io.IOException;
@@ -39,8 +40,8 @@ public final class WorkerBackend implements Backend {
     }
 
     @Override
-    public String name() {
-        return options.backend();
+    public Engine engine() {
+        return options.engine();
     }
 
     @Override
@@ -52,7 +53,7 @@ public final class WorkerBackend implements Backend {
                     x.reply().result().seconds() * 1e3, (System.nanoTime() - start) / 1e6);
         }
         return x.reply() != null ? x.reply().result()
-                : Unfinished.of(spec, name(), x.status(), x.message(), x.seconds());
+                : Unfinished.of(spec, engine().specName(), x.status(), x.message(), x.seconds());
     }
 
     /** Null when the worker crashed or timed out taking it; the check's own result says how. */
@@ -82,8 +83,7 @@ public final class WorkerBackend implements Backend {
                 startFailure = startWorker();
             }
             if (startFailure != null) {
-                // a CPU worker that cannot start is gradcheck's problem; another engine is just not usable here
-                return Exchange.failed(name().equals("cpu") ? Status.CRASHED : Status.SKIPPED, startFailure, 0);
+                return Exchange.failed(EngineSupport.of(engine()).whenWorkerCannotStart(), startFailure, 0);
             }
             worker.clearTail();
             long id = nextId++;
@@ -140,15 +140,15 @@ public final class WorkerBackend implements Backend {
         try {
             worker = WorkerProcess.start(options);
         } catch (IOException e) {
-            return "cannot start a " + name() + " worker: " + e.getMessage();
+            return "cannot start a " + engine().specName() + " worker: " + e.getMessage();
         }
         WorkerProcess.Outcome ready = worker.next(STARTUP_MILLIS);
         if (ready.kind() == WorkerProcess.Outcome.Kind.REPLY && ready.payload().equals(WorkerProtocol.READY)) {
             return null;
         }
         String why = ready.kind() == WorkerProcess.Outcome.Kind.TIMED_OUT
-                ? "the " + name() + " worker did not start within " + STARTUP_MILLIS / 1000 + " s"
-                : "the " + name() + " worker did not start; " + describeDeath();
+                ? "the " + engine().specName() + " worker did not start within " + STARTUP_MILLIS / 1000 + " s"
+                : "the " + engine().specName() + " worker did not start; " + describeDeath();
         worker.kill();
         worker = null;
         return why;

@@ -1,13 +1,15 @@
 package dev.gradcheck.backend;
 
-import dev.gradcheck.result.CheckResult;
-import dev.gradcheck.result.Status;
-import dev.gradcheck.spec.LoadedSpec;
-import dev.gradcheck.spec.OpSpec;
-import dev.gradcheck.spec.SpecLoader;
 import dev.gradcheck.op.PluginException;
 import dev.gradcheck.op.PluginLoader;
 import dev.gradcheck.op.PluginSet;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Engine;
+import dev.gradcheck.result.Status;
+import dev.gradcheck.spec.LoadedSpec;
+import dev.gradcheck.spec.MemoryBudget;
+import dev.gradcheck.spec.OpSpec;
+import dev.gradcheck.spec.SpecLoader;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.FileDescriptor;
@@ -33,8 +35,28 @@ import org.nd4j.linalg.factory.Nd4j;
  */
 public final class WorkerMain {
 
+    /** The engine the worker was started for ({@link Engine#specName()}). */
+    static final String ENGINE_PROPERTY = "gradcheck.backend";
     /** The plugin paths the front end was given, joined with the platform's path separator. */
     static final String PLUGINS_PROPERTY = "gradcheck.plugins";
+    /** {@code --max-memory} in bytes, when given; otherwise the worker's default budget (half its heap). */
+    static final String MAX_MEMORY_PROPERTY = "gradcheck.max-memory";
+
+    /**
+     * What the front end told this worker at its start, as system properties ({@link WorkerOptions}): read here,
+     * at the boundary, and passed on as parameters, never read again deeper down.
+     */
+    public record Setup(Engine engine, MemoryBudget budget, List<Path> plugins) {
+
+        static Setup fromSystemProperties() {
+            String engine = System.getProperty(ENGINE_PROPERTY, Engine.DEFAULT.specName());
+            String maxMemory = System.getProperty(MAX_MEMORY_PROPERTY);
+            return new Setup(Engine.fromSpecName(engine).orElseThrow(
+                    () -> new IllegalArgumentException("unknown engine " + engine)),
+                    MemoryBudget.orDefault(maxMemory == null ? null : Long.parseLong(maxMemory)),
+                    pluginPaths(System.getProperty(PLUGINS_PROPERTY, "")));
+        }
+    }
 
     /** Exit status of a worker whose ND4J loaded another engine than it was started for. */
     static final int EXIT_WRONG_ENGINE = 3;
@@ -61,8 +83,9 @@ public final class WorkerMain {
     }
 
     public static void main(String[] args) throws IOException, PluginException {
-        PluginSet plugins = PluginLoader.load(pluginPaths(System.getProperty(PLUGINS_PROPERTY, "")));
-        serve(() -> InProcessCpuBackend.withPlugins(plugins), true);
+        Setup setup = Setup.fromSystemProperties();
+        PluginSet plugins = PluginLoader.load(setup.plugins());
+        serve(setup, () -> InProcessBackend.withPlugins(setup.engine(), plugins, setup.budget()), true);
     }
 
     private static List<Path> pluginPaths(String property) {
@@ -75,12 +98,12 @@ public final class WorkerMain {
      * @param verifyEngine refuse to serve when ND4J loaded another engine than the one this worker was started
      *                     for; off only for a test worker that stands in for another backend
      */
-    public static void serve(Supplier<Backend> backends, boolean verifyEngine) throws IOException {
+    public static void serve(Setup setup, Supplier<Backend> backends, boolean verifyEngine) throws IOException {
         JvmSetup.quietLogging();
         PrintStream replies = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
         System.setOut(System.err); // SameDiff's chatter and any plugin's println must not look like replies
         Backend backend = backends.get(); // loads ND4J: a broken backend fails here, before the first request
-        String wrongEngine = verifyEngine ? wrongEngine(backend.name()) : null;
+        String wrongEngine = verifyEngine ? wrongEngine(setup.engine()) : null;
         if (wrongEngine != null) {
             System.err.println(wrongEngine);
             System.exit(EXIT_WRONG_ENGINE);
@@ -118,15 +141,14 @@ public final class WorkerMain {
      * falls back to the CPU. A "cuda" worker computing on the CPU would report CPU results as CUDA's, so it
      * refuses to serve instead, saying which engine ND4J loaded.
      */
-    private static String wrongEngine(String requested) {
+    private static String wrongEngine(Engine requested) {
         String loaded = Nd4j.getBackend().getClass().getSimpleName();
-        boolean cuda = loaded.startsWith("JCublas");
-        if (requested.equals("cuda") == cuda) {
+        if (EngineSupport.of(requested).isLoaded(loaded)) {
             return null;
         }
-        return "gradcheck worker: asked for the " + requested + " backend, but ND4J loaded " + loaded
-                + (requested.equals("cuda") ? " (the CUDA backend did not load; its reason is in ND4J's warning above)"
-                        : "");
+        return "gradcheck worker: asked for the " + requested.specName() + " backend, but ND4J loaded " + loaded
+                + (requested != Engine.DEFAULT ? " (the " + requested.name() + " backend did not load; its reason is in"
+                        + " ND4J's warning above)" : "");
     }
 
     /**
@@ -170,9 +192,9 @@ public final class WorkerMain {
 
     /** The file changed between the front end's reading and ours. */
     private static CheckResult missing(WorkerProtocol.Request request, Backend backend) {
-        return new CheckResult(request.location(), request.location(), "", backend.name(), "", Status.ERROR, "pass",
-                null, "the worker found no valid spec at " + request.location() + " (was the file changed?)",
-                List.of(), "", 0, 0);
+        return new CheckResult(request.location(), request.location(), "", backend.engine().specName(), "",
+                Status.ERROR, "pass", null, "the worker found no valid spec at " + request.location()
+                + " (was the file changed?)", List.of(), "", 0, 0);
     }
 
     /** One reply: one write of the whole line, so native output cannot split it. */

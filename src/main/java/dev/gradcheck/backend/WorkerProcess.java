@@ -53,7 +53,7 @@ public final class WorkerProcess {
         pb.environment().putAll(options.environment());
         WorkerProcess worker = new WorkerProcess(pb.start());
         if (System.getenv("GRADCHECK_DEBUG") != null) {
-            System.err.println("gradcheck: started a " + options.backend() + " worker, pid " + worker.process.pid()
+            System.err.println("gradcheck: started a " + options.engine().specName() + " worker, pid " + worker.process.pid()
                     + ": " + String.join(" ", command));
         }
         return worker;

@@ -39,9 +39,9 @@ public final class GradientChecker {
         this.budget = budget;
     }
 
-    /** With the budget of the JVM this runs in. */
+    /** With the default budget for checks in this JVM (half its heap). */
     public GradientChecker(FunctionFactory factory, String backend) {
-        this(factory, backend, MemoryBudget.current());
+        this(factory, backend, MemoryBudget.forThisJvm());
     }
 
     public CheckResult check(OpSpec spec) {

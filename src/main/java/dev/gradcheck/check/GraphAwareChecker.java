@@ -2,6 +2,7 @@ package dev.gradcheck.check;
 
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Status;
+import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
 import org.slf4j.LoggerFactory;
 
@@ -14,8 +15,8 @@ public final class GraphAwareChecker {
     private final GradientChecker checker;
     private final NodeLocator locator;
 
-    public GraphAwareChecker(FunctionFactory factory, String backend) {
-        this.checker = new GradientChecker(factory, backend);
+    public GraphAwareChecker(FunctionFactory factory, String backend, MemoryBudget budget) {
+        this.checker = new GradientChecker(factory, backend, budget);
         this.locator = new NodeLocator(factory, checker);
     }
 

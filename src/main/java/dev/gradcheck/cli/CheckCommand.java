@@ -1,16 +1,19 @@
 package dev.gradcheck.cli;
 
 import dev.gradcheck.backend.Backend;
+import dev.gradcheck.backend.BackendFactory;
+import dev.gradcheck.backend.EngineSupport;
 import dev.gradcheck.backend.TimeLimits;
 import dev.gradcheck.backend.WorkerBackend;
 import dev.gradcheck.backend.WorkerOptions;
-import dev.gradcheck.result.CheckResult;
-import dev.gradcheck.spec.MemoryBudget;
-import dev.gradcheck.result.Status;
-import dev.gradcheck.result.Summary;
 import dev.gradcheck.op.PluginSet;
 import dev.gradcheck.report.ReportFormat;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Engine;
+import dev.gradcheck.result.Status;
+import dev.gradcheck.result.Summary;
 import dev.gradcheck.spec.LoadedSpec;
+import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.Overrides;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -86,10 +88,12 @@ final class CheckCommand implements Callable<Integer> {
                     + "300). A check over it ends as TIMEOUT and its worker is replaced.")
     Double timeout;
 
-    @Option(names = "--backend", paramLabel = "BACKEND", converter = BackendChoice.Converter.class,
-            description = "cpu, cuda or all: run every spec on these backends instead of its backends: list; all"
-                    + " also reports the CPU-vs-CUDA difference of outputs and gradients.")
-    BackendChoice backendChoice;
+    @Option(names = "--backend", paramLabel = "BACKEND", converter = EngineChoice.Converter.class,
+            completionCandidates = EngineChoice.Names.class,
+            description = "${COMPLETION-CANDIDATES}: run every spec on this backend instead of its backends: list;"
+                    + " all runs each on every backend and reports how far the others' outputs and gradients are"
+                    + " from the first's (CPU-vs-CUDA).")
+    EngineChoice engineChoice;
 
     @Option(names = "--require-backend",
             description = "Exit 2 when a check is skipped because its backend is not usable here (no CUDA device,"
@@ -115,15 +119,15 @@ final class CheckCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
 
-    private final Function<PluginSet, Backend> inProcessBackends;
+    private final BackendFactory inProcessBackends;
     private final WorkerOptions workerOptions;
 
     /**
-     * @param inProcessBackends the engine for {@code --in-process}, made for the run's plugins
+     * @param inProcessBackends the engine for {@code --in-process}, made for the run's plugins and memory budget
      * @param workerOptions     how to start worker JVMs; null runs everything in process (test wiring that injects
      *                          an engine of its own)
      */
-    CheckCommand(Function<PluginSet, Backend> inProcessBackends, WorkerOptions workerOptions) {
+    CheckCommand(BackendFactory inProcessBackends, WorkerOptions workerOptions) {
         this.inProcessBackends = inProcessBackends;
         this.workerOptions = workerOptions;
     }
@@ -153,12 +157,12 @@ final class CheckCommand implements Callable<Integer> {
         List<Glob> skipped = skip.stream().map(Glob::new).toList();
         List<LoadedSpec> selected = batch.specs().stream()
                 .filter(s -> selected(s, globs) && (skipped.isEmpty() || !selected(s, skipped))).toList();
-        CheckRun run = new CheckRun(selected, overrides, backendChoice, !inProcess && workerOptions != null, console);
+        CheckRun run = new CheckRun(selected, overrides, engineChoice, !inProcess && workerOptions != null, console);
         ReportOnce report = new ReportOnce(new ReportWriter(console, format, output, !noColor, quiet), run, start);
         Thread onInterrupt = new Thread(() -> report.interrupted(console), "gradcheck-interrupt");
         Runtime.getRuntime().addShutdownHook(onInterrupt); // Ctrl-C: the report so far, still a valid report
         try {
-            withMemoryLimit(() -> run.execute(lanes(run.cudaEnvironment(), plugins, overrides), failFast));
+            run.execute(lanes(run, plugins, overrides), failFast);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
@@ -191,64 +195,32 @@ final class CheckCommand implements Callable<Integer> {
     }
 
     /**
-     * One backend factory per lane: {@code --jobs} CPU workers and one CUDA worker, or this JVM alone. Workers
-     * get the run's plugin paths and --max-memory as system properties, and the command line's checking
-     * settings with every request.
+     * One backend factory per lane: per engine as many workers as it takes ({@code --jobs} on the CPU), or this JVM
+     * alone. Workers get the run's plugin paths and --max-memory as system properties, and the command line's
+     * checking settings with every request.
      */
-    private Map<String, List<Supplier<Backend>>> lanes(Map<String, String> cudaEnvironment, PluginSet plugins,
-                                                      Overrides overrides) {
-        Map<String, List<Supplier<Backend>>> lanes = new LinkedHashMap<>();
+    private Map<Engine, List<Supplier<Backend>>> lanes(CheckRun run, PluginSet plugins, Overrides overrides) {
+        Map<Engine, List<Supplier<Backend>>> lanes = new LinkedHashMap<>();
         if (inProcess || workerOptions == null) {
-            lanes.put("cpu", List.of(() -> inProcessBackends.apply(plugins)));
+            MemoryBudget budget = MemoryBudget.orDefault(maxMemory);
+            lanes.put(Engine.CPU, List.of(() -> inProcessBackends.create(plugins, budget)));
             return lanes;
         }
         TimeLimits limits = new TimeLimits(timeout);
-        WorkerOptions cpu = maxMemory == null ? workerOptions
-                : workerOptions.withProperty(MemoryBudget.PROPERTY, Long.toString(maxMemory));
+        WorkerOptions base = maxMemory == null ? workerOptions : workerOptions.withMaxMemory(maxMemory);
         if (!plugins.isEmpty()) {
-            cpu = cpu.withPlugins(plugins.paths());
+            base = base.withPlugins(plugins.paths());
         }
-        WorkerOptions cpuWorkers = cpu;
-        List<Supplier<Backend>> cpuLanes = new ArrayList<>();
-        for (int i = 0; i < jobs; i++) {
-            cpuLanes.add(() -> new WorkerBackend(cpuWorkers, limits, overrides));
-        }
-        lanes.put("cpu", cpuLanes);
-        WorkerOptions cuda = cudaWorker(cpu, cudaEnvironment);
-        lanes.put("cuda", List.of(() -> new WorkerBackend(cuda, limits, overrides)));
-        return lanes;
-    }
-
-    /**
-     * The CUDA worker: the CPU workers' settings on the CUDA engine, plus what the probe asks for to pin the device
-     * (nothing when the environment's CUDA_VISIBLE_DEVICES already chose, which the worker then inherits).
-     */
-    static WorkerOptions cudaWorker(WorkerOptions cpu, Map<String, String> cudaEnvironment) {
-        WorkerOptions cuda = cpu.onCuda();
-        for (Map.Entry<String, String> e : cudaEnvironment.entrySet()) {
-            cuda = cuda.withEnvironment(e.getKey(), e.getValue());
-        }
-        return cuda;
-    }
-
-    /** Workers get --max-memory as a system property of their own; this JVM gets it for the run only. */
-    private void withMemoryLimit(CheckRun.Body body) throws InterruptedException {
-        boolean local = inProcess || workerOptions == null;
-        if (maxMemory == null || !local) {
-            body.run();
-            return;
-        }
-        String before = System.getProperty(MemoryBudget.PROPERTY);
-        System.setProperty(MemoryBudget.PROPERTY, Long.toString(maxMemory));
-        try {
-            body.run();
-        } finally {
-            if (before == null) {
-                System.clearProperty(MemoryBudget.PROPERTY);
-            } else {
-                System.setProperty(MemoryBudget.PROPERTY, before);
+        for (Engine engine : Engine.values()) {
+            EngineSupport support = EngineSupport.of(engine);
+            WorkerOptions options = base.on(engine, run.availability(engine));
+            List<Supplier<Backend>> engineLanes = new ArrayList<>();
+            for (int i = 0; i < support.lanes(jobs); i++) {
+                engineLanes.add(() -> new WorkerBackend(options, limits, overrides));
             }
+            lanes.put(engine, engineLanes);
         }
+        return lanes;
     }
 
     private static boolean selected(LoadedSpec spec, List<Glob> globs) {

@@ -1,23 +1,27 @@
 package dev.gradcheck.cli;
 
+import dev.gradcheck.backend.Availability;
 import dev.gradcheck.backend.Backend;
-import dev.gradcheck.backend.CudaProbe;
 import dev.gradcheck.backend.Dispatcher;
+import dev.gradcheck.backend.EngineSupport;
+import dev.gradcheck.check.Unfinished;
 import dev.gradcheck.result.BackendDifference;
 import dev.gradcheck.result.BackendSample;
 import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.Status;
-import dev.gradcheck.check.Unfinished;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.Overrides;
 import dev.gradcheck.spec.SpecError;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -38,20 +42,21 @@ final class CheckRun {
     private final BackendSample[] samples;
     /** For the slots of a spec on several backends, all its slots: the first is the reference. */
     private final Map<Integer, int[]> groups = new HashMap<>();
-    private final Supplier<CudaProbe.Result> cudaProbe;
-    private CudaProbe.Result cuda;
+    private final Function<Engine, Availability> probe;
+    /** Each engine's availability, probed when a check first needs it. */
+    private final Map<Engine, Availability> probed = new EnumMap<>(Engine.class);
     private Dispatcher dispatcher;
     private boolean interrupted;
     private boolean failFast;
 
-    CheckRun(List<LoadedSpec> specs, Overrides overrides, BackendChoice choice, boolean workers, Console console) {
-        this(specs, overrides, choice, workers, console, CudaProbe::probe);
+    CheckRun(List<LoadedSpec> specs, Overrides overrides, EngineChoice choice, boolean workers, Console console) {
+        this(specs, overrides, choice, workers, console, e -> EngineSupport.of(e).probe(workers));
     }
 
     /** @param overrides the command line's checking settings, applied to every spec */
-    CheckRun(List<LoadedSpec> specs, Overrides overrides, BackendChoice choice, boolean workers, Console console,
-             Supplier<CudaProbe.Result> cudaProbe) {
-        this.cudaProbe = cudaProbe;
+    CheckRun(List<LoadedSpec> specs, Overrides overrides, EngineChoice choice, boolean workers, Console console,
+             Function<Engine, Availability> probe) {
+        this.probe = probe;
         List<CheckResult> known = new ArrayList<>();
         for (LoadedSpec loaded : specs) {
             if (!loaded.isValid()) {
@@ -59,15 +64,15 @@ final class CheckRun {
                 continue;
             }
             OpSpec spec = loaded.spec().with(overrides);
-            List<String> backends = choice == null ? spec.backends() : choice.backends();
+            List<Engine> backends = choice == null ? spec.backends() : choice.engines();
             boolean compare = backends.size() > 1;
             int[] group = new int[backends.size()];
             for (int b = 0; b < backends.size(); b++) {
-                String backend = backends.get(b);
+                Engine backend = backends.get(b);
                 group[b] = known.size();
-                String skip = skipReason(backend, workers, console);
+                String skip = skipReason(backend, console);
                 if (skip != null) {
-                    known.add(Unfinished.of(spec, backend, Status.SKIPPED, skip, 0));
+                    known.add(Unfinished.of(spec, backend.specName(), Status.SKIPPED, skip, 0));
                 } else {
                     tasks.add(new Dispatcher.Task(known.size(), spec, backend, compare));
                     known.add(null);
@@ -83,12 +88,12 @@ final class CheckRun {
         samples = new BackendSample[slots.length];
     }
 
-    /** What the CUDA worker's environment needs so that it uses the probed device; empty when not probed. */
-    Map<String, String> cudaEnvironment() {
-        return cuda == null ? Map.of() : cuda.environment();
+    /** What the probe found for an engine; {@link Availability#ALWAYS} when no check needed the engine. */
+    Availability availability(Engine engine) {
+        return probed.getOrDefault(engine, Availability.ALWAYS);
     }
 
-    void execute(Map<String, List<Supplier<Backend>>> lanes, boolean failFast) throws InterruptedException {
+    void execute(Map<Engine, List<Supplier<Backend>>> lanes, boolean failFast) throws InterruptedException {
         Dispatcher d;
         synchronized (this) {
             this.failFast = failFast;
@@ -169,19 +174,17 @@ final class CheckRun {
         return tasks.isEmpty() ? Integer.MAX_VALUE : tasks.get(0).index();
     }
 
-    /** Why a check cannot run on {@code backend} here, or null when it can; says so on stderr once. */
-    private String skipReason(String backend, boolean workers, Console console) {
-        if (!backend.equals("cuda")) {
-            return null;
-        }
-        if (!workers) {
-            return "cuda: --in-process runs on the cpu backend only (the CUDA backend needs a worker JVM)";
-        }
-        if (cuda == null) {
-            cuda = cudaProbe.get();
-            console.err().println("gradcheck: " + cuda.message() + (cuda.usable() ? "" : "; cuda checks are skipped"));
-        }
-        return cuda.usable() ? null : cuda.message();
+    /** Why a check cannot run on {@code engine} here, or null when it can; says so on stderr once. */
+    private String skipReason(Engine engine, Console console) {
+        Availability a = probed.computeIfAbsent(engine, e -> {
+            Availability found = probe.apply(e);
+            if (found.message() != null) {
+                console.err().println("gradcheck: " + found.message() + (found.usable() ? ""
+                        : "; " + e.specName() + " checks are skipped"));
+            }
+            return found;
+        });
+        return a.usable() ? null : a.message();
     }
 
     private static CheckResult invalid(LoadedSpec loaded) {

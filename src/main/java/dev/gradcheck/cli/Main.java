@@ -1,14 +1,11 @@
 package dev.gradcheck.cli;
 
-import dev.gradcheck.backend.Backend;
-import dev.gradcheck.backend.InProcessCpuBackend;
+import dev.gradcheck.backend.BackendFactory;
 import dev.gradcheck.backend.JvmSetup;
 import dev.gradcheck.backend.WorkerOptions;
-import dev.gradcheck.op.PluginSet;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.function.Function;
 import picocli.CommandLine;
 
 /** Entry point: wires the commands and keeps stdout for reports. */
@@ -23,7 +20,7 @@ public final class Main {
         System.setOut(new PrintStream(new ChatterFilter(System.err), true, StandardCharsets.UTF_8));
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(stdout, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        int code = commandLine(out, err, InProcessCpuBackend::withPlugins, WorkerOptions.cpu()).execute(args);
+        int code = commandLine(out, err, BackendFactory.CPU, WorkerOptions.cpu()).execute(args);
         out.flush();
         err.flush();
         System.exit(code);
@@ -52,16 +49,16 @@ public final class Main {
 
     /**
      * The full command tree over the given streams, checking in this JVM with the given engine (made for the
-     * run's plugins); tests call this with captured streams and engines of their own.
+     * run's plugins and memory budget); tests call this with captured streams and engines of their own.
      */
-    public static CommandLine commandLine(PrintWriter out, PrintWriter err, Function<PluginSet, Backend> backends) {
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err, BackendFactory backends) {
         return commandLine(out, err, backends, null);
     }
 
     /**
      * @param workers how {@code check} starts worker JVMs; null checks in this JVM only, as {@code --in-process}
      */
-    public static CommandLine commandLine(PrintWriter out, PrintWriter err, Function<PluginSet, Backend> backends,
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err, BackendFactory backends,
                                           WorkerOptions workers) {
         CommandLine cl = new CommandLine(new GradcheckCommand());
         cl.addSubcommand(new CommandLine(new CheckCommand(backends, workers)));

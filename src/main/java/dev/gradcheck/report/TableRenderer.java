@@ -1,6 +1,7 @@
 package dev.gradcheck.report;
 
 import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Summary;
 import java.io.IOException;
@@ -67,10 +68,10 @@ public final class TableRenderer implements ReportRenderer {
         };
     }
 
-    /** The spec's name, with the backend beside it when that is not the default cpu (one row per backend). */
+    /** The spec's name, with the backend beside it when that is not the default engine (one row per backend). */
     private static String specCell(CheckResult r) {
         String backend = r.backend();
-        boolean other = backend != null && !backend.isEmpty() && !backend.equals("cpu");
+        boolean other = backend != null && !backend.isEmpty() && !backend.equals(Engine.DEFAULT.specName());
         return orDash(r.name()) + (other ? " (" + backend + ")" : "");
     }
 

@@ -8,25 +8,25 @@ import java.util.Locale;
  * ({@link #requireInputsFit}); what a checking mode holds (its Jacobian blocks, the dominant cost) once the forward
  * pass has told the output sizes, which no spec states: each mode says how much that is (check/'s
  * {@code CheckMode.footprint}) and the budget only compares ({@link #require}). Plain data, in spec/ so that every
- * room that weighs a spec can hold one.
+ * room that weighs a spec can hold one; passed in to the checker (by the run's configuration, through a worker's
+ * options to the worker), never read from global state.
  */
 public record MemoryBudget(long bytes) {
 
     /** No limit: for checks whose size was already weighed elsewhere. */
     public static final MemoryBudget UNLIMITED = new MemoryBudget(Long.MAX_VALUE);
 
-    /** Set on worker JVMs (and for the run on an in-process one) by {@code --max-memory}, in bytes. */
-    public static final String PROPERTY = "gradcheck.max-memory";
     /** Without {@code --max-memory}: this share of the checking JVM's heap, leaving room for ND4J's own copies. */
     static final double DEFAULT_HEAP_SHARE = 0.5;
 
-    /** The budget for a check starting now in this JVM. */
-    public static MemoryBudget current() {
-        String set = System.getProperty(PROPERTY);
-        if (set != null) {
-            return new MemoryBudget(Long.parseLong(set));
-        }
+    /** The default for checks in this JVM: half its heap. */
+    public static MemoryBudget forThisJvm() {
         return new MemoryBudget((long) (Runtime.getRuntime().maxMemory() * DEFAULT_HEAP_SHARE));
+    }
+
+    /** {@code --max-memory}'s bytes when given, else the default for checks in this JVM. */
+    public static MemoryBudget orDefault(Long bytes) {
+        return bytes != null ? new MemoryBudget(bytes) : forThisJvm();
     }
 
     /** Each input as given and as the float64 reference, plus a perturbed copy for finite differences. */

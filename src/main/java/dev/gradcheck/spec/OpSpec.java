@@ -1,5 +1,6 @@
 package dev.gradcheck.spec;
 
+import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.Mode;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,7 @@ import java.util.Map;
  * @param mode      full Jacobian or the fast projection vᵀJu
  * @param order     1, or 2 to check the backward's own gradient too
  * @param options   the finer numerical settings: stencil, sampling, nondeterminism tolerance, resampling
+ * @param backends  the engines the spec runs on, in order; the first is the reference for the others
  * @param graph     for a graph spec ({@code graph:} instead of {@code op:}) its nodes, and op is "graph"; else null
  * @param timeoutSeconds how long the check may run in a worker; null means the command line's or the default
  */
@@ -38,7 +40,7 @@ public record OpSpec(
         Mode mode,
         int order,
         CheckOptions options,
-        List<String> backends,
+        List<Engine> backends,
         long seed,
         Expectation expect,
         GraphSpec graph,

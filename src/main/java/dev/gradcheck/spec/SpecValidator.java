@@ -1,5 +1,6 @@
 package dev.gradcheck.spec;
 
+import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.Mode;
 import dev.gradcheck.result.Stencil;
 import java.util.ArrayList;
@@ -15,9 +16,8 @@ final class SpecValidator {
             "reason", "graph", "timeout");
 
     static final long DEFAULT_SEED = 7;
-    static final List<String> DEFAULT_BACKENDS = List.of("cpu");
+    static final List<Engine> DEFAULT_BACKENDS = List.of(Engine.DEFAULT);
 
-    private static final List<String> BACKENDS = List.of("cpu", "cuda");
     private static final List<String> EXPECTATIONS = List.of("pass", "fail", "error");
 
     private final Problems problems = new Problems();
@@ -55,7 +55,7 @@ final class SpecValidator {
         Mode mode = m.get("mode").map(this::mode).orElse(Mode.FULL);
         int order = m.get("order").map(this::order).orElse(1);
         CheckOptions options = options(m);
-        List<String> backends = m.get("backends").map(this::backends).orElse(DEFAULT_BACKENDS);
+        List<Engine> backends = m.get("backends").map(this::backends).orElse(DEFAULT_BACKENDS);
         long seed = m.get("seed").flatMap(n -> reader.integer(n, "seed")).orElse(DEFAULT_SEED);
         Expectation expect = expectation(m);
         GraphSpec graph = graph(m, outputs);
@@ -155,25 +155,27 @@ final class SpecValidator {
         return new CheckOptions(stencil, maxElements, nondetTol, resample);
     }
 
-    private List<String> backends(YamlNode node) {
+    private List<Engine> backends(YamlNode node) {
         Optional<YamlNode.Sequence> seq = reader.sequence(node, "backends");
         if (seq.isEmpty()) {
             return DEFAULT_BACKENDS;
         }
         if (seq.get().items().isEmpty()) {
-            problems.add(node.pos(), "'backends' is empty; leave it out to run on cpu");
+            problems.add(node.pos(), "'backends' is empty; leave it out to run on " + Engine.DEFAULT.specName());
         }
-        List<String> backends = new ArrayList<>();
+        List<Engine> backends = new ArrayList<>();
         List<YamlNode> items = seq.get().items();
         for (int i = 0; i < items.size(); i++) {
             YamlNode item = items.get(i);
             reader.string(item, ValueReader.element("backends", i)).ifPresent(b -> {
-                if (backends.contains(b)) {
+                Optional<Engine> engine = Engine.fromSpecName(b);
+                if (engine.isEmpty()) {
+                    problems.add(item.pos(), "unknown backend '" + b + "'" + Suggestions.choices(b,
+                            Engine.specNames()));
+                } else if (backends.contains(engine.get())) {
                     problems.add(item.pos(), "backend '" + b + "' appears twice");
-                } else if (!BACKENDS.contains(b)) {
-                    problems.add(item.pos(), "unknown backend '" + b + "'" + Suggestions.choices(b, BACKENDS));
                 } else {
-                    backends.add(b);
+                    backends.add(engine.get());
                 }
             });
         }

@@ -12,12 +12,12 @@ import org.junit.jupiter.api.Test;
 /** Each reason a CUDA worker cannot run, said exactly, from canned nvidia-smi answers. */
 class CudaProbeTest {
 
-    private static CudaProbe.Result probe(String... smiLines) {
+    private static Availability probe(String... smiLines) {
         return probeWithin(null, smiLines);
     }
 
     /** @param visibleDevices the CUDA_VISIBLE_DEVICES gradcheck inherited, or null */
-    private static CudaProbe.Result probeWithin(String visibleDevices, String... smiLines) {
+    private static Availability probeWithin(String visibleDevices, String... smiLines) {
         return CudaProbe.probe(true, command -> {
             assertEquals("nvidia-smi", command.get(0));
             assertTrue(command.get(1).contains("index,uuid,name,compute_cap"), command.toString());
@@ -27,7 +27,7 @@ class CudaProbeTest {
 
     @Test
     void withoutTheCudaProfileTheClassPathSaysSo() {
-        CudaProbe.Result r = CudaProbe.probe(false, command -> {
+        Availability r = CudaProbe.probe(false, command -> {
             throw new AssertionError("nvidia-smi need not run");
         }, null);
         assertFalse(r.usable());
@@ -43,19 +43,19 @@ class CudaProbeTest {
 
     @Test
     void noNvidiaSmiOrNoDevice() {
-        CudaProbe.Result missing = CudaProbe.probe(true, command -> {
+        Availability missing = CudaProbe.probe(true, command -> {
             throw new IOException("Cannot run program \"nvidia-smi\": error=2, No such file or directory");
         }, null);
         assertFalse(missing.usable());
         assertTrue(missing.message().startsWith("cuda: no usable CUDA device (nvidia-smi failed: Cannot run"),
                 missing.message());
-        CudaProbe.Result none = probe();
+        Availability none = probe();
         assertEquals("cuda: no CUDA device (nvidia-smi lists none)", none.message());
     }
 
     @Test
     void hopperIsTooNewForNd4jCudaM21() {
-        CudaProbe.Result r = probe("0, GPU-h100, NVIDIA H100 80GB HBM3, 9.0");
+        Availability r = probe("0, GPU-h100, NVIDIA H100 80GB HBM3, 9.0");
         assertFalse(r.usable());
         assertEquals("cuda: device 0 (NVIDIA H100 80GB HBM3) has compute capability 9.0, but nd4j-cuda-11.6"
                 + " 1.0.0-M2.1 carries kernels for sm_37 to sm_86 (compute capability 3.7 up to 8.x) only and no"
@@ -65,7 +65,7 @@ class CudaProbeTest {
 
     @Test
     void theFirstSupportedDeviceIsUsedAndChosenByUuid() {
-        CudaProbe.Result r = probe("0, GPU-h100, NVIDIA H100 80GB HBM3, 9.0", "1, GPU-a100, NVIDIA A100-SXM4-40GB, 8.0");
+        Availability r = probe("0, GPU-h100, NVIDIA H100 80GB HBM3, 9.0", "1, GPU-a100, NVIDIA A100-SXM4-40GB, 8.0");
         assertTrue(r.usable(), r.message());
         assertEquals(Map.of("CUDA_VISIBLE_DEVICES", "GPU-a100"), r.environment(),
                 "by UUID: CUDA's own device order need not be nvidia-smi's");
@@ -78,7 +78,7 @@ class CudaProbeTest {
     @Test
     void adaAndOrinRunTheSm86Code() {
         // SASS for sm_86 runs on 8.7 and 8.9: same major version, higher minor
-        CudaProbe.Result l4 = probe("0, GPU-l4, NVIDIA L4, 8.9");
+        Availability l4 = probe("0, GPU-l4, NVIDIA L4, 8.9");
         assertTrue(l4.usable(), l4.message());
         assertEquals("cuda: device 0 (NVIDIA L4, compute capability 8.9)", l4.message());
         assertTrue(probe("0, GPU-orin, Orin, 8.7").usable());
@@ -88,24 +88,24 @@ class CudaProbeTest {
     @Test
     void aDeviceChoiceTheRunnerMadeIsKeptAndJudged() {
         String[] smi = {"0, GPU-a100, NVIDIA A100-SXM4-40GB, 8.0", "1, GPU-h100, NVIDIA H100 80GB HBM3, 9.0"};
-        CudaProbe.Result a100 = probeWithin("GPU-a100", smi);
+        Availability a100 = probeWithin("GPU-a100", smi);
         assertTrue(a100.usable(), a100.message());
         assertEquals(Map.of(), a100.environment(), "the worker inherits CUDA_VISIBLE_DEVICES unchanged");
 
-        CudaProbe.Result h100 = probeWithin("1", smi);
+        Availability h100 = probeWithin("1", smi);
         assertFalse(h100.usable(), "the runner handed this job the H100, which M2.1 cannot run on");
         assertTrue(h100.message().contains("device 1 (NVIDIA H100 80GB HBM3) has compute capability 9.0"),
                 h100.message());
 
         assertFalse(probeWithin("", smi).usable(), "an empty CUDA_VISIBLE_DEVICES hides every device");
-        CudaProbe.Result unknown = probeWithin("GPU-other", smi);
+        Availability unknown = probeWithin("GPU-other", smi);
         assertFalse(unknown.usable());
         assertEquals("cuda: CUDA_VISIBLE_DEVICES=GPU-other names no device that nvidia-smi lists", unknown.message());
     }
 
     @Test
     void anUnreadableCapabilityIsReported() {
-        CudaProbe.Result r = probe("0, GPU-x, Some GPU, [N/A]");
+        Availability r = probe("0, GPU-x, Some GPU, [N/A]");
         assertFalse(r.usable());
         assertTrue(r.message().contains("cannot read the compute capability of device 0 (Some GPU)"), r.message());
     }

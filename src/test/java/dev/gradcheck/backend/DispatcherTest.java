@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.gradcheck.result.BackendSample;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.result.Verdict;
@@ -25,8 +26,8 @@ class DispatcherTest {
         final List<String> sampled = new ArrayList<>();
 
         @Override
-        public String name() {
-            return "cpu";
+        public Engine engine() {
+            return Engine.CPU;
         }
 
         @Override
@@ -57,12 +58,12 @@ class DispatcherTest {
         List<LoadedSpec> specs = new SpecLoader().loadText("d.yaml", "d", yaml.toString());
         List<Dispatcher.Task> tasks = new ArrayList<>();
         for (int i = 0; i < specs.size(); i++) {
-            tasks.add(new Dispatcher.Task(i, specs.get(i).spec(), "cpu", true));
+            tasks.add(new Dispatcher.Task(i, specs.get(i).spec(), Engine.CPU, true));
         }
         Scripted backend = new Scripted();
         Supplier<Backend> lane = () -> backend;
         List<String> ended = new ArrayList<>();
-        new Dispatcher(Map.of("cpu", List.of(lane))).run(tasks, (task, result, sample) -> ended.add(result.name()));
+        new Dispatcher(Map.of(Engine.CPU, List.of(lane))).run(tasks, (task, result, sample) -> ended.add(result.name()));
         assertEquals(names, ended);
         assertEquals(List.of("passed", "failed"), backend.sampled, "an invalid (refused) or erroring check is not run"
                 + " again for a sample");

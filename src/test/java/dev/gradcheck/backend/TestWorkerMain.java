@@ -4,6 +4,7 @@ import dev.gradcheck.check.FunctionFactory;
 import dev.gradcheck.check.Functions;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.result.Engine;
 import dev.gradcheck.spec.Located;
 import dev.gradcheck.spec.OpSpec;
 import java.io.IOException;
@@ -41,7 +42,8 @@ public final class TestWorkerMain {
         FunctionFactory nd4j = perturbed(new Nd4jOpBuilder(OpCatalog.nd4j())::build,
                 Double.parseDouble(System.getProperty(PERTURB, "0")));
         double coldSeconds = Double.parseDouble(System.getProperty(COLD_SECONDS, "0"));
-        WorkerMain.serve(() -> new InProcessCpuBackend((spec, inputs) -> {
+        WorkerMain.Setup setup = WorkerMain.Setup.fromSystemProperties();
+        WorkerMain.serve(setup, () -> new InProcessBackend(setup.engine(), (spec, inputs) -> {
             if (COLD.getAndSet(false)) {
                 sleep(coldSeconds);
             }
@@ -57,12 +59,12 @@ public final class TestWorkerMain {
                 default:
                     return nd4j.build(spec, inputs);
             }
-        }), !Boolean.getBoolean(STAND_IN));
+        }, setup.budget()), !Boolean.getBoolean(STAND_IN));
     }
 
     /** A CPU worker posing as the CUDA one, its numbers scaled by 1 + perturb (0: identical to the CPU's). */
     public static WorkerOptions standInForCuda(double perturb) {
-        return options().withBackend("cuda").withProperty(STAND_IN, "true").withProperty(PERTURB,
+        return options().withEngine(Engine.CUDA).withProperty(STAND_IN, "true").withProperty(PERTURB,
                 Double.toString(perturb));
     }
 

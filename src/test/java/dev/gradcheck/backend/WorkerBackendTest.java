@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.SpecLoader;
@@ -129,7 +130,7 @@ class WorkerBackendTest {
     void aCudaWorkerWhoseNd4jFellBackToTheCpuIsRefusedAndItsChecksSkipped() {
         // ND4J only warns when CUDA cannot load and runs on the CPU: CPU numbers must never be reported as CUDA's
         LoadedSpec tanh = new SpecLoader().load(misbehaving()).get(0);
-        try (WorkerBackend cuda = new WorkerBackend(WorkerOptions.cpu().onCuda(), new TimeLimits(null))) {
+        try (WorkerBackend cuda = new WorkerBackend(WorkerOptions.cpu().on(Engine.CUDA, Availability.ALWAYS), new TimeLimits(null))) {
             CheckResult r = cuda.run(tanh.spec());
             assertEquals(Status.SKIPPED, r.status(), r.toString());
             assertEquals("cuda", r.backend());

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.GradientClip;
-import dev.gradcheck.op.GraphFunction;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.OpCatalog;
 import dev.gradcheck.result.CheckKind;
@@ -16,6 +15,7 @@ import dev.gradcheck.result.NodeFinding;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.ErrorClip;
 import dev.gradcheck.spec.InputValues;
+import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,7 +30,7 @@ class GraphCheckTest {
     private static final Nd4jOpBuilder BUILDER = new Nd4jOpBuilder(OpCatalog.nd4j());
 
     private static CheckResult check(Nd4jOpBuilder builder, String yaml) {
-        return new GraphAwareChecker(builder::build, "cpu").check(Specs.parse(yaml));
+        return new GraphAwareChecker(builder::build, "cpu", MemoryBudget.forThisJvm()).check(Specs.parse(yaml));
     }
 
     /** x reaches y directly and through tanh(x·w): its gradient is the sum over both paths. */

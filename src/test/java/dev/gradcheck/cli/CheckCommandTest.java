@@ -7,16 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gradcheck.backend.Backend;
-import dev.gradcheck.backend.CudaProbe;
-import dev.gradcheck.backend.InProcessCpuBackend;
-import dev.gradcheck.backend.WorkerOptions;
+import dev.gradcheck.backend.InProcessBackend;
 import dev.gradcheck.check.Functions;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.result.Engine;
+import dev.gradcheck.spec.MemoryBudget;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,8 +66,9 @@ class CheckCommandTest {
         write("tanh.yaml", TANH);
         Nd4jOpBuilder builder = new Nd4jOpBuilder(OpCatalog.nd4j());
         // a backend whose tanh backward is 2% off: the checker must say so
-        Supplier<Backend> wrong = () -> new InProcessCpuBackend(
-                (spec, in) -> Functions.withBackward(builder.build(spec, in), Functions.scaledBy(1.02)));
+        Supplier<Backend> wrong = () -> new InProcessBackend(Engine.CPU,
+                (spec, in) -> Functions.withBackward(builder.build(spec, in), Functions.scaledBy(1.02)),
+                MemoryBudget.forThisJvm());
         Cli r = Cli.run(wrong, "check", dir.toString());
         assertEquals(1, r.exit());
         assertTrue(r.out().matches("(?s).*\\nFAIL\\s+tanh-ok.*"), r.out());
@@ -235,17 +235,5 @@ class CheckCommandTest {
         Cli r = Cli.run("check", dir.toString(), "--format", "xml");
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("table, json"), r.err());
-    }
-
-    @Test
-    void theCudaWorkerIsPinnedToTheProbedDeviceOnlyWhenTheEnvironmentHadNotChosen() {
-        WorkerOptions chosen = CheckCommand.cudaWorker(WorkerOptions.cpu(),
-                new CudaProbe.Result(true, "cuda: device 1", Map.of("CUDA_VISIBLE_DEVICES", "GPU-a100")).environment());
-        assertEquals("GPU-a100", chosen.environment().get("CUDA_VISIBLE_DEVICES"));
-        assertEquals("100", chosen.environment().get("BACKEND_PRIORITY_GPU"));
-        // an inherited CUDA_VISIBLE_DEVICES: the probe asks for nothing, and the worker inherits the runner's value
-        WorkerOptions inherited = CheckCommand.cudaWorker(WorkerOptions.cpu(),
-                new CudaProbe.Result(true, "cuda: device 0, the first of CUDA_VISIBLE_DEVICES=3").environment());
-        assertFalse(inherited.environment().containsKey("CUDA_VISIBLE_DEVICES"), inherited.environment().toString());
     }
 }

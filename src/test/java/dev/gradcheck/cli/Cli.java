@@ -1,36 +1,34 @@
 package dev.gradcheck.cli;
 
 import dev.gradcheck.backend.Backend;
-import dev.gradcheck.backend.InProcessCpuBackend;
+import dev.gradcheck.backend.BackendFactory;
 import dev.gradcheck.backend.WorkerOptions;
-import dev.gradcheck.op.PluginSet;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /** Runs the real command tree with captured stdout and stderr. */
 record Cli(int exit, String out, String err) {
 
     static Cli run(String... args) {
-        return runWithPlugins(InProcessCpuBackend::withPlugins, args);
+        return runWithPlugins(BackendFactory.CPU, args);
     }
 
     /** With a fixed engine, whatever plugins the command line names. */
     static Cli run(Supplier<Backend> backends, String... args) {
-        return runWithPlugins(plugins -> backends.get(), args);
+        return runWithPlugins((plugins, budget) -> backends.get(), args);
     }
 
-    static Cli runWithPlugins(Function<PluginSet, Backend> backends, String... args) {
+    static Cli runWithPlugins(BackendFactory backends, String... args) {
         return run(backends, null, args);
     }
 
     /** As the real front end runs: checks in worker JVMs started with {@code workers}, unless --in-process. */
     static Cli runWithWorkers(WorkerOptions workers, String... args) {
-        return run(InProcessCpuBackend::withPlugins, workers, args);
+        return run(BackendFactory.CPU, workers, args);
     }
 
-    private static Cli run(Function<PluginSet, Backend> backends, WorkerOptions workers, String... args) {
+    private static Cli run(BackendFactory backends, WorkerOptions workers, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int exit = Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true), backends, workers)

@@ -4,19 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gradcheck.backend.Availability;
 import dev.gradcheck.backend.Backend;
-import dev.gradcheck.backend.CudaProbe;
 import dev.gradcheck.backend.TestWorkerMain;
 import dev.gradcheck.backend.TimeLimits;
 import dev.gradcheck.backend.WorkerBackend;
 import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.result.BackendDifference;
 import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.Overrides;
 import dev.gradcheck.spec.SpecLoader;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -47,24 +47,24 @@ class CrossBackendTest {
     @TempDir
     Path dir;
 
-    private List<CheckResult> run(BackendChoice choice, WorkerOptions second) throws Exception {
+    private List<CheckResult> run(EngineChoice choice, WorkerOptions second) throws Exception {
         Path file = dir.resolve("specs.yaml");
         Files.writeString(file, SPECS);
         List<LoadedSpec> specs = new SpecLoader().load(file);
         Console console = new Console(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), false);
         CheckRun run = new CheckRun(specs, Overrides.NONE, choice, true, console,
-                () -> new CudaProbe.Result(true, "cuda: a second cpu worker standing in"));
+                e -> new Availability(true, "cuda: a second cpu worker standing in"));
         TimeLimits limits = new TimeLimits(null);
-        Map<String, List<Supplier<Backend>>> lanes = Map.of(
-                "cpu", List.of(() -> new WorkerBackend(TestWorkerMain.options(), limits)),
-                "cuda", List.of(() -> new WorkerBackend(second, limits)));
+        Map<Engine, List<Supplier<Backend>>> lanes = Map.of(
+                Engine.CPU, List.of(() -> new WorkerBackend(TestWorkerMain.options(), limits)),
+                Engine.CUDA, List.of(() -> new WorkerBackend(second, limits)));
         run.execute(lanes, false);
         return run.results();
     }
 
     @Test
     void aBackendThatComputesDifferentNumbersShowsByHowMuch() throws Exception {
-        List<CheckResult> results = run(BackendChoice.ALL, TestWorkerMain.standInForCuda(1e-3));
+        List<CheckResult> results = run(EngineChoice.all(), TestWorkerMain.standInForCuda(1e-3));
         assertEquals(List.of("sigmoid-both/cpu", "sigmoid-both/cuda", "cpu-only/cpu", "cpu-only/cuda"),
                 results.stream().map(r -> r.name() + "/" + r.backend()).toList());
         assertTrue(results.stream().allMatch(r -> r.status() == Status.PASSED), "each engine is self-consistent");
@@ -79,7 +79,7 @@ class CrossBackendTest {
 
     @Test
     void identicalEnginesDifferByNothing() throws Exception {
-        List<CheckResult> all = run(BackendChoice.ALL, TestWorkerMain.standInForCuda(0));
+        List<CheckResult> all = run(EngineChoice.all(), TestWorkerMain.standInForCuda(0));
         BackendDifference d = all.get(1).crossBackend();
         assertEquals(0.0, d.maxOutputAbs());
         assertEquals(0.0, d.maxGradientAbs());

@@ -1,6 +1,6 @@
 package dev.gradcheck.cli;
 
-import dev.gradcheck.backend.InProcessCpuBackend;
+import dev.gradcheck.backend.BackendFactory;
 import dev.gradcheck.backend.TestWorkerMain;
 import java.io.PrintWriter;
 
@@ -12,7 +12,7 @@ public final class TestFrontEnd {
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
-        int code = Main.commandLine(out, err, InProcessCpuBackend::withPlugins, TestWorkerMain.options()).execute(args);
+        int code = Main.commandLine(out, err, BackendFactory.CPU, TestWorkerMain.options()).execute(args);
         out.flush();
         System.exit(code);
     }

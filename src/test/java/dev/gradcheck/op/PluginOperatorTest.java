@@ -3,10 +3,12 @@ package dev.gradcheck.op;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gradcheck.backend.InProcessCpuBackend;
+import dev.gradcheck.backend.InProcessBackend;
 import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.SpecLoader;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -21,12 +23,12 @@ class PluginOperatorTest {
     @TempDir
     static Path dir;
 
-    static InProcessCpuBackend backend;
+    static InProcessBackend backend;
 
     @BeforeAll
     static void load() throws IOException, PluginException {
         Path jar = PluginJars.jar(PluginJars.allClasses(dir), dir.resolve("ops.jar"));
-        backend = InProcessCpuBackend.withPlugins(PluginLoader.load(List.of(jar)));
+        backend = InProcessBackend.withPlugins(Engine.CPU, PluginLoader.load(List.of(jar)), MemoryBudget.forThisJvm());
     }
 
     private static CheckResult check(String op, String extra) {

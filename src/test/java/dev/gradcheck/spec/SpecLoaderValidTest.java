@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.Mode;
 import java.nio.file.Path;
 import java.util.List;
@@ -105,7 +106,7 @@ class SpecLoaderValidTest {
         assertEquals(new Tolerance.MaxRelative(1.0e-2), spec.tolerance());
         assertEquals(Mode.FULL, spec.mode());
         assertEquals(1, spec.order());
-        assertEquals(List.of("cpu", "cuda"), spec.backends());
+        assertEquals(List.of(Engine.CPU, Engine.CUDA), spec.backends());
         assertEquals(42, spec.seed());
         assertEquals(2.5, spec.timeoutSeconds());
         assertEquals(new Expectation(Expectation.Kind.FAIL, "known bug #12"), spec.expect());
@@ -159,7 +160,7 @@ class SpecLoaderValidTest {
         assertNull(spec.tolerance());
         assertEquals(Mode.FULL, spec.mode());
         assertEquals(1, spec.order());
-        assertEquals(List.of("cpu"), spec.backends());
+        assertEquals(List.of(Engine.CPU), spec.backends());
         assertEquals(7, spec.seed());
         assertEquals(Expectation.PASS, spec.expect());
         assertNull(spec.timeoutSeconds(), "the command line's or the default limit applies");

@@ -1,0 +1,18 @@
+package dev.gradcheck.backend;
+
+import dev.gradcheck.op.PluginSet;
+import dev.gradcheck.spec.MemoryBudget;
+
+/**
+ * Makes the engine that checks in the front end's JVM ({@code --in-process}) for a run's plugins and memory
+ * budget; tests give one whose operators misbehave on purpose.
+ */
+@FunctionalInterface
+public interface BackendFactory {
+
+    /** ND4J's CPU engine in this JVM, with ND4J's ops and the run's plugins. */
+    BackendFactory CPU = (plugins, budget) -> InProcessBackend.withPlugins(dev.gradcheck.result.Engine.CPU, plugins,
+            budget);
+
+    Backend create(PluginSet plugins, MemoryBudget budget);
+}

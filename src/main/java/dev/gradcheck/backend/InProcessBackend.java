@@ -1,0 +1,63 @@
+package dev.gradcheck.backend;
+
+import dev.gradcheck.check.BackendSampler;
+import dev.gradcheck.check.FunctionFactory;
+import dev.gradcheck.check.GraphAwareChecker;
+import dev.gradcheck.op.Nd4jOpBuilder;
+import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.op.OpResolver;
+import dev.gradcheck.op.PluginSet;
+import dev.gradcheck.result.BackendSample;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Engine;
+import dev.gradcheck.spec.MemoryBudget;
+import dev.gradcheck.spec.OpSpec;
+
+/**
+ * Checks in this JVM, on the engine ND4J loaded here: the front end's CPU ({@code --in-process}, the library API,
+ * bench), and inside every worker JVM, a CUDA worker's included. It wires op/ (how a spec becomes a function) to
+ * check/.
+ */
+public final class InProcessBackend implements Backend {
+
+    private final Engine engine;
+    private final GraphAwareChecker checker;
+    private final FunctionFactory factory;
+
+    /**
+     * @param engine  the engine ND4J runs on in this JVM (one per JVM, chosen at start-up), as results name it
+     * @param factory how specs become functions; tests wrap real ops in a deliberately wrong backward here
+     * @param budget  the most memory one check may plan to use
+     */
+    public InProcessBackend(Engine engine, FunctionFactory factory, MemoryBudget budget) {
+        this.engine = engine;
+        this.checker = new GraphAwareChecker(factory, engine.specName(), budget);
+        this.factory = factory;
+    }
+
+    /** ND4J's ops and the given plugin ops (already checked for name clashes). */
+    public static InProcessBackend withPlugins(Engine engine, PluginSet plugins, MemoryBudget budget) {
+        FunctionFactory ops = plugins.isEmpty() ? new Nd4jOpBuilder(OpCatalog.nd4j())::build
+                : new OpResolver(OpCatalog.nd4j(), plugins)::build;
+        return new InProcessBackend(engine, ops, budget);
+    }
+
+    @Override
+    public Engine engine() {
+        return engine;
+    }
+
+    @Override
+    public CheckResult run(OpSpec spec) {
+        return checker.check(spec);
+    }
+
+    @Override
+    public BackendSample sample(OpSpec spec) {
+        try {
+            return BackendSampler.take(factory, spec);
+        } catch (Exception e) { // the check's own result reports why the op fails
+            return null;
+        }
+    }
+}

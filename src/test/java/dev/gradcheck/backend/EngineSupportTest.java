@@ -1,0 +1,69 @@
+package dev.gradcheck.backend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gradcheck.result.Engine;
+import dev.gradcheck.result.Status;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** What each engine does differently, from its one class. */
+class EngineSupportTest {
+
+    private static final EngineSupport CPU = EngineSupport.of(Engine.CPU);
+    private static final EngineSupport CUDA = EngineSupport.of(Engine.CUDA);
+
+    @Test
+    void theCudaWorkerIsPinnedToTheProbedDeviceOnlyWhenTheEnvironmentHadNotChosen() {
+        WorkerOptions chosen = WorkerOptions.cpu().on(Engine.CUDA,
+                new Availability(true, "cuda: device 1", Map.of("CUDA_VISIBLE_DEVICES", "GPU-a100")));
+        assertEquals(Engine.CUDA, chosen.engine());
+        assertEquals("GPU-a100", chosen.environment().get("CUDA_VISIBLE_DEVICES"));
+        assertEquals("100", chosen.environment().get("BACKEND_PRIORITY_GPU"));
+        assertEquals("0", chosen.environment().get("BACKEND_PRIORITY_CPU"));
+        // an inherited CUDA_VISIBLE_DEVICES: the probe asks for nothing, and the worker inherits the runner's value
+        WorkerOptions inherited = WorkerOptions.cpu().on(Engine.CUDA,
+                new Availability(true, "cuda: device 0, the first of CUDA_VISIBLE_DEVICES=3"));
+        assertFalse(inherited.environment().containsKey("CUDA_VISIBLE_DEVICES"), inherited.environment().toString());
+    }
+
+    @Test
+    void aCpuWorkerAsksNd4jForTheCpuEvenWithCudaOnTheClassPath() {
+        WorkerOptions cpu = WorkerOptions.cpu();
+        assertEquals(Engine.CPU, cpu.engine());
+        assertEquals("100", cpu.environment().get("BACKEND_PRIORITY_CPU"));
+        assertEquals("0", cpu.environment().get("BACKEND_PRIORITY_GPU"));
+        assertTrue(cpu.command().contains("-Dgradcheck.backend=cpu"), cpu.command().toString());
+        assertTrue(cpu.on(Engine.CUDA, Availability.ALWAYS).command().contains("-Dgradcheck.backend=cuda"));
+    }
+
+    @Test
+    void aCpuWorkerThatCannotStartIsACrashAnotherEngineIsSkipped() {
+        assertEquals(Status.CRASHED, CPU.whenWorkerCannotStart());
+        assertEquals(Status.SKIPPED, CUDA.whenWorkerCannotStart());
+    }
+
+    @Test
+    void eachEngineRecognisesItsNd4jBackendAndNoOther() {
+        assertTrue(CPU.isLoaded("CpuBackend"));
+        assertFalse(CPU.isLoaded("JCublasBackend"));
+        assertTrue(CUDA.isLoaded("JCublasBackend"));
+        assertFalse(CUDA.isLoaded("CpuBackend"));
+    }
+
+    @Test
+    void theCpuIsAlwaysThereCudaNeedsAWorker() {
+        assertTrue(CPU.probe(false).usable());
+        Availability inProcess = CUDA.probe(false);
+        assertFalse(inProcess.usable());
+        assertTrue(inProcess.message().contains("--in-process runs on the cpu backend only"), inProcess.message());
+    }
+
+    @Test
+    void jobsCountCpuWorkersOneCudaWorker() {
+        assertEquals(3, CPU.lanes(3));
+        assertEquals(1, CUDA.lanes(3));
+    }
+}
