@@ -12,13 +12,18 @@ public interface Backend extends AutoCloseable {
     Engine engine();
 
     /** Checks one spec; never throws for a failing or erroring operator, which ends as a result. */
-    CheckResult run(OpSpec spec);
+    CheckResult run(CheckRequest request);
+
+    /** Checks one spec as it is, with the default time limit. */
+    default CheckResult run(OpSpec spec) {
+        return run(CheckRequest.of(spec));
+    }
 
     /**
      * The spec's outputs and one backward pass on this engine, to compare engines; null when it cannot be taken
      * (the op errors, or the engine crashed), which the comparison then reports as missing.
      */
-    default BackendSample sample(OpSpec spec) {
+    default BackendSample sample(CheckRequest request) {
         return null;
     }
 

@@ -11,7 +11,6 @@ import dev.gradcheck.result.BackendSample;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Engine;
 import dev.gradcheck.spec.MemoryBudget;
-import dev.gradcheck.spec.OpSpec;
 
 /**
  * Checks in this JVM, on the engine ND4J loaded here: the front end's CPU ({@code --in-process}, the library API,
@@ -47,15 +46,16 @@ public final class InProcessBackend implements Backend {
         return engine;
     }
 
+    /** The request's spec, overrides applied; no time limit in this JVM. */
     @Override
-    public CheckResult run(OpSpec spec) {
-        return checker.check(spec);
+    public CheckResult run(CheckRequest request) {
+        return checker.check(request.spec());
     }
 
     @Override
-    public BackendSample sample(OpSpec spec) {
+    public BackendSample sample(CheckRequest request) {
         try {
-            return BackendSampler.take(factory, spec);
+            return BackendSampler.take(factory, request.spec());
         } catch (Exception e) { // the check's own result reports why the op fails
             return null;
         }

@@ -11,6 +11,9 @@ public record TimeLimits(Double commandLineSeconds) {
     /** Far above any spec in specs/ (the slowest takes a few seconds), low enough to unblock a hung CI job. */
     public static final double DEFAULT_SECONDS = 300;
 
+    /** No --timeout: each spec's timeout:, else {@link #DEFAULT_SECONDS}. */
+    public static final TimeLimits DEFAULT = new TimeLimits(null);
+
     /** The limit for one spec, and where it came from, for the report. */
     public record Limit(double seconds, String source) {
         long millis() {

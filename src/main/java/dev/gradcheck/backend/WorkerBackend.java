@@ -6,7 +6,6 @@ import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.OpSpec;
-import dev.gradcheck.spec.Overrides;
 import java.io.IOException;
 import java.math.BigDecimal;
 
@@ -21,22 +20,14 @@ public final class WorkerBackend implements Backend {
     private static final long STARTUP_MILLIS = 120_000;
 
     private final WorkerOptions options;
-    private final TimeLimits limits;
-    private final Overrides overrides;
     private WorkerProcess worker;
     private long nextId = 1;
     /** Set when a worker could not even start: every later check would fail the same way, slowly. */
     private String startFailure;
 
-    public WorkerBackend(WorkerOptions options, TimeLimits limits) {
-        this(options, limits, Overrides.NONE);
-    }
-
-    /** @param overrides the command line's checking settings, sent with every request */
-    public WorkerBackend(WorkerOptions options, TimeLimits limits, Overrides overrides) {
+    /** A worker started when the first check comes, and again after it crashed or timed out. */
+    public WorkerBackend(WorkerOptions options) {
         this.options = options;
-        this.limits = limits;
-        this.overrides = overrides;
     }
 
     @Override
@@ -45,9 +36,10 @@ public final class WorkerBackend implements Backend {
     }
 
     @Override
-    public CheckResult run(OpSpec spec) {
+    public CheckResult run(CheckRequest request) {
         long start = System.nanoTime();
-        Exchange x = exchange(spec, WorkerProtocol.Request.Kind.CHECK);
+        OpSpec spec = request.spec();
+        Exchange x = exchange(request, WorkerProtocol.Request.Kind.CHECK);
         if (System.getenv("GRADCHECK_DEBUG") != null && x.reply() != null) {
             System.err.printf("gradcheck: %s: %.1f ms in the worker's check, %.1f ms round trip%n", spec.name(),
                     x.reply().result().seconds() * 1e3, (System.nanoTime() - start) / 1e6);
@@ -58,8 +50,8 @@ public final class WorkerBackend implements Backend {
 
     /** Null when the worker crashed or timed out taking it; the check's own result says how. */
     @Override
-    public BackendSample sample(OpSpec spec) {
-        Exchange x = exchange(spec, WorkerProtocol.Request.Kind.SAMPLE);
+    public BackendSample sample(CheckRequest request) {
+        Exchange x = exchange(request, WorkerProtocol.Request.Kind.SAMPLE);
         return x.reply() == null ? null : x.reply().sample();
     }
 
@@ -73,7 +65,8 @@ public final class WorkerBackend implements Backend {
         }
     }
 
-    private Exchange exchange(OpSpec spec, WorkerProtocol.Request.Kind kind) {
+    private Exchange exchange(CheckRequest request, WorkerProtocol.Request.Kind kind) {
+        OpSpec spec = request.spec();
         long sent = 0;
         try {
             if (worker != null && !worker.isAlive()) {
@@ -89,8 +82,8 @@ public final class WorkerBackend implements Backend {
             long id = nextId++;
             sent = System.nanoTime();
             worker.send(WorkerProtocol.encode(new WorkerProtocol.Request(id, spec.pos().file(),
-                    spec.pos().toString(), kind, overrides)));
-            TimeLimits.Limit limit = limits.of(spec);
+                    spec.pos().toString(), kind, request.overrides())));
+            TimeLimits.Limit limit = request.limits().of(spec);
             WorkerProcess.Outcome outcome = worker.next(limit.millis());
             switch (outcome.kind()) {
                 case REPLY:

@@ -123,7 +123,7 @@ public final class WorkerMain {
             }
             WorkerProtocol.Reply reply;
             if (request.kind() == WorkerProtocol.Request.Kind.SAMPLE) {
-                reply = new WorkerProtocol.Reply(request.id(), null, spec == null ? null : backend.sample(spec));
+                reply = new WorkerProtocol.Reply(request.id(), null, spec == null ? null : backend.sample(CheckRequest.of(spec)));
             } else {
                 CheckResult result = spec == null ? missing(request, backend) : backend.run(spec);
                 reply = new WorkerProtocol.Reply(request.id(), result, null, vmError(result));

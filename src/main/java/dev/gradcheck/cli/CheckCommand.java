@@ -1,27 +1,19 @@
 package dev.gradcheck.cli;
 
-import dev.gradcheck.backend.Backend;
 import dev.gradcheck.backend.BackendFactory;
-import dev.gradcheck.backend.EngineSupport;
-import dev.gradcheck.backend.TimeLimits;
-import dev.gradcheck.backend.WorkerBackend;
+import dev.gradcheck.backend.EnginePool;
 import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.op.PluginSet;
 import dev.gradcheck.report.ReportFormat;
-import dev.gradcheck.result.CheckResult;
-import dev.gradcheck.result.Engine;
-import dev.gradcheck.result.Status;
-import dev.gradcheck.result.Summary;
+import dev.gradcheck.run.RunConfiguration;
+import dev.gradcheck.run.RunListener;
+import dev.gradcheck.run.RunSession;
 import dev.gradcheck.spec.LoadedSpec;
-import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.Overrides;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -153,16 +145,34 @@ final class CheckCommand implements Callable<Integer> {
             return ExitCode.USAGE.code();
         }
 
-        List<Glob> globs = only.stream().map(Glob::new).toList();
-        List<Glob> skipped = skip.stream().map(Glob::new).toList();
-        List<LoadedSpec> selected = batch.specs().stream()
-                .filter(s -> selected(s, globs) && (skipped.isEmpty() || !selected(s, skipped))).toList();
-        CheckRun run = new CheckRun(selected, overrides, engineChoice, !inProcess && workerOptions != null, console);
-        ReportOnce report = new ReportOnce(new ReportWriter(console, format, output, !noColor, quiet), run, start);
-        Thread onInterrupt = new Thread(() -> report.interrupted(console), "gradcheck-interrupt");
-        Runtime.getRuntime().addShutdownHook(onInterrupt); // Ctrl-C: the report so far, still a valid report
+        RunConfiguration config = new RunConfiguration(select(batch.specs()), overrides,
+                engineChoice == null ? null : engineChoice.engines(), !inProcess && workerOptions != null, jobs, timeout,
+                maxMemory, plugins, failFast);
+        ReportListener report = new ReportListener(new ReportWriter(console, format, output, !noColor, quiet), console,
+                new ExitPolicy(!batch.pathProblems().isEmpty(), only, skip, requireBackend), start);
+        try (EnginePool pool = config.openPool(inProcessBackends, workerOptions)) {
+            RunSession session = new RunSession(config, pool);
+            session.addListener(new RunListener() {
+                @Override
+                public void notice(String message) {
+                    console.err().println("gradcheck: " + message);
+                }
+            });
+            session.addListener(report);
+            runUntilDoneOrInterrupted(session);
+            if (session.wasInterrupted()) {
+                return ExitCode.INTERRUPTED.code(); // the report was written then; the JVM is on its way out
+            }
+        }
+        return report.exitCode();
+    }
+
+    /** Ctrl-C ends the session through a shutdown hook: the report so far, still a valid report. */
+    private static void runUntilDoneOrInterrupted(RunSession session) {
+        Thread onInterrupt = new Thread(session::interrupt, "gradcheck-interrupt");
+        Runtime.getRuntime().addShutdownHook(onInterrupt);
         try {
-            run.execute(lanes(run, plugins, overrides), failFast);
+            session.run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
@@ -172,55 +182,13 @@ final class CheckCommand implements Callable<Integer> {
                 // already shutting down: the hook writes the report
             }
         }
-        List<CheckResult> results = run.results();
-        Summary summary = Summary.of(results, (System.nanoTime() - start) / 1e9, ExitCode.of(results));
-        boolean usageProblem = !batch.pathProblems().isEmpty();
-        if (run.wasInterrupted()) {
-            return ExitCode.INTERRUPTED.code(); // the shutdown hook wrote the report; the JVM is on its way out
-        }
-        if (results.isEmpty()) {
-            // a CI job that checks nothing must not look green
-            console.err().println("gradcheck: no specs found" + (only.isEmpty() ? "" : " matching --only " + only)
-                    + (skip.isEmpty() ? "" : " outside --skip " + skip));
-            usageProblem = true;
-        }
-        if (requireBackend && summary.count(Status.SKIPPED) > 0) {
-            console.err().println("gradcheck: --require-backend: " + summary.count(Status.SKIPPED)
-                    + " check(s) skipped because their backend is not usable here");
-            usageProblem = true;
-        }
-        int exit = Math.max(summary.exitCode(), usageProblem ? ExitCode.USAGE.code() : 0);
-        boolean written = report.write(results, summary, exit);
-        return written ? exit : Math.max(exit, ExitCode.USAGE.code());
     }
 
-    /**
-     * One backend factory per lane: per engine as many workers as it takes ({@code --jobs} on the CPU), or this JVM
-     * alone. Workers get the run's plugin paths and --max-memory as system properties, and the command line's
-     * checking settings with every request.
-     */
-    private Map<Engine, List<Supplier<Backend>>> lanes(CheckRun run, PluginSet plugins, Overrides overrides) {
-        Map<Engine, List<Supplier<Backend>>> lanes = new LinkedHashMap<>();
-        if (inProcess || workerOptions == null) {
-            MemoryBudget budget = MemoryBudget.orDefault(maxMemory);
-            lanes.put(Engine.CPU, List.of(() -> inProcessBackends.create(plugins, budget)));
-            return lanes;
-        }
-        TimeLimits limits = new TimeLimits(timeout);
-        WorkerOptions base = maxMemory == null ? workerOptions : workerOptions.withMaxMemory(maxMemory);
-        if (!plugins.isEmpty()) {
-            base = base.withPlugins(plugins.paths());
-        }
-        for (Engine engine : Engine.values()) {
-            EngineSupport support = EngineSupport.of(engine);
-            WorkerOptions options = base.on(engine, run.availability(engine));
-            List<Supplier<Backend>> engineLanes = new ArrayList<>();
-            for (int i = 0; i < support.lanes(jobs); i++) {
-                engineLanes.add(() -> new WorkerBackend(options, limits, overrides));
-            }
-            lanes.put(engine, engineLanes);
-        }
-        return lanes;
+    /** The specs --only and --skip leave. */
+    private List<LoadedSpec> select(List<LoadedSpec> specs) {
+        List<Glob> globs = only.stream().map(Glob::new).toList();
+        List<Glob> skipped = skip.stream().map(Glob::new).toList();
+        return specs.stream().filter(s -> selected(s, globs) && (skipped.isEmpty() || !selected(s, skipped))).toList();
     }
 
     private static boolean selected(LoadedSpec spec, List<Glob> globs) {

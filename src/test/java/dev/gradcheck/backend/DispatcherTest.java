@@ -14,8 +14,6 @@ import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecLoader;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /** Which ended checks the dispatcher asks for a cross-backend sample. */
@@ -31,7 +29,8 @@ class DispatcherTest {
         }
 
         @Override
-        public CheckResult run(OpSpec spec) {
+        public CheckResult run(CheckRequest request) {
+            OpSpec spec = request.spec();
             Status status = Status.valueOf(spec.name().toUpperCase());
             List<GradientResult> gradients = status == Status.PASSED || status == Status.FAILED
                     ? List.of(new GradientResult("0", "x", CheckKind.JACOBIAN, 1, Verdict.PASS, 0, 0, 0, null, 4, 0,
@@ -42,8 +41,8 @@ class DispatcherTest {
         }
 
         @Override
-        public BackendSample sample(OpSpec spec) {
-            sampled.add(spec.name()); // a real engine allocates the spec's inputs here, outside any memory budget
+        public BackendSample sample(CheckRequest request) {
+            sampled.add(request.spec().name()); // a real engine allocates the spec's inputs here, outside any memory budget
             return null;
         }
     }
@@ -58,12 +57,13 @@ class DispatcherTest {
         List<LoadedSpec> specs = new SpecLoader().loadText("d.yaml", "d", yaml.toString());
         List<Dispatcher.Task> tasks = new ArrayList<>();
         for (int i = 0; i < specs.size(); i++) {
-            tasks.add(new Dispatcher.Task(i, specs.get(i).spec(), Engine.CPU, true));
+            tasks.add(new Dispatcher.Task(i, CheckRequest.of(specs.get(i).spec()), Engine.CPU, true));
         }
         Scripted backend = new Scripted();
-        Supplier<Backend> lane = () -> backend;
         List<String> ended = new ArrayList<>();
-        new Dispatcher(Map.of(Engine.CPU, List.of(lane))).run(tasks, (task, result, sample) -> ended.add(result.name()));
+        try (EnginePool pool = new InProcessPool(Engine.CPU, () -> backend)) {
+            new Dispatcher(pool).run(tasks, (task, result, sample) -> ended.add(result.name()));
+        }
         assertEquals(names, ended);
         assertEquals(List.of("passed", "failed"), backend.sampled, "an invalid (refused) or erroring check is not run"
                 + " again for a sample");

@@ -42,7 +42,7 @@ class WorkerBackendTest {
     void everyOtherCheckSurvivesACrashAnExitAndAHang() {
         List<LoadedSpec> specs = new SpecLoader().load(misbehaving());
         List<CheckResult> results = new ArrayList<>();
-        try (WorkerBackend backend = new WorkerBackend(TestWorkerMain.options(), new TimeLimits(null))) {
+        try (WorkerBackend backend = new WorkerBackend(TestWorkerMain.options())) {
             for (LoadedSpec s : specs) {
                 results.add(backend.run(s.spec()));
             }
@@ -89,7 +89,7 @@ class WorkerBackendTest {
                 """);
         List<CheckResult> results = new ArrayList<>();
         WorkerOptions cold = TestWorkerMain.options().withProperty(TestWorkerMain.COLD_SECONDS, "4");
-        try (WorkerBackend backend = new WorkerBackend(cold, new TimeLimits(null))) {
+        try (WorkerBackend backend = new WorkerBackend(cold)) {
             for (LoadedSpec s : specs) {
                 results.add(backend.run(s.spec()));
             }
@@ -112,7 +112,7 @@ class WorkerBackendTest {
                 inputs: {x: {shape: [2]}}
                 """);
         List<CheckResult> results = new ArrayList<>();
-        try (WorkerBackend backend = new WorkerBackend(TestWorkerMain.options(), new TimeLimits(null))) {
+        try (WorkerBackend backend = new WorkerBackend(TestWorkerMain.options())) {
             for (LoadedSpec s : specs) {
                 results.add(backend.run(s.spec()));
             }
@@ -130,7 +130,7 @@ class WorkerBackendTest {
     void aCudaWorkerWhoseNd4jFellBackToTheCpuIsRefusedAndItsChecksSkipped() {
         // ND4J only warns when CUDA cannot load and runs on the CPU: CPU numbers must never be reported as CUDA's
         LoadedSpec tanh = new SpecLoader().load(misbehaving()).get(0);
-        try (WorkerBackend cuda = new WorkerBackend(WorkerOptions.cpu().on(Engine.CUDA, Availability.ALWAYS), new TimeLimits(null))) {
+        try (WorkerBackend cuda = new WorkerBackend(WorkerOptions.cpu().on(Engine.CUDA, Availability.ALWAYS))) {
             CheckResult r = cuda.run(tanh.spec());
             assertEquals(Status.SKIPPED, r.status(), r.toString());
             assertEquals("cuda", r.backend());

@@ -1,29 +1,21 @@
-package dev.gradcheck.cli;
+package dev.gradcheck.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.backend.Availability;
-import dev.gradcheck.backend.Backend;
 import dev.gradcheck.backend.TestWorkerMain;
-import dev.gradcheck.backend.TimeLimits;
-import dev.gradcheck.backend.WorkerBackend;
 import dev.gradcheck.backend.WorkerOptions;
+import dev.gradcheck.backend.WorkerPool;
 import dev.gradcheck.result.BackendDifference;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.Status;
-import dev.gradcheck.spec.LoadedSpec;
-import dev.gradcheck.spec.Overrides;
 import dev.gradcheck.spec.SpecLoader;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,27 +36,25 @@ class CrossBackendTest {
             backends: [cpu]
             """;
 
+    private static final List<Engine> ALL = List.of(Engine.CPU, Engine.CUDA);
+
     @TempDir
     Path dir;
 
-    private List<CheckResult> run(EngineChoice choice, WorkerOptions second) throws Exception {
+    private List<CheckResult> run(List<Engine> engines, WorkerOptions second) throws Exception {
         Path file = dir.resolve("specs.yaml");
         Files.writeString(file, SPECS);
-        List<LoadedSpec> specs = new SpecLoader().load(file);
-        Console console = new Console(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), false);
-        CheckRun run = new CheckRun(specs, Overrides.NONE, choice, true, console,
-                e -> new Availability(true, "cuda: a second cpu worker standing in"));
-        TimeLimits limits = new TimeLimits(null);
-        Map<Engine, List<Supplier<Backend>>> lanes = Map.of(
-                Engine.CPU, List.of(() -> new WorkerBackend(TestWorkerMain.options(), limits)),
-                Engine.CUDA, List.of(() -> new WorkerBackend(second, limits)));
-        run.execute(lanes, false);
-        return run.results();
+        RunConfiguration config = RunConfiguration.of(new SpecLoader().load(file)).withEngines(engines);
+        WorkerPool pool = new WorkerPool(e -> new Availability(true, "cuda: a second cpu worker standing in"),
+                (e, found) -> e == Engine.CPU ? TestWorkerMain.options() : second, 1);
+        try (pool) {
+            return new RunSession(config, pool).run().results();
+        }
     }
 
     @Test
     void aBackendThatComputesDifferentNumbersShowsByHowMuch() throws Exception {
-        List<CheckResult> results = run(EngineChoice.all(), TestWorkerMain.standInForCuda(1e-3));
+        List<CheckResult> results = run(ALL, TestWorkerMain.standInForCuda(1e-3));
         assertEquals(List.of("sigmoid-both/cpu", "sigmoid-both/cuda", "cpu-only/cpu", "cpu-only/cuda"),
                 results.stream().map(r -> r.name() + "/" + r.backend()).toList());
         assertTrue(results.stream().allMatch(r -> r.status() == Status.PASSED), "each engine is self-consistent");
@@ -79,7 +69,7 @@ class CrossBackendTest {
 
     @Test
     void identicalEnginesDifferByNothing() throws Exception {
-        List<CheckResult> all = run(EngineChoice.all(), TestWorkerMain.standInForCuda(0));
+        List<CheckResult> all = run(ALL, TestWorkerMain.standInForCuda(0));
         BackendDifference d = all.get(1).crossBackend();
         assertEquals(0.0, d.maxOutputAbs());
         assertEquals(0.0, d.maxGradientAbs());

@@ -1,0 +1,26 @@
+package dev.gradcheck.backend;
+
+import dev.gradcheck.result.Engine;
+import java.util.List;
+
+/**
+ * The engines checks run on, with their lanes: owned by whoever runs checks and passed to each run, so that it
+ * can outlive one run (a shell keeps one warm worker across many). A lane starts its backend when its first check
+ * comes and keeps it until the pool closes; a worker that crashed or timed out is replaced by the next check.
+ * One run at a time uses a pool.
+ */
+public interface EnginePool extends AutoCloseable {
+
+    /** Whether checks can run on the engine here, or why not; probed once, when first asked. */
+    Availability availability(Engine engine);
+
+    /** The engine's lanes, each checking one spec at a time; asked only for an available engine. */
+    List<Lane> lanes(Engine engine);
+
+    /** Ends every check in flight now (Ctrl-C): worker JVMs are killed, not asked to finish. */
+    void abort();
+
+    /** Closes every backend the lanes started. */
+    @Override
+    void close();
+}

@@ -1,0 +1,70 @@
+package dev.gradcheck.cli;
+
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Summary;
+import dev.gradcheck.run.RunListener;
+import dev.gradcheck.run.RunOutcome;
+import java.util.List;
+
+/**
+ * Writes a run's report exactly once: when the run finishes, or when the user presses Ctrl-C (the results so far,
+ * as a complete report in the chosen format). Whichever comes second does nothing; an interruption that arrives
+ * during the final write waits for it, so a report is never cut in half.
+ *
+ * <p>The summary written always carries the code the process exits with: the checks' own code raised by usage
+ * problems ({@link ExitPolicy}) at the end of a run, {@link ExitCode#INTERRUPTED} on Ctrl-C.
+ */
+final class ReportListener implements RunListener {
+
+    private final ReportWriter writer;
+    private final Console console;
+    private final ExitPolicy exits;
+    private final long startNanos;
+    private boolean written;
+    private int exitCode = ExitCode.OK.code();
+
+    /** @param startNanos when the command started: the summary's time covers loading the specs too */
+    ReportListener(ReportWriter writer, Console console, ExitPolicy exits, long startNanos) {
+        this.writer = writer;
+        this.console = console;
+        this.exits = exits;
+        this.startNanos = startNanos;
+    }
+
+    @Override
+    public synchronized void runFinished(RunOutcome outcome) {
+        List<CheckResult> results = outcome.results();
+        int exit = exits.exitCode(results, console);
+        boolean ok = write(results, Summary.of(results, seconds(), exit), false);
+        exitCode = ok ? exit : Math.max(exit, ExitCode.USAGE.code());
+    }
+
+    @Override
+    public synchronized void runInterrupted(RunOutcome outcome) {
+        if (written) {
+            return;
+        }
+        List<CheckResult> results = outcome.results();
+        console.err().println(results.isEmpty() ? "gradcheck: interrupted before any check finished"
+                : "gradcheck: interrupted; the report holds the " + results.size() + " check(s) that finished");
+        write(results, Summary.of(results, seconds(), ExitCode.INTERRUPTED.code()), true);
+        console.err().flush();
+    }
+
+    /** The code the process exits with, once the run finished: raised to 2 when the report could not be written. */
+    synchronized int exitCode() {
+        return exitCode;
+    }
+
+    private boolean write(List<CheckResult> results, Summary summary, boolean interrupted) {
+        if (written) {
+            return true;
+        }
+        written = true;
+        return writer.write(results, summary, interrupted);
+    }
+
+    private double seconds() {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+}
