@@ -3,6 +3,7 @@ package dev.gradcheck.api;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.report.DetailLines;
+import dev.gradcheck.spi.Operator;
 import java.util.Map;
 import org.nd4j.linalg.api.ndarray.INDArray;
 

@@ -21,6 +21,7 @@ import dev.gradcheck.spec.Located;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SourcePos;
 import dev.gradcheck.spec.Tolerance;
+import dev.gradcheck.spi.Operator;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;

@@ -17,7 +17,7 @@ final class PluginOptions {
     static final String ENV = "GRADCHECK_PLUGIN_PATH";
 
     @Option(names = "--plugin", paramLabel = "PATH",
-            description = "Load plugin operators (dev.gradcheck.api.Operator, via ServiceLoader) from a jar or a"
+            description = "Load plugin operators (dev.gradcheck.spi.Operator, via ServiceLoader) from a jar or a"
                 + " directory of classes; repeatable. Paths in $" + ENV + " (separated by ':') are loaded too."
                 + " Nothing else is loaded. See docs/plugins.md.")
     List<Path> plugins = new ArrayList<>();

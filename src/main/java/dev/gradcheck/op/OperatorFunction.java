@@ -1,6 +1,6 @@
 package dev.gradcheck.op;
 
-import dev.gradcheck.api.Operator;
+import dev.gradcheck.spi.Operator;
 import dev.gradcheck.spec.InputSpec;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.Located;

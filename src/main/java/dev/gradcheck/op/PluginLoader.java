@@ -1,6 +1,6 @@
 package dev.gradcheck.op;
 
-import dev.gradcheck.api.Operator;
+import dev.gradcheck.spi.Operator;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -28,7 +28,7 @@ public final class PluginLoader {
     private PluginLoader() {}
 
     /**
-     * @param paths jar files or directories of classes (each with {@code META-INF/services/dev.gradcheck.api.Operator})
+     * @param paths jar files or directories of classes (each with {@code META-INF/services/dev.gradcheck.spi.Operator})
      * @return the operators found, by name; {@link PluginSet#EMPTY} for no paths
      * @throws PluginException for a missing path, a path with no operator provider, a provider that cannot be
      *                         loaded or instantiated, metadata (name(), inputNames(), ...) that throws or is

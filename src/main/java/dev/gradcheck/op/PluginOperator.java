@@ -1,6 +1,6 @@
 package dev.gradcheck.op;
 
-import dev.gradcheck.api.Operator;
+import dev.gradcheck.spi.Operator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

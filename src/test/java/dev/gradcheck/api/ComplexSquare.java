@@ -1,5 +1,6 @@
 package dev.gradcheck.api;
 
+import dev.gradcheck.spi.Operator;
 import java.util.List;
 import java.util.Map;
 import org.nd4j.linalg.api.ndarray.INDArray;

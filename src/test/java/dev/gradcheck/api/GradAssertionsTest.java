@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.WorstElement;
+import dev.gradcheck.spi.Operator;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.factory.Nd4j;
 

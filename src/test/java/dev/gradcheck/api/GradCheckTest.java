@@ -9,6 +9,7 @@ import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.result.Verdict;
+import dev.gradcheck.spi.Operator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -38,9 +38,9 @@ class PluginCliTest {
             sources = walk.filter(p -> p.toString().endsWith(".java")).toList();
         }
         Path classes = PluginJars.compile(sources, dir.resolve("example/classes"));
-        Path services = EXAMPLE.resolve("src/main/resources/META-INF/services/dev.gradcheck.api.Operator");
+        Path services = EXAMPLE.resolve("src/main/resources/META-INF/services/dev.gradcheck.spi.Operator");
         Files.createDirectories(classes.resolve("META-INF/services"));
-        Files.copy(services, classes.resolve("META-INF/services/dev.gradcheck.api.Operator"));
+        Files.copy(services, classes.resolve("META-INF/services/dev.gradcheck.spi.Operator"));
         exampleJar = PluginJars.jar(classes, dir.resolve("linear-op.jar"));
         testJar = PluginJars.jar(PluginJars.classes(dir.resolve("test"), PluginJars.TEST_OPERATORS,
                 PluginJars.TEST_PROVIDERS), dir.resolve("test-ops.jar"));

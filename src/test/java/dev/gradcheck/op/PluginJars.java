@@ -1,5 +1,6 @@
 package dev.gradcheck.op;
 
+import dev.gradcheck.spi.Operator;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.StringWriter;
@@ -25,7 +26,7 @@ public final class PluginJars {
     public static final Map<String, String> TEST_OPERATORS = Map.of(
             "testplugins/Square.java", """
                     package testplugins;
-                    import dev.gradcheck.api.Operator;
+                    import dev.gradcheck.spi.Operator;
                     import java.util.List;
                     import java.util.Map;
                     import org.nd4j.linalg.api.ndarray.INDArray;
@@ -156,7 +157,7 @@ public final class PluginJars {
             files.add(file);
         }
         Path classes = compile(files, dir.resolve("classes"));
-        Path services = classes.resolve("META-INF/services/dev.gradcheck.api.Operator");
+        Path services = classes.resolve("META-INF/services/dev.gradcheck.spi.Operator");
         Files.createDirectories(services.getParent());
         Files.writeString(services, String.join("\n", providers) + "\n");
         return classes;

@@ -87,7 +87,7 @@ class PluginLoaderTest {
     void aMissingPathOrAFileThatIsNoJarIsAnError() {
         PluginException e = assertThrows(PluginException.class,
                 () -> PluginLoader.load(List.of(dir.resolve("nope.jar"), classes.resolve("META-INF/services/"
-                        + "dev.gradcheck.api.Operator"))));
+                        + "dev.gradcheck.spi.Operator"))));
         assertEquals(2, e.problems().size(), e.problems().toString());
         assertTrue(e.problems().get(0).endsWith("nope.jar: no such file or directory"), e.problems().get(0));
         assertTrue(e.problems().get(1).endsWith("not a directory or a .jar file"), e.problems().get(1));
@@ -153,10 +153,10 @@ class PluginLoaderTest {
         Path bareJar = PluginJars.jar(noServices, dir.resolve("bare.jar"));
         PluginException e = assertThrows(PluginException.class,
                 () -> PluginLoader.load(List.of(dir.resolve("ops"), bareJar)));
-        assertEquals(List.of("plugin path " + dir.resolve("ops") + ": no dev.gradcheck.api.Operator provider (is "
-                        + "META-INF/services/dev.gradcheck.api.Operator missing?)",
-                "plugin path " + bareJar + ": no dev.gradcheck.api.Operator provider (is "
-                        + "META-INF/services/dev.gradcheck.api.Operator missing?)"), e.problems(),
+        assertEquals(List.of("plugin path " + dir.resolve("ops") + ": no dev.gradcheck.spi.Operator provider (is "
+                        + "META-INF/services/dev.gradcheck.spi.Operator missing?)",
+                "plugin path " + bareJar + ": no dev.gradcheck.spi.Operator provider (is "
+                        + "META-INF/services/dev.gradcheck.spi.Operator missing?)"), e.problems(),
                 "the classes folder's parent, and a jar without its services file");
     }
 }

@@ -1,6 +1,6 @@
 package com.example.linear;
 
-import dev.gradcheck.api.Operator;
+import dev.gradcheck.spi.Operator;
 import java.util.List;
 import java.util.Map;
 import org.nd4j.linalg.api.ndarray.INDArray;

@@ -1,4 +1,4 @@
-package dev.gradcheck.api;
+package dev.gradcheck.spi;
 
 import java.util.List;
 import java.util.Map;
@@ -10,8 +10,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * result with what {@link #backward} returns, exactly as it does for ND4J's own ops.
  *
  * <p>As a plugin, an implementation is a public class with a public no-argument constructor, listed in its jar's
- * (or directory's) {@code META-INF/services/dev.gradcheck.api.Operator}, and loaded with
- * {@code gradcheck check --plugin PATH}. From a Java test it is passed to {@link GradCheck#of(Operator)} directly.
+ * (or directory's) {@code META-INF/services/dev.gradcheck.spi.Operator}, and loaded with
+ * {@code gradcheck check --plugin PATH}. From a Java test it is passed to {@code dev.gradcheck.api.GradCheck.of(operator)} directly.
  *
  * <p>The arrays handed to {@code forward} and {@code backward} are copies: an operator may modify them. It is
  * called from one thread at a time and may be called many times with the same inputs.
