@@ -1,7 +1,8 @@
 package dev.gradcheck.api;
 
+import dev.gradcheck.backend.Backend;
+import dev.gradcheck.backend.InProcessBackend;
 import dev.gradcheck.check.FunctionFactory;
-import dev.gradcheck.check.GradientChecker;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.Nd4jTypes;
 import dev.gradcheck.op.OpCatalog;
@@ -18,6 +19,7 @@ import dev.gradcheck.spec.Expectation;
 import dev.gradcheck.spec.Init;
 import dev.gradcheck.spec.InputSpec;
 import dev.gradcheck.spec.Located;
+import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SourcePos;
 import dev.gradcheck.spec.Tolerance;
@@ -32,7 +34,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * The checker from Java code, without the CLI or a YAML spec: the same numerical-against-analytic comparison that
- * {@code gradcheck check} runs, on arrays the caller gives.
+ * {@code gradcheck check} runs, on arrays the caller gives, through the same engine seam ({@code --in-process}'s
+ * CPU engine in this JVM).
  *
  * <pre>{@code
  * CheckResult r = GradCheck.of(new Linear())
@@ -210,7 +213,10 @@ public final class GradCheck {
      *                                  non-floating input in wrt)
      */
     public CheckResult check() {
-        return new GradientChecker(factory, "cpu").check(spec());
+        OpSpec spec = spec();
+        try (Backend cpu = new InProcessBackend(Engine.CPU, factory, MemoryBudget.forThisJvm())) {
+            return cpu.run(spec);
+        }
     }
 
     private OpSpec spec() {

@@ -1,14 +1,17 @@
 package dev.gradcheck.bench;
 
-import dev.gradcheck.result.CheckResult;
-import dev.gradcheck.check.GradientChecker;
-import dev.gradcheck.result.GradientResult;
-import dev.gradcheck.spec.InputValues;
+import dev.gradcheck.backend.Backend;
+import dev.gradcheck.backend.InProcessBackend;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Engine;
+import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.spec.InputSpec;
+import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecLoader;
 import java.io.PrintWriter;
@@ -36,7 +39,8 @@ public final class Bench {
 
     public void run() throws InvalidSpecException {
         Nd4jOpBuilder builder = new Nd4jOpBuilder(OpCatalog.nd4j());
-        GradientChecker checker = new GradientChecker(builder::build, "cpu");
+        // whole checks go through the engine --in-process and the library use, as a user's would
+        Backend checker = new InProcessBackend(Engine.CPU, builder::build, MemoryBudget.forThisJvm());
         out.printf("%-26s %8s %8s %12s %12s %12s %12s%n", "CASE", "IN ELEMS", "OUT ELEM", "FULL CHECK",
                 "FD EVAL", "BACKWARD ROW", "BARE EXEC");
         for (BenchCase c : BenchCase.DEFAULT) {
@@ -74,7 +78,7 @@ public final class Bench {
     }
 
     /** The same op checked in each mode: what fast mode and sampling buy on larger inputs. */
-    private void modes(GradientChecker checker) throws InvalidSpecException {
+    private void modes(Backend checker) throws InvalidSpecException {
         out.printf("%-26s %-26s %12s %12s%n", "CASE", "MODE", "CHECK", "EVALUATIONS");
         for (String[] c : MODE_CASES) {
             Timed timed = timeChecks(checker, parse(c[1]));
@@ -90,13 +94,13 @@ public final class Bench {
     private record Timed(double medianMillis, CheckResult last) {}
 
     /** The median of {@code repeats} whole checks after one warm-up (class loading, JIT, SameDiff's first gradient). */
-    private Timed timeChecks(GradientChecker checker, OpSpec spec) {
-        checker.check(spec);
+    private Timed timeChecks(Backend checker, OpSpec spec) {
+        checker.run(spec);
         double[] millis = new double[repeats];
         CheckResult last = null;
         for (int i = 0; i < repeats; i++) {
             long t = System.nanoTime();
-            last = checker.check(spec);
+            last = checker.run(spec);
             millis[i] = (System.nanoTime() - t) / 1e6;
         }
         return new Timed(median(millis), last);
