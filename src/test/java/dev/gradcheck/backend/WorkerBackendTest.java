@@ -14,10 +14,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Real worker JVMs: a native crash, an exit and a hang each end one check, and the batch goes on. */
+@Tag("slow") // starts worker JVMs
 class WorkerBackendTest {
 
     static Path misbehaving() {

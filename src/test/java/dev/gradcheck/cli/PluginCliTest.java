@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,6 +48,7 @@ class PluginCliTest {
     }
 
     @Test
+    @Tag("slow") // starts worker JVMs
     void pluginsReachTheWorkerJvms() throws IOException {
         Cli r = Cli.runWithWorkers(WorkerOptions.cpu(), "check", "--plugin", exampleJar.toString(),
                 EXAMPLE.resolve("specs").toString(), "--format", "json");
@@ -136,6 +138,7 @@ class PluginCliTest {
     }
 
     @Test
+    @Tag("slow") // starts worker JVMs
     void brokenPluginsInRealWorkerJvmsEndAsErrorsAndACrashWhileTheBatchGoesOn() throws IOException {
         Path deadlyJar = PluginJars.jar(PluginJars.allClasses(dir.resolve("deadly")), dir.resolve("deadly-ops.jar"));
         Path spec = dir.resolve("broken-plugins.yaml");

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * descriptor ({@code -Dgradcheck.stdout.fd}). Run the real main in a child JVM the way the launcher does and check
  * the report stays pure JSON, shares stdout's offset, and native chatter lands on stderr.
  */
+@Tag("slow") // starts the front end and its worker as processes
 class ReportChannelTest {
 
     @TempDir

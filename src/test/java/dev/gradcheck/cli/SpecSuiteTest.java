@@ -8,12 +8,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The shipped spec suite (specs/, the audit of ND4J) runs in CI through this test: every spec must end as it
  * expects (a known ND4J bug that starts passing fails here as XPASS), and it must keep covering at least 100 ops.
  */
+@Tag("slow") // the whole spec suite
 class SpecSuiteTest {
 
     private static final Path SPECS = Path.of("specs");

@@ -15,10 +15,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code check} through worker JVMs, as users run it: crash isolation, ordering, skipped backends, Ctrl-C. */
+@Tag("slow") // starts worker JVMs and a front-end JVM
 class WorkerCheckTest {
 
     private static final String BATCH = """

@@ -16,6 +16,7 @@ import dev.gradcheck.spec.SpecLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The CPU-vs-CUDA comparison without a GPU: the "cuda" lane is a second CPU worker whose engine scales every output
  * and gradient by 1 + 1e-3, as a backend with different numerics would. The comparison must see exactly that.
  */
+@Tag("slow") // starts two worker JVMs
 class CrossBackendTest {
 
     private static final String SPECS = """
