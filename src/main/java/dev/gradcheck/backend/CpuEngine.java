@@ -33,8 +33,9 @@ final class CpuEngine implements EngineSupport {
         return Status.CRASHED;
     }
 
+    /** nd4j-native registers {@code org.nd4j.linalg.cpu.nativecpu.CpuBackend}. */
     @Override
     public boolean isLoaded(String nd4jBackendClass) {
-        return !CudaEngine.isCuda(nd4jBackendClass);
+        return nd4jBackendClass.equals("CpuBackend");
     }
 }

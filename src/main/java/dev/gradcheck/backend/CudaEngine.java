@@ -46,12 +46,9 @@ final class CudaEngine implements EngineSupport {
         return Status.SKIPPED;
     }
 
+    /** nd4j-cuda registers {@code org.nd4j.linalg.jcublas.JCublasBackend}. */
     @Override
     public boolean isLoaded(String nd4jBackendClass) {
-        return isCuda(nd4jBackendClass);
-    }
-
-    static boolean isCuda(String nd4jBackendClass) {
         return nd4jBackendClass.startsWith("JCublas");
     }
 }

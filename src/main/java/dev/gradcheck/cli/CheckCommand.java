@@ -43,7 +43,9 @@ final class CheckCommand implements Callable<Integer> {
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
             converter = FormatConverter.class,
-            description = "Report format: table, json or junit (JUnit XML for CI servers) (default: ${DEFAULT-VALUE}).")
+            completionCandidates = FormatConverter.Names.class,
+            description = "Report format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}); json is versioned"
+                    + " (docs/report-schema.md), junit is JUnit XML for CI servers.")
     ReportFormat format;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",

@@ -13,4 +13,12 @@ final class FormatConverter implements CommandLine.ITypeConverter<ReportFormat> 
             throw new CommandLine.TypeConversionException(e.getMessage());
         }
     }
+
+    /** --format's values for help texts and completion: every {@link ReportFormat}'s name. */
+    static final class Names implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.stream(ReportFormat.values()).map(ReportFormat::cliName).iterator();
+        }
+    }
 }
