@@ -17,9 +17,9 @@ final class CheckingOptions {
 
     @Option(names = "--mode", paramLabel = "MODE", converter = ModeConverter.class,
             completionCandidates = ModeNames.class,
-            description = "${COMPLETION-CANDIDATES}: full checks the whole Jacobian; fast one projection v'Ju per"
-                    + " block (2 forwards per input, 1 backward per output; a failing input is rechecked in full)."
-                    + " Default: each spec's mode.")
+            description = "${COMPLETION-CANDIDATES} (docs/checking.md describes each): full checks every Jacobian"
+                    + " entry; fast one projection v'Ju per block (2 forwards per input, 1 backward per output; a"
+                    + " failing input is rechecked in full). Default: each spec's mode.")
     Mode mode;
 
     @Option(names = "--order", paramLabel = "N",

@@ -123,7 +123,7 @@ class OtherCommandsTest {
             assertTrue(help.contains(m.specName()), m + " in " + help);
             assertTrue(bad.err().contains(m.specName()), m + " in " + bad.err());
         }
-        assertTrue(help.contains("--mode=MODE " + String.join(", ", Mode.specNames()) + ":"), help);
+        assertTrue(help.contains("--mode=MODE " + String.join(", ", Mode.specNames()) + " (docs"), help);
     }
 
     @Test
