@@ -47,8 +47,8 @@ public final class CudaProbe {
      */
     static Availability probe(boolean cudaOnClassPath, CommandRunner runner, String visibleDevices) {
         if (!cudaOnClassPath) {
-            return new Availability(false, "cuda: nd4j-cuda is not on the class path (gradcheck was built without the cuda"
-                    + " profile; build it with `mvn -Pcuda package`)");
+            return new Availability(false, "cuda: nd4j-cuda is not on the class path (gradcheck was built without the"
+                    + " cuda profile; build it with `mvn -Pcuda package`)");
         }
         List<String> lines;
         try {
@@ -112,8 +112,8 @@ public final class CudaProbe {
     }
 
     private static Availability refused(List<String> refusals) {
-        return new Availability(false, "cuda: " + String.join("; ", refusals) + ", but nd4j-cuda-11.6 1.0.0-M2.1 carries"
-                + " kernels for " + ARCHS + " only and no PTX, so it cannot run there");
+        return new Availability(false, "cuda: " + String.join("; ", refusals) + ", but nd4j-cuda-11.6 1.0.0-M2.1"
+                + " carries kernels for " + ARCHS + " only and no PTX, so it cannot run there");
     }
 
     /** One line of nvidia-smi's device list. */
