@@ -23,6 +23,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -49,12 +51,17 @@ public final class WorkerMain {
     public record Setup(Engine engine, MemoryBudget budget, List<Path> plugins) {
 
         static Setup fromSystemProperties() {
-            String engine = System.getProperty(ENGINE_PROPERTY, Engine.DEFAULT.specName());
-            String maxMemory = System.getProperty(MAX_MEMORY_PROPERTY);
+            return from(System::getProperty);
+        }
+
+        /** @param properties the worker's system properties, by name (null when not set) */
+        static Setup from(Function<String, String> properties) {
+            String engine = Objects.requireNonNullElse(properties.apply(ENGINE_PROPERTY), Engine.DEFAULT.specName());
+            String maxMemory = properties.apply(MAX_MEMORY_PROPERTY);
             return new Setup(Engine.fromSpecName(engine).orElseThrow(
                     () -> new IllegalArgumentException("unknown engine " + engine)),
                     MemoryBudget.orDefault(maxMemory == null ? null : Long.parseLong(maxMemory)),
-                    pluginPaths(System.getProperty(PLUGINS_PROPERTY, "")));
+                    pluginPaths(Objects.requireNonNullElse(properties.apply(PLUGINS_PROPERTY), "")));
         }
     }
 

@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.Status;
+import dev.gradcheck.spec.MemoryBudget;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +41,26 @@ class EngineSupportTest {
         assertEquals("0", cpu.environment().get("BACKEND_PRIORITY_GPU"));
         assertTrue(cpu.command().contains("-Dgradcheck.backend=cpu"), cpu.command().toString());
         assertTrue(cpu.on(Engine.CUDA, Availability.ALWAYS).command().contains("-Dgradcheck.backend=cuda"));
+    }
+
+    @Test
+    void aWorkerIsToldItsEngineBudgetAndPluginsAtItsStartAndReadsThemThere() {
+        WorkerOptions options = WorkerOptions.cpu().on(Engine.CUDA, Availability.ALWAYS).withMaxMemory(10L << 20)
+                .withPlugins(List.of(Path.of("/p/a.jar"), Path.of("/p/b")));
+        Map<String, String> properties = new HashMap<>();
+        for (String arg : options.command()) {
+            if (arg.startsWith("-D")) {
+                String[] kv = arg.substring(2).split("=", 2);
+                properties.put(kv[0], kv[1]);
+            }
+        }
+        WorkerMain.Setup setup = WorkerMain.Setup.from(properties::get);
+        assertEquals(Engine.CUDA, setup.engine());
+        assertEquals(new MemoryBudget(10L << 20), setup.budget());
+        assertEquals(List.of(Path.of("/p/a.jar"), Path.of("/p/b")), setup.plugins());
+        WorkerMain.Setup defaults = WorkerMain.Setup.from(name -> null);
+        assertEquals(Engine.CPU, defaults.engine());
+        assertEquals(MemoryBudget.forThisJvm(), defaults.budget(), "without --max-memory: half the worker's heap");
     }
 
     @Test
