@@ -27,6 +27,15 @@ public interface Backend extends AutoCloseable {
         return null;
     }
 
+    /**
+     * Validates a spec that must run ops to be validated (a graph is built and run once): see {@link Validation}.
+     * An engine that cannot says so as an error.
+     */
+    default CheckResult validate(CheckRequest request) {
+        return dev.gradcheck.check.Unfinished.of(request.spec(), engine().specName(),
+                dev.gradcheck.result.Status.ERROR, "the " + engine().specName() + " engine does not validate specs", 0);
+    }
+
     @Override
     default void close() {}
 }

@@ -22,6 +22,8 @@ public final class InProcessBackend implements Backend {
     private final Engine engine;
     private final GraphAwareChecker checker;
     private final FunctionFactory factory;
+    private final PluginSet plugins;
+    private final MemoryBudget budget;
 
     /**
      * @param engine  the engine ND4J runs on in this JVM (one per JVM, chosen at start-up), as results name it
@@ -29,16 +31,25 @@ public final class InProcessBackend implements Backend {
      * @param budget  the most memory one check may plan to use
      */
     public InProcessBackend(Engine engine, FunctionFactory factory, MemoryBudget budget) {
+        this(engine, factory, PluginSet.EMPTY, budget);
+    }
+
+    private InProcessBackend(Engine engine, FunctionFactory factory, PluginSet plugins, MemoryBudget budget) {
         this.engine = engine;
         this.checker = new GraphAwareChecker(factory, engine.specName(), budget);
         this.factory = factory;
+        this.plugins = plugins;
+        this.budget = budget;
     }
 
-    /** ND4J's ops and the given plugin ops (already checked for name clashes). */
+    /**
+     * ND4J's ops and the given plugin ops (already checked for name clashes), built within {@code budget}: an op's
+     * outputs are weighed before it runs.
+     */
     public static InProcessBackend withPlugins(Engine engine, PluginSet plugins, MemoryBudget budget) {
-        FunctionFactory ops = plugins.isEmpty() ? new Nd4jOpBuilder(OpCatalog.nd4j())::build
-                : new OpResolver(OpCatalog.nd4j(), plugins)::build;
-        return new InProcessBackend(engine, ops, budget);
+        FunctionFactory ops = plugins.isEmpty() ? new Nd4jOpBuilder(OpCatalog.nd4j(), budget)::build
+                : new OpResolver(OpCatalog.nd4j(), plugins, budget)::build;
+        return new InProcessBackend(engine, ops, plugins, budget);
     }
 
     @Override
@@ -50,6 +61,12 @@ public final class InProcessBackend implements Backend {
     @Override
     public CheckResult run(CheckRequest request) {
         return checker.check(request.spec());
+    }
+
+    @Override
+    public CheckResult validate(CheckRequest request) {
+        return Validation.run(new OpResolver(OpCatalog.nd4j(), plugins, budget), request.spec(), budget,
+                engine.specName());
     }
 
     @Override

@@ -48,6 +48,14 @@ public final class WorkerBackend implements Backend {
                 : Unfinished.of(spec, engine().specName(), x.status(), x.message(), x.seconds());
     }
 
+    /** The validation's result from the worker; crashed or timed out as for a check. */
+    @Override
+    public CheckResult validate(CheckRequest request) {
+        Exchange x = exchange(request, WorkerProtocol.Request.Kind.VALIDATE);
+        return x.reply() != null ? x.reply().result()
+                : Unfinished.of(request.spec(), engine().specName(), x.status(), x.message(), x.seconds());
+    }
+
     /** Null when the worker crashed or timed out taking it; the check's own result says how. */
     @Override
     public BackendSample sample(CheckRequest request) {

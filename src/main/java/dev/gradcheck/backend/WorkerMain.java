@@ -20,7 +20,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -82,7 +81,13 @@ public final class WorkerMain {
 
     private final Backend backend;
     private final PrintStream replies;
-    private final Map<String, List<LoadedSpec>> files = new HashMap<>();
+    /** The last files read, so that a file's documents are not read again for each; bounded for long runs. */
+    private final Map<String, List<LoadedSpec>> files = new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, List<LoadedSpec>> eldest) {
+            return size() > 64;
+        }
+    };
 
     private WorkerMain(Backend backend, PrintStream replies) {
         this.backend = backend;
@@ -131,6 +136,9 @@ public final class WorkerMain {
             WorkerProtocol.Reply reply;
             if (request.kind() == WorkerProtocol.Request.Kind.SAMPLE) {
                 reply = new WorkerProtocol.Reply(request.id(), null, spec == null ? null : backend.sample(CheckRequest.of(spec)));
+            } else if (request.kind() == WorkerProtocol.Request.Kind.VALIDATE) {
+                reply = new WorkerProtocol.Reply(request.id(), spec == null ? missing(request, backend)
+                        : backend.validate(CheckRequest.of(spec)), null);
             } else {
                 CheckResult result = spec == null ? missing(request, backend) : backend.run(spec);
                 reply = new WorkerProtocol.Reply(request.id(), result, null, vmError(result));

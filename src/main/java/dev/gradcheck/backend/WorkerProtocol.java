@@ -29,18 +29,18 @@ final class WorkerProtocol {
     private WorkerProtocol() {}
 
     /**
-     * Check one spec document, or take its {@link BackendSample}.
+     * Check one spec document, take its {@link BackendSample}, or validate it ({@link Validation}).
      *
      * @param file     the spec file, as the front end named it (the worker shares its working directory)
      * @param location the document's {@code file:line:col}, which picks it among the file's documents
      * @param overrides the command line's checking settings, which win over the spec's
      */
     record Request(long id, String file, String location, Kind kind, Overrides overrides) {
-        enum Kind { CHECK, SAMPLE }
+        enum Kind { CHECK, SAMPLE, VALIDATE }
     }
 
     /**
-     * The outcome of one request: a result for CHECK, a sample (or null) for SAMPLE.
+     * The outcome of one request: a result for CHECK and VALIDATE, a sample (or null) for SAMPLE.
      *
      * @param retiring the VirtualMachineError (e.g. "OutOfMemoryError") after which the worker exits following this
      *                 reply, its JVM no longer to be trusted with another check; null otherwise

@@ -94,10 +94,8 @@ final class CheckCommand implements Callable<Integer> {
                     + " or one nd4j-cuda M2.1 cannot run); without it, skipped checks leave the exit code alone.")
     boolean requireBackend;
 
-    @Option(names = "--max-memory", paramLabel = "SIZE", converter = ByteSize.Converter.class,
-            description = "Refuse (as INVALID, before allocating) a spec whose inputs and Jacobians would need more"
-                    + " than SIZE bytes (k, m, g suffixes); default: half the checking JVM's heap.")
-    Long maxMemory;
+    @Mixin
+    MaxMemoryOption maxMemory = new MaxMemoryOption();
 
     @Option(names = "--in-process",
             description = "Check in this JVM instead of worker JVMs: no crash isolation, no time limits, cpu only;"
@@ -149,7 +147,7 @@ final class CheckCommand implements Callable<Integer> {
 
         RunConfiguration config = new RunConfiguration(select(batch.specs()), overrides,
                 engineChoice == null ? null : engineChoice.engines(), !inProcess && workerOptions != null, jobs, timeout,
-                maxMemory, plugins, failFast);
+                maxMemory.bytes, plugins, failFast);
         ReportListener report = new ReportListener(new ReportWriter(console, format, output, !noColor, quiet), console,
                 new ExitPolicy(!batch.pathProblems().isEmpty(), only, skip, requireBackend), start);
         try (EnginePool pool = config.openPool(inProcessBackends, workerOptions)) {
@@ -163,15 +161,19 @@ final class CheckCommand implements Callable<Integer> {
             session.addListener(report);
             runUntilDoneOrInterrupted(session);
             if (session.wasInterrupted()) {
-                return ExitCode.INTERRUPTED.code(); // the report was written then; the JVM is on its way out
+                return Signals.exitCode(); // the report was written then; the JVM is on its way out
             }
         }
         return report.exitCode();
     }
 
-    /** Ctrl-C ends the session through a shutdown hook: the report so far, still a valid report. */
+    /**
+     * Ctrl-C (SIGTERM, SIGHUP) ends the session through a shutdown hook: the report so far, still a valid report,
+     * with the exit code of the signal ({@link Signals}).
+     */
     private static void runUntilDoneOrInterrupted(RunSession session) {
         Thread onInterrupt = new Thread(session::interrupt, "gradcheck-interrupt");
+        Signals.watch(); // so that the report written in the hook knows which signal ends the JVM
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         try {
             session.run();

@@ -8,10 +8,15 @@ import java.util.List;
 public enum ExitCode {
     OK(0, "every check ended as expected"),
     MISMATCH(1, "at least one gradient mismatch, or an expected failure that passed"),
-    USAGE(2, "usage error or invalid spec"),
+    USAGE(2, "usage error, invalid spec, or a report that could not be written in full"),
     OP_ERROR(3, "an operator errored, crashed or timed out"),
-    /** Set by the JVM on SIGINT; listed so users know the report written then is partial. */
-    INTERRUPTED(130, "interrupted (Ctrl-C); the report holds the checks that finished");
+    /**
+     * Set by the JVM on SIGHUP, SIGINT and SIGTERM (128 + the signal's number); listed so users know the report
+     * written then is partial, and says the same code.
+     */
+    HANGUP(129, "hung up (SIGHUP); the report holds the checks that finished"),
+    INTERRUPTED(130, "interrupted (Ctrl-C, SIGINT); the report holds the checks that finished"),
+    TERMINATED(143, "terminated (SIGTERM); the report holds the checks that finished");
 
     private final int code;
     private final String meaning;

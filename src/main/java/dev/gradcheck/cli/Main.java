@@ -16,35 +16,52 @@ public final class Main {
     public static void main(String[] args) {
         JvmSetup.quietLogging();
         // SameDiff prints to System.out ("Added differentiated op ..."): only reports may reach the real stdout.
-        PrintStream stdout = reportStream();
+        ReportChannel stdout = reportChannel();
         System.setOut(new PrintStream(new ChatterFilter(System.err), true, StandardCharsets.UTF_8));
-        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(stdout, StandardCharsets.UTF_8), true);
+        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(new java.io.BufferedOutputStream(stdout),
+                StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         int code = commandLine(out, err, BackendFactory.CPU, WorkerOptions.cpu()).execute(args);
-        out.flush();
+        System.exit(exitAfterWriting(code, out, stdout.failure(), err));
+    }
+
+    /**
+     * A report that did not reach stdout in full (a full device, a closed stdout, a broken pipe) is an error: exit
+     * at least {@link ExitCode#USAGE}, never 0 and never the mismatch code, with one line saying why.
+     */
+    static int exitAfterWriting(int code, PrintWriter out, String failure, PrintWriter err) {
+        if (out.checkError()) { // flushes, then tells whether any write failed
+            err.println("gradcheck: the report could not be written to stdout (" + (failure == null ? "write error"
+                    : failure) + ")");
+            code = Math.max(code, ExitCode.USAGE.code());
+        }
         err.flush();
-        System.exit(code);
+        return code;
     }
 
     /**
      * Where reports go: the launcher passes the real stdout as an inherited file descriptor
-     * ({@code gradcheck.stdout.fd}) and points fd 1 at stderr, where native printf()s then land. The descriptor is
-     * used as it is, not reopened by path, so it shares the caller's file offset. Without it, plain stdout.
+     * ({@code gradcheck.stdout.fd}) and points fd 1 at stderr, where native printf()s then land; {@code closed}
+     * when the caller's stdout was closed. The descriptor is used as it is, not reopened by path, so it shares the
+     * caller's file offset. Without it, plain stdout.
      */
-    private static PrintStream reportStream() {
+    private static ReportChannel reportChannel() {
         String fd = System.getProperty("gradcheck.stdout.fd");
+        if ("closed".equals(fd)) {
+            return ReportChannel.closed();
+        }
         if (fd != null) {
             try {
                 java.io.FileDescriptor descriptor = new java.io.FileDescriptor();
                 java.lang.reflect.Field field = java.io.FileDescriptor.class.getDeclaredField("fd");
                 field.setAccessible(true); // needs --add-opens java.base/java.io=ALL-UNNAMED, as the launcher gives
                 field.setInt(descriptor, Integer.parseInt(fd));
-                return new PrintStream(new java.io.FileOutputStream(descriptor), true, StandardCharsets.UTF_8);
+                return ReportChannel.of(descriptor);
             } catch (ReflectiveOperationException | RuntimeException e) {
                 System.err.println("gradcheck: cannot write the report to fd " + fd + ", using stdout: " + e);
             }
         }
-        return System.out;
+        return ReportChannel.of(java.io.FileDescriptor.out);
     }
 
     /**
@@ -62,7 +79,7 @@ public final class Main {
                                           WorkerOptions workers) {
         CommandLine cl = new CommandLine(new GradcheckCommand());
         cl.addSubcommand(new CommandLine(new CheckCommand(backends, workers)));
-        cl.addSubcommand(new CommandLine(new ValidateCommand()));
+        cl.addSubcommand(new CommandLine(new ValidateCommand(backends, workers)));
         cl.addSubcommand(new CommandLine(new ListOpsCommand()));
         cl.addSubcommand(new CommandLine(new BenchCommand()));
         cl.addSubcommand(new CommandLine(new CoverageCommand()));

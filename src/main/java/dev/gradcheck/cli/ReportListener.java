@@ -12,7 +12,8 @@ import java.util.List;
  * during the final write waits for it, so a report is never cut in half.
  *
  * <p>The summary written always carries the code the process exits with: the checks' own code raised by usage
- * problems ({@link ExitPolicy}) at the end of a run, {@link ExitCode#INTERRUPTED} on Ctrl-C.
+ * problems ({@link ExitPolicy}) at the end of a run, 128 + the signal's number on Ctrl-C, SIGTERM or SIGHUP
+ * ({@link Signals}).
  */
 final class ReportListener implements RunListener {
 
@@ -45,9 +46,11 @@ final class ReportListener implements RunListener {
             return;
         }
         List<CheckResult> results = outcome.results();
-        console.err().println(results.isEmpty() ? "gradcheck: interrupted before any check finished"
-                : "gradcheck: interrupted; the report holds the " + results.size() + " check(s) that finished");
-        write(results, Summary.of(results, seconds(), ExitCode.INTERRUPTED.code()), true);
+        console.err().println("gradcheck: interrupted by " + Signals.name() + (results.isEmpty()
+                ? " before any check finished" : "; the report holds the " + results.size()
+                + " check(s) that finished"));
+        // the code the JVM exits with: 128 + the signal's number (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP)
+        write(results, Summary.of(results, seconds(), Signals.exitCode()), true);
         console.err().flush();
     }
 

@@ -6,18 +6,33 @@ import dev.gradcheck.report.ReportContext;
 import dev.gradcheck.report.ReportFormat;
 import dev.gradcheck.report.SummaryLine;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Set;
 
 /**
- * Renders a report to stdout or to a file. A file is written beside its target and moved into place, so a reader
- * never sees half a report.
+ * Renders a report to stdout or to a file ({@code --output}). A regular file is written beside its target and
+ * moved into place, so a reader never sees half a report (through a symbolic link: beside the file it points to,
+ * keeping the link). Anything else that exists (a device such as /dev/null, a FIFO) is written in place, never
+ * replaced by a regular file; /dev/stdout means the report stream itself. A report that cannot be written in full
+ * (a full disk, /dev/full) is an error, said on stderr.
  */
 final class ReportWriter {
+
+    /** Paths that mean stdout; under bin/gradcheck the JVM's own fd 1 is stderr, so they are not opened by path. */
+    private static final Set<String> STDOUT = Set.of("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1");
+    /** A new report file's permissions: readable by all, as a shell's {@code >} with the usual umask makes it. */
+    private static final Set<PosixFilePermission> NEW_FILE = PosixFilePermissions.fromString("rw-r--r--");
 
     private final Console console;
     private final ReportFormat format;
@@ -28,14 +43,15 @@ final class ReportWriter {
     ReportWriter(Console console, ReportFormat format, Path output, boolean colorAllowed, boolean quiet) {
         this.console = console;
         this.format = format;
-        this.output = output;
+        this.output = output == null || STDOUT.contains(output.toString()) ? null : output;
         this.colorAllowed = colorAllowed;
         this.quiet = quiet;
     }
 
     /**
      * @param interrupted the run was cut short: the report says so
-     * @return false when the report could not be written (the reason is on stderr)
+     * @return false when the report could not be written to {@code --output} (the reason is on stderr); a failed
+     *         write to stdout is the entry point's to find and say ({@link Main#exitAfterWriting})
      */
     boolean write(List<CheckResult> results, Summary summary, boolean interrupted) {
         boolean color = colorAllowed && output == null && console.colorTerminal();
@@ -46,17 +62,76 @@ final class ReportWriter {
                 console.out().flush();
                 return true;
             }
-            Path target = output.toAbsolutePath();
-            Path tmp = Files.createTempFile(target.getParent(), ".gradcheck-", ".tmp");
-            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                format.renderer().render(results, summary, ctx, w);
+            BasicFileAttributes existing = attributes(output);
+            if (existing != null && existing.isDirectory()) {
+                throw new IOException("is a directory");
             }
-            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            if (existing != null && !existing.isRegularFile()) {
+                writeInPlace(results, summary, ctx);
+            } else {
+                replace(existing == null ? output.toAbsolutePath() : output.toRealPath(), results, summary, ctx);
+            }
             console.err().println(SummaryLine.of(summary, interrupted) + " -> " + output);
             return true;
         } catch (IOException e) {
-            console.err().println("gradcheck: cannot write the report to " + output + ": " + e.getMessage());
+            console.err().println("gradcheck: cannot write the report to " + output + ": " + reason(e));
             return false;
         }
+    }
+
+    /** A device or FIFO: opened for writing as it is, as a shell's {@code >} would, and never replaced. */
+    private void writeInPlace(List<CheckResult> results, Summary summary, ReportContext ctx) throws IOException {
+        try (Writer w = new OutputStreamWriter(Files.newOutputStream(output, StandardOpenOption.WRITE),
+                StandardCharsets.UTF_8)) {
+            format.renderer().render(results, summary, ctx, w);
+        }
+    }
+
+    /** A regular file (or none yet): written whole beside {@code target}, then moved over it in one step. */
+    private void replace(Path target, List<CheckResult> results, Summary summary, ReportContext ctx)
+            throws IOException {
+        Path tmp = Files.createTempFile(target.getParent(), ".gradcheck-", ".tmp");
+        try {
+            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                format.renderer().render(results, summary, ctx, w);
+            }
+            keepPermissions(target, tmp);
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp); // after a failed write (a full disk): no half report left behind
+        }
+    }
+
+    /** The replaced file's permissions, or rw-r--r-- for a new one (a temporary file starts private). */
+    private static void keepPermissions(Path target, Path tmp) {
+        try {
+            Set<PosixFilePermission> permissions = Files.exists(target) ? Files.getPosixFilePermissions(target)
+                    : NEW_FILE;
+            Files.setPosixFilePermissions(tmp, permissions);
+        } catch (IOException | UnsupportedOperationException e) {
+            // not a POSIX file system, or not ours to read: the report is still written
+        }
+    }
+
+    /** The target's attributes, following links; null when there is nothing there yet. */
+    private static BasicFileAttributes attributes(Path path) throws IOException {
+        try {
+            return Files.readAttributes(path, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+            if (Files.isSymbolicLink(path)) {
+                throw new IOException("a symbolic link to " + Files.readSymbolicLink(path) + ", which does not exist");
+            }
+            return null;
+        }
+    }
+
+    private static String reason(IOException e) {
+        if (e instanceof NoSuchFileException n) {
+            return "no such file or directory: " + n.getFile();
+        }
+        if (e instanceof java.nio.file.AccessDeniedException a) {
+            return "permission denied: " + a.getFile();
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 }

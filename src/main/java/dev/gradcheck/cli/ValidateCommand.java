@@ -1,10 +1,18 @@
 package dev.gradcheck.cli;
 
+import dev.gradcheck.backend.Backend;
+import dev.gradcheck.backend.BackendFactory;
+import dev.gradcheck.backend.CheckRequest;
+import dev.gradcheck.backend.Validation;
+import dev.gradcheck.backend.WorkerBackend;
+import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.op.OpCatalog;
 import dev.gradcheck.op.OpResolver;
 import dev.gradcheck.op.PluginSet;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.LoadedSpec;
+import dev.gradcheck.spec.MemoryBudget;
+import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecError;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,15 +20,18 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code gradcheck validate PATH...}: read and validate specs, run nothing. */
 @Command(name = "validate", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Parses and validates specs without running them: YAML, keys, types, shapes, and that each"
-            + " op exists and takes the attributes given; for graph specs also unknown names, cycles, unused nodes and"
-            + " inputs, and nodes whose input shapes do not fit. Prints each problem as file:line:col: message."})
+        description = {"Parses and validates specs without checking gradients: YAML, keys, types, shapes, and that"
+            + " each op exists and takes the attributes given; for graph specs also unknown names, cycles, unused nodes"
+            + " and inputs, and nodes whose input shapes do not fit (a graph is run once, in a worker JVM, on the"
+            + " values check draws); specs over --max-memory, weighed as check weighs them. Prints each problem as"
+            + " file:line:col: message; a bad spec or file never stops the others."})
 final class ValidateCommand implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Spec files or directories.")
@@ -29,8 +40,29 @@ final class ValidateCommand implements Callable<Integer> {
     @Mixin
     PluginOptions pluginOptions;
 
+    @Mixin
+    MaxMemoryOption maxMemory = new MaxMemoryOption();
+
+    @Option(names = "--in-process",
+            description = "Run graph specs' ops in this JVM instead of a worker JVM: an op that crashes the JVM then"
+                    + " ends the whole run; for debugging.")
+    boolean inProcess;
+
     @Spec
     CommandSpec command;
+
+    private final BackendFactory inProcessBackends;
+    private final WorkerOptions workerOptions;
+
+    /**
+     * @param inProcessBackends the engine that runs graph specs with {@code --in-process}, made for the run's plugins
+     *                          and memory budget
+     * @param workerOptions     how to start the worker JVM that runs graph specs; null runs them in this JVM
+     */
+    ValidateCommand(BackendFactory inProcessBackends, WorkerOptions workerOptions) {
+        this.inProcessBackends = inProcessBackends;
+        this.workerOptions = workerOptions;
+    }
 
     @Override
     public Integer call() {
@@ -41,29 +73,59 @@ final class ValidateCommand implements Callable<Integer> {
         if (plugins == null) {
             return ExitCode.USAGE.code();
         }
-        OpResolver builder = null;
-        int invalid = 0;
-        for (LoadedSpec loaded : batch.specs()) {
-            List<SpecError> errors = new ArrayList<>(loaded.errors());
-            if (loaded.isValid()) {
-                if (builder == null) {
-                    builder = new OpResolver(OpCatalog.nd4j(), plugins);
-                }
-                try {
-                    builder.validate(loaded.spec());
-                } catch (InvalidSpecException e) {
-                    errors.addAll(e.errors());
-                }
-            }
-            if (!errors.isEmpty()) {
-                invalid++;
-                errors.forEach(e -> console.out().println(e));
-            }
-        }
+        int invalid = validateAll(batch, plugins, !inProcess && workerOptions != null, console);
         int total = batch.specs().size();
         console.out().println(total + " spec" + (total == 1 ? "" : "s") + ": " + (total - invalid) + " valid, "
                 + invalid + " invalid");
         console.out().flush();
         return invalid > 0 || !batch.pathProblems().isEmpty() ? ExitCode.USAGE.code() : ExitCode.OK.code();
+    }
+
+    /**
+     * Prints every problem and returns how many specs have any. One-op specs are validated in this JVM (names and
+     * attributes, their inputs' size: no op runs); graph specs, which run their ops once, on the engine, so that a
+     * crash costs one spec. Nothing a spec does stops the others.
+     */
+    private int validateAll(SpecBatch batch, PluginSet plugins, boolean isolated, Console console) {
+        OpResolver resolver = null;
+        Backend engine = null;
+        int invalid = 0;
+        try {
+            for (LoadedSpec loaded : batch.specs()) {
+                List<String> problems = new ArrayList<>(loaded.errors().stream().map(SpecError::toString).toList());
+                if (loaded.isValid() && loaded.spec().graph() != null) {
+                    if (engine == null) {
+                        engine = isolated ? new WorkerBackend(maxMemory.on(workerOptions, plugins))
+                                : inProcessBackends.create(plugins, maxMemory.budget());
+                    }
+                    problems.addAll(Validation.problems(engine.validate(CheckRequest.of(loaded.spec())),
+                            loaded.spec()));
+                } else if (loaded.isValid()) {
+                    if (resolver == null) {
+                        resolver = new OpResolver(OpCatalog.nd4j(), plugins);
+                    }
+                    problems.addAll(validateOneOp(resolver, loaded.spec(), maxMemory.budget()));
+                }
+                if (!problems.isEmpty()) {
+                    invalid++;
+                    problems.forEach(console.out()::println);
+                }
+            }
+        } finally {
+            if (engine != null) {
+                engine.close();
+            }
+        }
+        return invalid;
+    }
+
+    /** Names, attributes and size: Java only, nothing to isolate. */
+    private static List<String> validateOneOp(OpResolver resolver, OpSpec spec, MemoryBudget budget) {
+        try {
+            resolver.validate(spec, budget);
+            return List.of();
+        } catch (InvalidSpecException e) {
+            return e.errors().stream().map(SpecError::toString).toList();
+        }
     }
 }

@@ -65,6 +65,14 @@ public interface Differentiable extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * The bytes its outputs will take, known before it first runs (an ND4J build asks the ops' shape functions), so
+     * that an output too big for the memory budget is refused before it is allocated; empty when not known.
+     */
+    default java.util.OptionalLong plannedOutputBytes() {
+        return java.util.OptionalLong.empty();
+    }
+
     static String gradientName(String input) {
         return "grad_" + input;
     }

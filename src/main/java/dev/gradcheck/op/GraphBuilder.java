@@ -1,10 +1,12 @@
 package dev.gradcheck.op;
 
+import dev.gradcheck.spec.DType;
 import dev.gradcheck.spec.GraphNode;
 import dev.gradcheck.spec.GraphSpec;
 import dev.gradcheck.spec.InputSpec;
 import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecError;
 import java.util.ArrayList;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -34,35 +37,83 @@ final class GraphBuilder {
     /**
      * Builds the graph on the values {@code check} draws (the spec's init and seed), in the inputs' dtypes: every
      * op, attribute and shape problem. Not on zeros: an op undefined there (matrix_inverse) would be reported as
-     * not accepting inputs that {@code check} builds fine.
+     * not accepting inputs that {@code check} builds fine. Weighed against {@code budget} as {@code check} weighs
+     * it: the inputs before they are drawn, each node's outputs before the node runs.
+     *
+     * @return the graph output's length, by name, for the caller to weigh the Jacobians (check/'s business)
      */
-    void validate(OpSpec spec) throws InvalidSpecException {
+    Map<String, Long> validate(OpSpec spec, MemoryBudget budget) throws InvalidSpecException {
+        budget.requireInputsFit(spec);
         Map<String, INDArray> values = new LinkedHashMap<>();
         for (InputSpec in : spec.inputs()) {
             values.put(in.name(), Nd4j.createFromArray(InputValues.generate(in, spec.seed())).reshape('c', in.shape())
                     .castTo(Nd4jTypes.of(in.dtype())));
         }
-        build(spec, values, GradientClip.BY_VALUE).close();
+        Built built = buildWeighed(spec, values, GradientClip.BY_VALUE, budget);
+        built.function().close();
+        return Map.of(spec.graph().output(), built.outputLength());
     }
 
-    GraphFunction build(OpSpec spec, Map<String, INDArray> inputs, GradientClip clip) throws InvalidSpecException {
+    GraphFunction build(OpSpec spec, Map<String, INDArray> inputs, GradientClip clip, MemoryBudget budget)
+            throws InvalidSpecException {
+        return buildWeighed(spec, inputs, clip, budget).function();
+    }
+
+    /** A built graph and how many elements its output has. */
+    private record Built(GraphFunction function, long outputLength) {}
+
+    private Built buildWeighed(OpSpec spec, Map<String, INDArray> inputs, GradientClip clip, MemoryBudget budget)
+            throws InvalidSpecException {
         GraphSpec graph = spec.graph();
         validateNodes(graph);
         List<Differentiable> nodes = new ArrayList<>();
         try {
             Map<String, INDArray> values = new HashMap<>(inputs);
+            long held = Nd4jOpBuilder.bytes(inputs.values());
             for (GraphNode node : graph.nodes()) {
                 Map<String, INDArray> args = GraphFunction.arguments(node, values);
-                Differentiable f = ops.buildOp(node.op(), node.attrs(), args, args.keySet());
+                Differentiable f = buildNode(node, args);
                 nodes.add(f);
-                values.put(node.out().value(), firstOutput(node, f, args));
+                Nd4jOpBuilder.weighOutputs(f, held, budget, node.op().pos(), node.describe()
+                        + ": its output (with the graph's values so far)"); // before the node allocates it
+                INDArray output = firstOutput(node, f, args);
+                values.put(node.out().value(), output);
+                held = MemoryBudget.saturatingAdd(held, Nd4jOpBuilder.bytes(List.of(output)));
             }
             Differentiable whole = graph.hasClips() ? null : whole(spec, inputs, values);
-            return new GraphFunction(graph, List.copyOf(inputs.keySet()), nodes, whole, clip);
+            GraphFunction function = new GraphFunction(graph, List.copyOf(inputs.keySet()), nodes, whole, clip);
+            return new Built(function, values.get(graph.output()).length());
         } catch (InvalidSpecException | RuntimeException e) {
             nodes.forEach(Differentiable::close);
             throw e;
         }
+    }
+
+    /**
+     * The node as a one-op function over its arguments. SameDiff checks a node's argument count and dtypes when it
+     * creates the node's outputs (add given three inputs, matmul given an int32 one): like a shape that does not
+     * fit, that is a mistake in the graph as written, reported at the node.
+     */
+    private Differentiable buildNode(GraphNode node, Map<String, INDArray> args) throws InvalidSpecException {
+        try {
+            return ops.buildOp(node.op(), node.attrs(), args, args.keySet());
+        } catch (RuntimeException e) {
+            throw new InvalidSpecException(node.op().pos(), node.describe() + " cannot be built on its inputs ("
+                    + describeArgs(node, args) + "): " + firstLine(e));
+        }
+    }
+
+    private static String describeArgs(GraphNode node, Map<String, INDArray> args) {
+        List<String> described = new ArrayList<>();
+        List<INDArray> arrays = new ArrayList<>(args.values());
+        for (int k = 0; k < arrays.size(); k++) {
+            INDArray a = arrays.get(k);
+            String dtype = Nd4jTypes.toSpec(a.dataType()).map(DType::specName)
+                    .orElse(a.dataType().name().toLowerCase(java.util.Locale.ROOT));
+            described.add(node.in().get(k).value() + " " + Arrays.toString(a.shape())
+                    + (a.dataType() == DataType.DOUBLE ? "" : " " + dtype));
+        }
+        return String.join(", ", described);
     }
 
     /** Every node's op and attributes at once, so one run shows every such mistake in the graph. */
@@ -91,13 +142,8 @@ final class GraphBuilder {
         try {
             return f.forward(args).get("0");
         } catch (RuntimeException e) {
-            List<String> described = new ArrayList<>();
-            List<INDArray> arrays = new ArrayList<>(args.values());
-            for (int k = 0; k < arrays.size(); k++) {
-                described.add(node.in().get(k).value() + " " + Arrays.toString(arrays.get(k).shape()));
-            }
             throw new InvalidSpecException(node.op().pos(), node.describe() + " does not accept its inputs ("
-                    + String.join(", ", described) + "): " + firstLine(e));
+                    + describeArgs(node, args) + "): " + firstLine(e));
         }
     }
 

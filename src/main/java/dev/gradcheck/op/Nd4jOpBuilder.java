@@ -2,7 +2,9 @@ package dev.gradcheck.op;
 
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.Located;
+import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
+import dev.gradcheck.spec.SourcePos;
 import dev.gradcheck.spec.Suggestions;
 import java.lang.reflect.Constructor;
 import java.util.ArrayList;
@@ -11,6 +13,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.nd4j.autodiff.functions.DifferentialFunction;
 import org.nd4j.autodiff.samediff.SDVariable;
@@ -30,9 +33,17 @@ import org.nd4j.linalg.api.ops.DynamicCustomOp;
 public final class Nd4jOpBuilder {
 
     private final OpCatalog catalog;
+    /** What a build may allocate: an op's outputs are weighed against it before the op first runs. */
+    private final MemoryBudget budget;
 
+    /** A builder that weighs nothing (tests, and builds whose size was weighed elsewhere). */
     public Nd4jOpBuilder(OpCatalog catalog) {
+        this(catalog, MemoryBudget.UNLIMITED);
+    }
+
+    public Nd4jOpBuilder(OpCatalog catalog, MemoryBudget budget) {
         this.catalog = catalog;
+        this.budget = budget;
     }
 
     /** How graphs clip gradients: {@link GradientClip#BY_VALUE} unless a test swaps in a wrong one. */
@@ -40,21 +51,25 @@ public final class Nd4jOpBuilder {
 
     /** The same builder with graphs clipping gradients another way: tests use it to show a wrong clip fails. */
     public Nd4jOpBuilder withGradientClip(GradientClip clip) {
-        Nd4jOpBuilder copy = new Nd4jOpBuilder(catalog);
+        Nd4jOpBuilder copy = new Nd4jOpBuilder(catalog, budget);
         copy.gradientClip = clip;
         return copy;
     }
 
     /**
-     * Checks that the op exists and its attributes bind. A graph spec is built once on zero inputs as well, so
-     * that nodes whose shapes do not fit are found too (ND4J's shape rules live in its kernels).
+     * Checks that the op exists and its attributes bind. A graph spec is built and run once as well, on the values
+     * check draws and within {@code budget}, so that nodes whose shapes do not fit are found too (ND4J's shape rules
+     * live in its kernels).
+     *
+     * @return for a graph, its output's length by name (for the Jacobians to be weighed); empty for one op, which
+     *         is not run here
      */
-    public void validate(OpSpec spec) throws InvalidSpecException {
+    public Map<String, Long> validate(OpSpec spec, MemoryBudget budget) throws InvalidSpecException {
         if (spec.graph() != null) {
-            new GraphBuilder(this).validate(spec);
-            return;
+            return new GraphBuilder(this).validate(spec, budget);
         }
         validateOp(spec.op(), spec.attrs());
+        return Map.of();
     }
 
     void validateOp(Located<String> op, Map<String, Located<Object>> attrs) throws InvalidSpecException {
@@ -96,9 +111,38 @@ public final class Nd4jOpBuilder {
      */
     public Differentiable build(OpSpec spec, Map<String, INDArray> inputs) throws InvalidSpecException {
         if (spec.graph() != null) {
-            return new GraphBuilder(this).build(spec, inputs, gradientClip);
+            return new GraphBuilder(this).build(spec, inputs, gradientClip, budget);
         }
-        return buildOp(spec.op(), spec.attrs(), inputs, spec.check());
+        Differentiable f = buildOp(spec.op(), spec.attrs(), inputs, spec.check());
+        try {
+            weighOutputs(f, bytes(inputs.values()), budget, spec.pos(), "its outputs (with its inputs)");
+        } catch (InvalidSpecException e) {
+            f.close();
+            throw e;
+        }
+        return f;
+    }
+
+    /**
+     * Refuses, before it runs, a function whose outputs would take the memory over {@code budget} on top of the
+     * {@code held} bytes (an attribute can make a small input's output huge: pad, tile, matmul of a column by a
+     * row). Outputs whose size ND4J's shape functions cannot tell are left to the forward pass.
+     */
+    static void weighOutputs(Differentiable f, long held, MemoryBudget budget, SourcePos pos, String what)
+            throws InvalidSpecException {
+        OptionalLong out = f.plannedOutputBytes();
+        if (out.isPresent()) {
+            budget.requireOutputsFit(held, out.getAsLong(), pos, what);
+        }
+    }
+
+    /** What the arrays take, saturating. */
+    static long bytes(Collection<INDArray> arrays) {
+        long total = 0;
+        for (INDArray a : arrays) {
+            total = MemoryBudget.saturatingAdd(total, MemoryBudget.saturatingMul(a.length(), a.dataType().width()));
+        }
+        return total;
     }
 
     /** @param checked the inputs to differentiate by; the others are built as constants */

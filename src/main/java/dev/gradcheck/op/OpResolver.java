@@ -1,6 +1,7 @@
 package dev.gradcheck.op;
 
 import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
 import java.util.Map;
 import java.util.Optional;
@@ -16,18 +17,30 @@ public final class OpResolver {
     private final PluginSet plugins;
 
     public OpResolver(OpCatalog catalog, PluginSet plugins) {
-        this.nd4j = new Nd4jOpBuilder(catalog);
+        this(catalog, plugins, MemoryBudget.UNLIMITED);
+    }
+
+    /** @param budget what an ND4J op's build may allocate (see {@link Nd4jOpBuilder}) */
+    public OpResolver(OpCatalog catalog, PluginSet plugins, MemoryBudget budget) {
+        this.nd4j = new Nd4jOpBuilder(catalog, budget);
         this.plugins = plugins;
     }
 
-    /** Checks that the op exists and takes the spec's inputs and attributes, without building anything. */
-    public void validate(OpSpec spec) throws InvalidSpecException {
+    /**
+     * Checks that the op exists and takes the spec's inputs and attributes, and that the spec fits {@code budget}
+     * as {@code check} would weigh it: its inputs for every spec, and for a graph (which is built and run once on
+     * the values check draws) each node's outputs.
+     *
+     * @return the lengths of the outputs that were computed (a graph's), by name, to weigh the Jacobians with
+     */
+    public Map<String, Long> validate(OpSpec spec, MemoryBudget budget) throws InvalidSpecException {
+        budget.requireInputsFit(spec);
         Optional<PluginOperator> plugin = plugins.find(spec.op().value());
         if (plugin.isPresent()) {
             OperatorFunction.validate(plugin.get(), spec);
-        } else {
-            nd4j.validate(spec);
+            return Map.of();
         }
+        return nd4j.validate(spec, budget);
     }
 
     public Differentiable build(OpSpec spec, Map<String, INDArray> inputs) throws InvalidSpecException {

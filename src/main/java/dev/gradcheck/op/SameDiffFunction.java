@@ -1,13 +1,19 @@
 package dev.gradcheck.op;
 
+import dev.gradcheck.spec.MemoryBudget;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.nd4j.autodiff.functions.DifferentialFunction;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.autodiff.samediff.VariableType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.ops.CustomOp;
+import org.nd4j.linalg.api.ops.OpContext;
+import org.nd4j.linalg.api.shape.LongShapeDescriptor;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
@@ -90,6 +96,47 @@ final class SameDiffFunction implements Differentiable {
             }
         }
         return out;
+    }
+
+    /**
+     * The bytes the graph's op outputs will take, from ND4J's shape functions, before anything runs: for each op
+     * whose arguments are all inputs of the graph (so their arrays exist), its outputs' shapes and dtypes. Empty
+     * when a shape function fails or says nothing; the forward pass then reports what is wrong.
+     */
+    @Override
+    public OptionalLong plannedOutputBytes() {
+        long total = 0;
+        try {
+            for (DifferentialFunction op : sd.ops()) {
+                List<INDArray> args = new ArrayList<>();
+                for (SDVariable v : op.args()) {
+                    if (v.getVariableType() != VariableType.VARIABLE && v.getVariableType() != VariableType.CONSTANT) {
+                        return OptionalLong.empty(); // fed by another op: its shape is not known yet
+                    }
+                    args.add(v.getArr());
+                }
+                List<LongShapeDescriptor> shapes;
+                try (OpContext context = Nd4j.getExecutioner().buildContext()) {
+                    context.setInputArrays(args);
+                    if (op instanceof CustomOp custom) {
+                        context.setIArguments(custom.iArgs());
+                        context.setTArguments(custom.tArgs());
+                        context.setBArguments(custom.bArgs());
+                    }
+                    shapes = op.calculateOutputShape(context);
+                }
+                if (shapes == null || shapes.isEmpty()) {
+                    return OptionalLong.empty();
+                }
+                for (LongShapeDescriptor d : shapes) {
+                    long n = d.isEmpty() ? 0 : MemoryBudget.length(d.getShape());
+                    total = MemoryBudget.saturatingAdd(total, MemoryBudget.saturatingMul(n, d.dataType().width()));
+                }
+            }
+        } catch (Exception e) { // a shape function that fails here fails the forward pass too, which says why
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(total);
     }
 
     /**

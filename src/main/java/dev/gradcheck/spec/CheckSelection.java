@@ -48,7 +48,23 @@ final class CheckSelection {
                                 : "nothing to check: no floating input");
             }
         }
+        rejectEmpty(check);
         return new Result(check, noGrad);
+    }
+
+    /**
+     * A checked input without elements has an empty Jacobian: the check would compare nothing and pass, and ND4J
+     * cannot even make a variable of it. Such a spec is refused rather than reported green.
+     */
+    private void rejectEmpty(List<String> check) {
+        for (String n : check) {
+            Located<long[]> shape = inputs.empty().get(n);
+            if (shape != null) {
+                reader.problems.add(shape.pos(), "input '" + n + "' has no elements (shape "
+                        + NestedValues.format(shape.value()) + "): nothing to differentiate; give it a non-zero"
+                        + " shape, or keep it out of check (no_grad) if the op needs it empty");
+            }
+        }
     }
 
     /** A list of input names; for {@code check}, each must also be floating and not in {@code noGrad}. */

@@ -20,9 +20,11 @@ final class InputsValidator {
      * @param dtypes   the dtype of every input whose dtype is valid (written or defaulted)
      * @param specs    the inputs that validated completely
      * @param complete whether every input validated (otherwise "nothing to check" would only be noise)
+     * @param empty    inputs whose shape has a 0 dimension (no elements), with where their shape is written
      */
-    record Result(List<String> names, Map<String, DType> dtypes, List<InputSpec> specs, boolean complete) {
-        static final Result NONE = new Result(List.of(), Map.of(), List.of(), false);
+    record Result(List<String> names, Map<String, DType> dtypes, List<InputSpec> specs, boolean complete,
+                  Map<String, Located<long[]>> empty) {
+        static final Result NONE = new Result(List.of(), Map.of(), List.of(), false, Map.of());
     }
 
     private final ValueReader reader;
@@ -43,14 +45,17 @@ final class InputsValidator {
         List<String> names = new ArrayList<>();
         Map<String, DType> dtypes = new LinkedHashMap<>();
         List<InputSpec> specs = new ArrayList<>();
+        Map<String, Located<long[]>> empty = new LinkedHashMap<>();
         for (YamlNode.Entry e : mapping.get().entries()) {
             names.add(e.key());
-            readInput(e, dtypes).ifPresent(specs::add);
+            readInput(e, dtypes, empty).ifPresent(specs::add);
         }
-        return new Result(List.copyOf(names), Map.copyOf(dtypes), List.copyOf(specs), specs.size() == names.size());
+        return new Result(List.copyOf(names), Map.copyOf(dtypes), List.copyOf(specs), specs.size() == names.size(),
+                Map.copyOf(empty));
     }
 
-    private Optional<InputSpec> readInput(YamlNode.Entry entry, Map<String, DType> dtypes) {
+    private Optional<InputSpec> readInput(YamlNode.Entry entry, Map<String, DType> dtypes,
+                                          Map<String, Located<long[]>> empty) {
         String name = entry.key();
         String path = ValueReader.child("inputs", name);
         if (entry.value() instanceof YamlNode.Sequence) {
@@ -70,6 +75,8 @@ final class InputsValidator {
         long[] shape = m.get("shape").map(n -> shape(n, ValueReader.child(path, "shape"))).orElse(null);
         if (m.get("shape").isEmpty()) {
             reader.problems.add(entry.keyPos(), "input '" + name + "' is missing required key 'shape'");
+        } else if (shape != null && MemoryBudget.length(shape) == 0 && shape.length > 0) {
+            empty.put(name, new Located<>(shape, m.get("shape").get().pos()));
         }
         DType dtype = m.get("dtype").map(n -> dtype(n, ValueReader.child(path, "dtype"))).orElse(DType.FLOAT64);
         if (dtype != null) {
@@ -103,7 +110,7 @@ final class InputsValidator {
             ok &= d.isPresent();
             dims[i] = d.orElse(0L);
         }
-        if (ok && overflows(dims)) {
+        if (ok && MemoryBudget.length(dims) != 0 && overflows(dims)) { // a 0 dimension: no elements at all
             reader.problems.add(node.pos(), "shape " + NestedValues.format(dims) + " has too many elements");
             ok = false;
         }

@@ -5,11 +5,13 @@ import java.util.Locale;
 /**
  * The most memory one check may plan to use ({@code --max-memory}): a spec over it is refused as invalid, with
  * its position, before the arrays are allocated. Inputs are weighed before anything is allocated
- * ({@link #requireInputsFit}); what a checking mode holds (its Jacobian blocks, the dominant cost) once the forward
- * pass has told the output sizes, which no spec states: each mode says how much that is (check/'s
+ * ({@link #requireInputsFit}); an op's outputs before the op runs ({@link #requireOutputsFit}: op/ asks ND4J's
+ * shape functions, node by node for a graph); what a checking mode holds (its Jacobian blocks, the dominant cost)
+ * once the forward pass has told the output sizes, which no spec states: each mode says how much that is (check/'s
  * {@code CheckMode.footprint}) and the budget only compares ({@link #require}). Plain data, in spec/ so that every
- * room that weighs a spec can hold one; passed in to the checker (by the run's configuration, through a worker's
- * options to the worker), never read from global state.
+ * room that weighs a spec can hold one; passed in to the checker and the op builder (by the run's configuration,
+ * through a worker's options to the worker), never read from global state. {@code check} and {@code validate}
+ * weigh with the same one.
  */
 public record MemoryBudget(long bytes) {
 
@@ -18,6 +20,8 @@ public record MemoryBudget(long bytes) {
 
     /** Without {@code --max-memory}: this share of the checking JVM's heap, leaving room for ND4J's own copies. */
     static final double DEFAULT_HEAP_SHARE = 0.5;
+    /** Input values are drawn into one Java array per input, which holds at most this many elements. */
+    static final long MAX_INPUT_ELEMENTS = Integer.MAX_VALUE - 8;
 
     /** The default for checks in this JVM: half its heap. */
     public static MemoryBudget forThisJvm() {
@@ -29,13 +33,35 @@ public record MemoryBudget(long bytes) {
         return bytes != null ? new MemoryBudget(bytes) : forThisJvm();
     }
 
-    /** Each input as given and as the float64 reference, plus a perturbed copy for finite differences. */
+    /**
+     * Each input as given and as the float64 reference, plus a perturbed copy for finite differences; and, under a
+     * limit generous enough to let that pass, no input longer than one Java array.
+     */
     public void requireInputsFit(OpSpec spec) throws InvalidSpecException {
         long total = 0;
         for (InputSpec in : spec.inputs()) {
             total = saturatingAdd(total, saturatingMul(length(in), 3L * Double.BYTES));
         }
         require(spec.pos(), total, "its inputs", "a smaller shape or check: fewer inputs fits");
+        for (InputSpec in : spec.inputs()) {
+            long n = length(in);
+            if (n > MAX_INPUT_ELEMENTS) {
+                throw new InvalidSpecException(in.pos(), "refused: input '" + in.name() + "' has " + n
+                        + " elements, more than one input can hold (" + MAX_INPUT_ELEMENTS + ")");
+            }
+        }
+    }
+
+    /**
+     * An op's outputs (one-op spec, or one node of a graph), weighed before the op runs, on top of what is held.
+     *
+     * @param held    bytes of the inputs (and for a graph node, the node outputs computed so far)
+     * @param outputs bytes of the outputs, from their shapes and dtypes
+     * @param pos     where a refusal points: the spec, or the node
+     * @param what    what the refusal names ({@code node 2 (matmul, out=y): its output ...})
+     */
+    public void requireOutputsFit(long held, long outputs, SourcePos pos, String what) throws InvalidSpecException {
+        require(pos, saturatingAdd(held, outputs), what, "smaller shapes fit");
     }
 
     /**
@@ -46,8 +72,9 @@ public record MemoryBudget(long bytes) {
      */
     public void require(SourcePos pos, long needed, String what, String hint) throws InvalidSpecException {
         if (!fits(needed)) {
-            throw new InvalidSpecException(pos, "refused: " + what + " would need " + human(needed)
-                    + ", over the memory limit of " + human(bytes) + " (--max-memory; " + hint + ")");
+            String[] sizes = distinct(needed, bytes);
+            throw new InvalidSpecException(pos, "refused: " + what + " would need " + sizes[0]
+                    + ", over the memory limit of " + sizes[1] + " (--max-memory; " + hint + ")");
         }
     }
 
@@ -55,7 +82,26 @@ public record MemoryBudget(long bytes) {
         return needed <= bytes;
     }
 
+    /**
+     * Both sizes, readable and visibly different: one decimal where that tells them apart, then more, and exact
+     * byte counts beside them when even three decimals round to the same figure (1048577 bytes over 1 MiB).
+     */
+    static String[] distinct(long needed, long limit) {
+        for (int decimals = 1; decimals <= 3; decimals++) {
+            String a = human(needed, decimals);
+            String b = human(limit, decimals);
+            if (!a.equals(b)) {
+                return new String[] {a, b};
+            }
+        }
+        return new String[] {human(needed, 1) + " (" + needed + " bytes)", human(limit, 1) + " (" + limit + " bytes)"};
+    }
+
     static String human(long bytes) {
+        return human(bytes, 1);
+    }
+
+    private static String human(long bytes, int decimals) {
         String[] units = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
         double v = bytes;
         int u = 0;
@@ -63,22 +109,32 @@ public record MemoryBudget(long bytes) {
             v /= 1024;
             u++;
         }
-        return u == 0 ? bytes + " bytes" : String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+        return u == 0 ? bytes + " bytes" : String.format(Locale.ROOT, "%." + decimals + "f %s", v, units[u]);
     }
 
     /** The element count, saturating: a spec may state a shape whose product overflows a long. */
     public static long length(InputSpec in) {
+        return length(in.shape());
+    }
+
+    /** The element count of a shape, saturating at {@link Long#MAX_VALUE}; 0 when any dimension is 0. */
+    public static long length(long[] shape) {
         long n = 1;
-        for (long d : in.shape()) {
+        for (long d : shape) {
             n = saturatingMul(n, d);
         }
         return n;
     }
 
+    /** a·b for non-negative a and b, or {@link Long#MAX_VALUE} when that overflows. */
     public static long saturatingMul(long a, long b) {
-        return a != 0 && Math.abs(a) > Long.MAX_VALUE / Math.abs(b) ? Long.MAX_VALUE : a * b;
+        if (a == 0 || b == 0) {
+            return 0; // a zero dimension: an empty array, whatever the others say (and no division by it)
+        }
+        return a > Long.MAX_VALUE / b ? Long.MAX_VALUE : a * b;
     }
 
+    /** a + b for non-negative a and b, or {@link Long#MAX_VALUE} when that overflows. */
     public static long saturatingAdd(long a, long b) {
         return a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b;
     }

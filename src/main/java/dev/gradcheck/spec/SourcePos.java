@@ -9,6 +9,6 @@ public record SourcePos(String file, int line, int col) {
 
     @Override
     public String toString() {
-        return file + ":" + line + ":" + col;
+        return Printable.of(file) + ":" + line + ":" + col; // a file name may hold a newline
     }
 }

@@ -1,6 +1,7 @@
 package dev.gradcheck.spec;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -103,7 +104,9 @@ public final class SpecLoader {
             Files.walkFileTree(dir, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                    if (isSpecFile(file) && Files.isRegularFile(file)) {
+                    // Not only regular files: a FIFO or device named *.yaml is refused by name when loaded, rather
+                    // than silently left out. A link is followed when loaded; one to a directory is not a spec.
+                    if (isSpecFile(file) && !Files.isDirectory(file)) {
                         found.add(file);
                     }
                     return FileVisitResult.CONTINUE;
@@ -151,15 +154,27 @@ public final class SpecLoader {
         return dot > 0 ? name.substring(0, dot) : name;
     }
 
+    /**
+     * Larger than any spec anyone writes by hand (the shipped suite's largest file is a few KiB), small enough to read
+     * whole; a bigger file is refused before it is read, not read until the heap runs out.
+     */
+    static final long MAX_FILE_BYTES = 16L << 20;
+
+    /**
+     * Reads a spec file, refusing without opening it anything but a regular file: a FIFO would block the read
+     * forever, a device such as /dev/zero never ends.
+     */
     private static String readUtf8(Path file) throws UnreadableFileException {
-        if (Files.isDirectory(file)) {
-            throw new UnreadableFileException("is a directory");
-        }
+        refuseUnlessRegular(file);
         byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(file);
+        try (InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes((int) MAX_FILE_BYTES + 1); // bounded even if the file grew since it was looked at
         } catch (IOException | UncheckedIOException | SecurityException e) {
             throw new UnreadableFileException(reason(e));
+        }
+        if (bytes.length > MAX_FILE_BYTES) {
+            throw new UnreadableFileException("larger than " + (MAX_FILE_BYTES >> 20) + " MiB, too large to be a spec"
+                    + " file; not read");
         }
         String text;
         try {
@@ -173,6 +188,43 @@ public final class SpecLoader {
         }
         // A byte-order mark is legal UTF-8 but not YAML content when read from a String.
         return text.startsWith("\uFEFF") ? text.substring(1) : text;
+    }
+
+    /** Looks at the file's type (following links) without opening it. */
+    private static void refuseUnlessRegular(Path file) throws UnreadableFileException {
+        BasicFileAttributes attrs;
+        try {
+            attrs = Files.readAttributes(file, BasicFileAttributes.class);
+        } catch (IOException | SecurityException e) {
+            throw new UnreadableFileException(reason(e));
+        }
+        if (attrs.isDirectory()) {
+            throw new UnreadableFileException("is a directory");
+        }
+        if (!attrs.isRegularFile()) {
+            throw new UnreadableFileException("not a regular file (" + kind(file)
+                    + "); only regular files are read as specs, this one was not read");
+        }
+        if (attrs.size() > MAX_FILE_BYTES) {
+            throw new UnreadableFileException("larger than " + (MAX_FILE_BYTES >> 20) + " MiB (" + attrs.size()
+                    + " bytes), too large to be a spec file; not read");
+        }
+    }
+
+    /** What a non-regular, non-directory file is, from its Unix mode where the platform tells it. */
+    private static String kind(Path file) {
+        try {
+            int type = (Integer) Files.getAttribute(file, "unix:mode") & 0170000;
+            return switch (type) {
+                case 0010000 -> "a FIFO";
+                case 0020000 -> "a character device";
+                case 0060000 -> "a block device";
+                case 0140000 -> "a socket";
+                default -> "a special file";
+            };
+        } catch (IOException | RuntimeException e) {
+            return "a special file";
+        }
     }
 
     private static String reason(Exception e) {

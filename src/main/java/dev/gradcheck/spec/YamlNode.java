@@ -38,12 +38,12 @@ sealed interface YamlNode permits YamlNode.Scalar, YamlNode.Sequence, YamlNode.M
         @Override
         public String describe() {
             return switch (kind) {
-                case STRING -> "string '" + text + "'";
+                case STRING -> "string '" + Printable.quoted(text) + "'";
                 case INTEGER -> "integer " + text;
                 case FLOAT -> "number " + text;
                 case BOOLEAN -> "boolean " + text;
                 case NULL -> text.isEmpty() ? "nothing" : "null";
-                case ALIAS -> "alias *" + text;
+                case ALIAS -> "alias *" + Printable.quoted(text);
             };
         }
     }

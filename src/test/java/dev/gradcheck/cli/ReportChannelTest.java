@@ -1,6 +1,7 @@
 package dev.gradcheck.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -53,5 +54,45 @@ class ReportChannelTest {
         String err = Files.readString(dir.resolve("stderr.txt"));
         assertTrue(err.contains("Mismatched shape") || err.contains("Shape requested"),
                 "the native chatter went to fd 1, now stderr: " + err);
+    }
+
+    /** The real main in a child JVM, run through bash so that its streams can be pointed anywhere. */
+    private Process gradcheck(String redirections, String... args) throws IOException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        String command = "'" + java + "' --add-opens java.base/java.io=ALL-UNNAMED -Dgradcheck.stdout.fd=3"
+                + " -cp '" + System.getProperty("java.class.path") + "' " + Main.class.getName() + " "
+                + String.join(" ", args) + " " + redirections + " 3>&1 1>&2";
+        return new ProcessBuilder("bash", "-c", command).redirectError(dir.resolve("stderr.txt").toFile()).start();
+    }
+
+    @Test
+    void aReportLostToAFullStdoutIsAnErrorExitNotASilentZero() throws Exception {
+        Path spec = Files.writeString(dir.resolve("tanh.yaml"), CheckCommandTest.TANH);
+        for (String command : new String[] {"check '" + spec + "' --format json", "validate '" + spec + "'"}) {
+            Process p = gradcheck("> /dev/full", command);
+            assertEquals(2, p.waitFor(), command + ": not 0 (all passed) and not 1 (the mismatch code)");
+            String err = Files.readString(dir.resolve("stderr.txt"));
+            assertTrue(err.contains("gradcheck: the report could not be written to stdout (No space left on"
+                    + " device)"), command + ": " + err);
+        }
+    }
+
+    @Test
+    void aClosedStdoutIsAnErrorExitFromTheLauncherWithoutABashError() throws Exception {
+        Path spec = Files.writeString(dir.resolve("tanh.yaml"), CheckCommandTest.TANH);
+        Path launcher = LauncherCopy.of(dir.resolve("gradcheck-home"));
+        Process closed = new ProcessBuilder("bash", "-c", "'" + launcher + "' check '" + spec + "' >&-")
+                .redirectError(dir.resolve("stderr.txt").toFile()).start();
+        assertEquals(2, closed.waitFor());
+        String err = Files.readString(dir.resolve("stderr.txt"));
+        assertTrue(err.contains("gradcheck: the report could not be written to stdout (stdout is closed)"), err);
+        assertFalse(err.contains("Bad file descriptor"), "was: line 45: 1: Bad file descriptor, exit 1: " + err);
+
+        Path report = dir.resolve("report.json");
+        Process toFile = new ProcessBuilder("bash", "-c", "'" + launcher + "' check '" + spec + "' --format json"
+                + " --output '" + report + "' >&-").redirectError(dir.resolve("stderr.txt").toFile()).start();
+        assertEquals(0, toFile.waitFor(), "a closed stdout does not matter to --output: "
+                + Files.readString(dir.resolve("stderr.txt")));
+        assertEquals("passed", new ObjectMapper().readTree(report.toFile()).at("/checks/0/status").asText());
     }
 }

@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code check} through worker JVMs, as users run it: crash isolation, ordering, skipped backends, Ctrl-C. */
@@ -107,8 +109,10 @@ class WorkerCheckTest {
         assertTrue(r.out().contains("--in-process runs on the cpu backend only"), r.out());
     }
 
-    @Test
-    void ctrlCWritesTheResultsSoFarAsAValidReport() throws Exception {
+    /** A real front end, a real signal: the report's exit code is the one the process ends with. */
+    @ParameterizedTest
+    @CsvSource({"INT, 130", "TERM, 143", "HUP, 129"})
+    void aSignalWritesTheResultsSoFarWithTheProcesssOwnExitCode(String signal, int code) throws Exception {
         Path marker = dir.resolve("sleeping");
         Path file = dir.resolve("slow.yaml");
         Files.writeString(file, CheckCommandTest.TANH + "---\nname: hangs\nop: test-sleep\nattrs: {seconds: 600, marker: '"
@@ -122,16 +126,17 @@ class WorkerCheckTest {
                 Thread.sleep(100); // the first check is done once the second has started
             }
             assertTrue(Files.exists(marker), "the hanging check never started");
-            new ProcessBuilder("kill", "-INT", Long.toString(front.pid())).start().waitFor();
+            new ProcessBuilder("kill", "-" + signal, Long.toString(front.pid())).start().waitFor();
             String out = new String(front.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(front.waitFor(60, TimeUnit.SECONDS));
-            assertEquals(130, front.exitValue(), "interrupted, as shells report Ctrl-C");
+            assertEquals(code, front.exitValue(), "128 + SIG" + signal + "'s number, as shells report it");
             JsonNode json = new ObjectMapper().readTree(out);
             assertEquals(1, json.at("/summary/total").asInt(), out);
-            assertEquals(130, json.at("/summary/exit_code").asInt(), "the code the process exits with: " + out);
+            assertEquals(code, json.at("/summary/exit_code").asInt(), "the code the process exits with: " + out);
             assertTrue(json.at("/summary/interrupted").asBoolean(), out);
             assertEquals("passed", json.at("/checks/0/status").asText());
-            assertTrue(Files.readString(dir.resolve("stderr.txt")).contains("interrupted; the report holds the 1"));
+            assertTrue(Files.readString(dir.resolve("stderr.txt")).contains("interrupted by SIG" + signal
+                    + "; the report holds the 1"), Files.readString(dir.resolve("stderr.txt")));
         } finally {
             front.destroyForcibly();
         }

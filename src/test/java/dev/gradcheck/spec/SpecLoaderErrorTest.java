@@ -213,6 +213,44 @@ class SpecLoaderErrorTest {
                 """), 2, 9, "'inputs' must name at least one input");
     }
 
+    @Test
+    void aCheckedInputWithoutElementsIsAnErrorAtItsShape() {
+        // [3, 0] once reached the checker, which divided by the zero dimension ("/ by zero", status error)
+        assertError(files.loadErrors("empty.yaml", """
+                op: tanh
+                inputs:
+                  x: {shape: [3, 0]}
+                """), 3, 14, "input 'x' has no elements (shape [3, 0]): nothing to differentiate");
+        assertError(files.loadErrors("explicit.yaml", """
+                op: add
+                inputs:
+                  x: {shape: [2]}
+                  y: {shape: [0, 2]}
+                check: [x, y]
+                """), 4, 14, "input 'y' has no elements (shape [0, 2])");
+        assertEquals(List.of("x"), files.loadValid("nograd.yaml", """
+                op: add
+                inputs:
+                  x: {shape: [2]}
+                  y: {shape: [0]}
+                no_grad: [y]
+                """).check(), "an input that is not checked may be empty");
+    }
+
+    @Test
+    void aZeroDimensionIsNoOverflowWhateverTheOthers() {
+        assertError(files.loadErrors("zero.yaml", """
+                op: tanh
+                inputs:
+                  x: {shape: [4611686018427387904, 4611686018427387904, 0]}
+                """), 3, 14, "input 'x' has no elements");
+        assertError(files.loadErrors("over.yaml", """
+                op: tanh
+                inputs:
+                  x: {shape: [4611686018427387904, 4611686018427387904]}
+                """), 3, 14, "has too many elements");
+    }
+
     // ---- types and values ----
 
     @Test

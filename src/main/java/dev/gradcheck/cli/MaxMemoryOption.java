@@ -1,0 +1,27 @@
+package dev.gradcheck.cli;
+
+import dev.gradcheck.backend.WorkerOptions;
+import dev.gradcheck.op.PluginSet;
+import dev.gradcheck.spec.MemoryBudget;
+import picocli.CommandLine.Option;
+
+/** {@code --max-memory SIZE}: one limit, declared once and read the same way by {@code check} and {@code validate}. */
+final class MaxMemoryOption {
+
+    @Option(names = "--max-memory", paramLabel = "SIZE", converter = ByteSize.Converter.class,
+            description = "Refuse (as INVALID, before allocating) a spec whose inputs, op or graph node outputs, or"
+                    + " Jacobians would need more than SIZE bytes (k, m, g suffixes); default: half the checking"
+                    + " JVM's heap.")
+    Long bytes;
+
+    /** The budget in this JVM: the limit given, else half its heap. */
+    MemoryBudget budget() {
+        return MemoryBudget.orDefault(bytes);
+    }
+
+    /** Worker options carrying the limit (the worker's own default otherwise) and the run's plugins. */
+    WorkerOptions on(WorkerOptions workers, PluginSet plugins) {
+        WorkerOptions options = bytes == null ? workers : workers.withMaxMemory(bytes);
+        return plugins.isEmpty() ? options : options.withPlugins(plugins.paths());
+    }
+}
