@@ -70,6 +70,18 @@ class ArchitectureTest {
             .should(mentionOnlyPublicTypes())
             .because("api/, spi/ and result/ are the public surface: what they take and return must be too");
 
+    /**
+     * The library's promise (docs/library-api.md): GradCheck and everything it reaches need none of the command
+     * line's optional dependencies, so a user's test class path can go without them.
+     */
+    @ArchTest
+    static final ArchRule theLibraryNeedsNoCliDependency = noClasses()
+            .that().resideInAnyPackage("dev.gradcheck.api..", "dev.gradcheck.spi..", "dev.gradcheck.result..")
+            .should().transitivelyDependOnClassesThat().resideInAnyPackage("picocli..", "org.jline..",
+                    "com.fasterxml.jackson.dataformat.yaml..", "org.yaml.snakeyaml..", "org.slf4j.impl..")
+            .because("picocli, JLine, the YAML reader and slf4j-simple are optional: they do not follow the library"
+                    + " into a user's project (examples/library-test)");
+
     @ArchTest
     static final ArchRule noPackageCycles = slices().matching("dev.gradcheck.(*)..").should().beFreeOfCycles();
 

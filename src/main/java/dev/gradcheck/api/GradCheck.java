@@ -1,6 +1,7 @@
 package dev.gradcheck.api;
 
 import dev.gradcheck.backend.Backend;
+import dev.gradcheck.backend.ChatterFilter;
 import dev.gradcheck.backend.InProcessBackend;
 import dev.gradcheck.check.FunctionFactory;
 import dev.gradcheck.op.Nd4jOpBuilder;
@@ -214,9 +215,12 @@ public final class GradCheck {
      */
     public CheckResult check() {
         OpSpec spec = spec();
-        try (Backend cpu = new InProcessBackend(Engine.CPU, factory, MemoryBudget.forThisJvm())) {
-            return cpu.run(spec);
-        }
+        // SameDiff prints a line on System.out for every gradient it builds: a test's stdout is the test's own
+        return ChatterFilter.whileRunning(() -> {
+            try (Backend cpu = new InProcessBackend(Engine.CPU, factory, MemoryBudget.forThisJvm())) {
+                return cpu.run(spec);
+            }
+        });
     }
 
     private OpSpec spec() {

@@ -5,13 +5,16 @@ import dev.gradcheck.backend.EnginePool;
 import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.op.PluginSet;
 import dev.gradcheck.report.ReportFormat;
+import dev.gradcheck.report.RunDetails;
+import dev.gradcheck.run.RunCache;
 import dev.gradcheck.run.RunConfiguration;
 import dev.gradcheck.run.RunListener;
 import dev.gradcheck.run.RunSession;
-import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.Overrides;
+import dev.gradcheck.spec.SpecIds;
+import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -33,12 +36,16 @@ import picocli.CommandLine.Spec;
             "  gradcheck check specs/",
             "  gradcheck check specs/ --format json --output report.json",
             "  gradcheck check specs/ --only 'softmax*' --fail-fast",
-            "  gradcheck check specs/ --skip 'specs/recurrent/*' --quiet",
+            "  gradcheck check specs/ --skip 'specs/recurrent/**' --quiet",
+            "  gradcheck check specs/ --tag 'slow and not cuda' --collect-only",
+            "  gradcheck check specs/ --shard 2/3 --format json --output shard-2.json",
+            "  gradcheck check specs/ --last-failed",
             "  gradcheck check specs/ --mode fast --max-elements 64",
             "  gradcheck check --plugin my-ops.jar my-specs/"})
 final class CheckCommand implements Callable<Integer> {
 
-    @Parameters(arity = "1..*", paramLabel = "PATH", description = "Spec files or directories.")
+    @Parameters(arity = "0..*", paramLabel = "PATH",
+            description = "Spec files or directories (default: the project file's paths:).")
     List<Path> paths;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
@@ -52,17 +59,22 @@ final class CheckCommand implements Callable<Integer> {
             description = "Write the report to FILE instead of stdout; the summary line still goes to stderr.")
     Path output;
 
-    @Option(names = "--only", paramLabel = "GLOB",
-            description = "Check only specs whose name or file path matches GLOB (* and ?); repeatable.")
-    List<String> only = new ArrayList<>();
+    @Mixin
+    SelectionOptions selection = new SelectionOptions();
+
+    @Option(names = "--collect-only",
+            description = "List the specs the selection picks (as a table, or JSON with --format json) and check"
+                    + " nothing; ND4J is not started.")
+    boolean collectOnly;
 
     @Option(names = "--fail-fast",
-            description = "Stop at the first spec that did not end as expected; the report holds what ran.")
+            description = "Stop at the first spec that did not end as expected; the report holds what ran and says"
+                    + " how many checks did not run.")
     boolean failFast;
 
-    @Option(names = "--skip", paramLabel = "GLOB",
-            description = "Leave out specs whose name or file path matches GLOB (after --only); repeatable.")
-    List<String> skip = new ArrayList<>();
+    @Option(names = "--durations", paramLabel = "N",
+            description = "After the report, list the N slowest checks on stderr (0: every check).")
+    Integer durations;
 
     @Option(names = {"-q", "--quiet"},
             description = "The table lists only checks that did not end as expected (those that set the exit"
@@ -108,25 +120,36 @@ final class CheckCommand implements Callable<Integer> {
     @Mixin
     PluginOptions pluginOptions;
 
+    @Mixin
+    ProjectOptions projectOptions;
+
     @Spec
     CommandSpec command;
 
     private final BackendFactory inProcessBackends;
     private final WorkerOptions workerOptions;
+    private final Workspace workspace;
 
     /**
      * @param inProcessBackends the engine for {@code --in-process}, made for the run's plugins and memory budget
      * @param workerOptions     how to start worker JVMs; null runs everything in process (test wiring that injects
      *                          an engine of its own)
      */
-    CheckCommand(BackendFactory inProcessBackends, WorkerOptions workerOptions) {
+    CheckCommand(BackendFactory inProcessBackends, WorkerOptions workerOptions, Workspace workspace) {
         this.inProcessBackends = inProcessBackends;
         this.workerOptions = workerOptions;
+        this.workspace = workspace;
     }
 
     @Override
     public Integer call() {
         long start = System.nanoTime();
+        OffsetDateTime startedAt = OffsetDateTime.now();
+        Console console = Console.of(command);
+        Project project = projectOptions.load(command, workspace, console.err());
+        if (project == null) {
+            return ExitCode.USAGE.code();
+        }
         Overrides overrides = checking.overrides(command);
         if (jobs < 1) {
             throw new ParameterException(command.commandLine(), "--jobs must be at least 1, got " + jobs);
@@ -134,22 +157,40 @@ final class CheckCommand implements Callable<Integer> {
         if (timeout != null && !(timeout > 0)) {
             throw new ParameterException(command.commandLine(), "--timeout must be > 0 seconds, got " + timeout);
         }
-        SpecBatch batch = SpecBatch.load(paths);
-        Console console = Console.of(command);
+        if (durations != null && durations < 0) {
+            throw new ParameterException(command.commandLine(), "--durations must be 0 (every check) or more, got "
+                    + durations);
+        }
+        if (collectOnly && format == ReportFormat.JUNIT) {
+            throw new ParameterException(command.commandLine(), "--collect-only lists specs as a table or JSON;"
+                    + " --format junit describes checks that ran");
+        }
+        List<Path> given = paths == null || paths.isEmpty() ? project.paths() : paths;
+        if (given.isEmpty()) {
+            throw new ParameterException(command.commandLine(), "no PATH given, and no paths: in a project file ("
+                    + ProjectOptions.describe(projectOptions.config, workspace) + ")");
+        }
+        SpecBatch batch = SpecBatch.load(given);
+        batch.pathProblems().forEach(p -> console.err().println("gradcheck: " + p));
+        RunCache cache = selection.cache(command, project, console.err());
+        SelectionOptions.Selected selected = selection.select(command, batch.specs(), project, cache, console.err());
+        if (collectOnly) {
+            return collect(selected, batch, project, console);
+        }
         if (inProcess && jobs > 1) {
             console.err().println("gradcheck: --jobs applies to worker JVMs; --in-process checks one spec at a time");
         }
-        batch.pathProblems().forEach(p -> console.err().println("gradcheck: " + p));
-        PluginSet plugins = pluginOptions.loadOrReport(console.err());
+        PluginSet plugins = pluginOptions.loadOrReport(console.err(), project.plugins());
         if (plugins == null) {
             return ExitCode.USAGE.code();
         }
 
-        RunConfiguration config = new RunConfiguration(select(batch.specs()), overrides,
+        RunConfiguration config = new RunConfiguration(selected.specs(), overrides,
                 engineChoice == null ? null : engineChoice.engines(), !inProcess && workerOptions != null, jobs, timeout,
                 maxMemory.bytes, plugins, failFast);
         ReportListener report = new ReportListener(new ReportWriter(console, format, output, !noColor, quiet), console,
-                new ExitPolicy(!batch.pathProblems().isEmpty(), only, skip, requireBackend), start);
+                new ExitPolicy(!batch.pathProblems().isEmpty(), selected.empty(), requireBackend), start,
+                details(startedAt, selected, project.ids()));
         try (EnginePool pool = config.openPool(inProcessBackends, workerOptions)) {
             RunSession session = new RunSession(config, pool);
             session.addListener(new RunListener() {
@@ -158,13 +199,46 @@ final class CheckCommand implements Callable<Integer> {
                     console.err().println("gradcheck: " + message);
                 }
             });
+            session.addListener(cache.recorder(project.ids()));
             session.addListener(report);
+            if (durations != null) {
+                session.addListener(new SlowestChecks(durations, console.err()));
+            }
             runUntilDoneOrInterrupted(session);
             if (session.wasInterrupted()) {
                 return Signals.exitCode(); // the report was written then; the JVM is on its way out
             }
         }
         return report.exitCode();
+    }
+
+    /** When and where this run is, its shard, and each check's id (from its location and name). */
+    private RunDetails details(OffsetDateTime startedAt, SelectionOptions.Selected selected, SpecIds ids) {
+        String shard = selected.shard() == null ? null : selected.shard().toString();
+        return new RunDetails(startedAt, HostName.of(workspace.env()), shard, 0, false,
+                r -> new RunDetails.CheckOrigin(ids.of(SpecIds.fileOf(r.location()), r.name()), shard), List.of());
+    }
+
+    /** --collect-only: the listing, to stdout or --output; exit 2 when it holds invalid specs or nothing. */
+    private int collect(SelectionOptions.Selected selected, SpecBatch batch, Project project, Console console) {
+        String text;
+        try {
+            text = format == ReportFormat.JSON
+                    ? CollectListing.json(selected.specs(), batch.specs().size(), selected.shard(), project.ids(),
+                            VersionProvider.version())
+                    : CollectListing.table(selected.specs(), batch.specs().size(), selected.shard(), project.ids());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e); // a StringWriter does not fail
+        }
+        boolean written = new ReportWriter(console, format, output, false, false).writeText(text,
+                selected.specs().size() + " specs selected");
+        boolean invalid = selected.specs().stream().anyMatch(s -> !s.isValid());
+        if (selected.specs().isEmpty() && selected.empty() != null) {
+            console.err().println("gradcheck: no specs found" + selected.empty());
+        }
+        boolean usage = !written || invalid || !batch.pathProblems().isEmpty()
+                || selected.specs().isEmpty() && selected.empty() != null;
+        return usage ? ExitCode.USAGE.code() : ExitCode.OK.code();
     }
 
     /**
@@ -186,20 +260,5 @@ final class CheckCommand implements Callable<Integer> {
                 // already shutting down: the hook writes the report
             }
         }
-    }
-
-    /** The specs --only and --skip leave. */
-    private List<LoadedSpec> select(List<LoadedSpec> specs) {
-        List<Glob> globs = only.stream().map(Glob::new).toList();
-        List<Glob> skipped = skip.stream().map(Glob::new).toList();
-        return specs.stream().filter(s -> selected(s, globs) && (skipped.isEmpty() || !selected(s, skipped))).toList();
-    }
-
-    private static boolean selected(LoadedSpec spec, List<Glob> globs) {
-        if (globs.isEmpty()) {
-            return true;
-        }
-        String file = spec.pos().file();
-        return globs.stream().anyMatch(g -> g.matches(spec.name()) || g.matches(file));
     }
 }

@@ -7,6 +7,7 @@ import dev.gradcheck.op.ArgInfo;
 import dev.gradcheck.op.OpCatalog;
 import dev.gradcheck.op.OpInfo;
 import dev.gradcheck.op.PluginSet;
+import dev.gradcheck.run.Glob;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -29,7 +30,7 @@ import picocli.CommandLine.Spec;
                 + " their source."})
 final class ListOpsCommand implements Callable<Integer> {
 
-    @Parameters(arity = "0..1", paramLabel = "GLOB", description = "Only ops whose name matches (* and ?).")
+    @Parameters(arity = "0..1", paramLabel = "GLOB", description = "Only ops whose name matches this glob (*, ?, [abc], {a,b}).")
     String pattern;
 
     @Option(names = "--json", description = "Print JSON instead of a table.")
@@ -46,7 +47,12 @@ final class ListOpsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Glob glob = pattern == null ? null : new Glob(pattern);
+        Glob glob;
+        try {
+            glob = pattern == null ? null : Glob.of(pattern);
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(command.commandLine(), e.getMessage());
+        }
         PluginSet plugins = pluginOptions.loadOrReport(Console.of(command).err());
         if (plugins == null) {
             return ExitCode.USAGE.code();

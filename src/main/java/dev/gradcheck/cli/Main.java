@@ -1,6 +1,7 @@
 package dev.gradcheck.cli;
 
 import dev.gradcheck.backend.BackendFactory;
+import dev.gradcheck.backend.ChatterFilter;
 import dev.gradcheck.backend.JvmSetup;
 import dev.gradcheck.backend.WorkerOptions;
 import java.io.PrintStream;
@@ -77,12 +78,19 @@ public final class Main {
      */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err, BackendFactory backends,
                                           WorkerOptions workers) {
+        return commandLine(out, err, backends, workers, Workspace.current());
+    }
+
+    /** @param workspace where the command runs: gradcheck.yaml is looked for from its directory up */
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, BackendFactory backends, WorkerOptions workers,
+                                   Workspace workspace) {
         CommandLine cl = new CommandLine(new GradcheckCommand());
-        cl.addSubcommand(new CommandLine(new CheckCommand(backends, workers)));
-        cl.addSubcommand(new CommandLine(new ValidateCommand(backends, workers)));
+        cl.addSubcommand(new CommandLine(new CheckCommand(backends, workers, workspace)));
+        cl.addSubcommand(new CommandLine(new ValidateCommand(backends, workers, workspace)));
         cl.addSubcommand(new CommandLine(new ListOpsCommand()));
         cl.addSubcommand(new CommandLine(new BenchCommand()));
         cl.addSubcommand(new CommandLine(new CoverageCommand()));
+        cl.addSubcommand(new CommandLine(new MergeCommand(workspace)));
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
@@ -96,6 +104,7 @@ public final class Main {
         for (CommandLine sub : cl.getSubcommands().values()) {
             sub.getCommandSpec().usageMessage().footer(concat(sub.getCommandSpec().usageMessage().footer(),
                     ExitCode.helpLines()));
+            ProjectHelp.add(sub, workspace);
         }
         cl.getCommandSpec().usageMessage().footer(concat(cl.getCommandSpec().usageMessage().footer(),
                 ExitCode.helpLines()));

@@ -41,8 +41,15 @@ final class PluginOptions {
      * Problems go to {@code err}, one line each, and leave null: a usage error.
      */
     PluginSet loadOrReport(PrintWriter err) {
+        return loadOrReport(err, List.of());
+    }
+
+    /** @param project the project file's {@code plugins:}, loaded first */
+    PluginSet loadOrReport(PrintWriter err, List<Path> project) {
         try {
-            PluginSet set = PluginLoader.load(paths(System.getenv(ENV), plugins));
+            List<Path> all = new ArrayList<>(project);
+            all.addAll(paths(System.getenv(ENV), plugins));
+            PluginSet set = PluginLoader.load(all);
             if (!set.isEmpty()) {
                 set.rejectClashes(OpCatalog.nd4j());
             }

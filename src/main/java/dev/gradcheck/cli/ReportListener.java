@@ -1,5 +1,6 @@
 package dev.gradcheck.cli;
 
+import dev.gradcheck.report.RunDetails;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Summary;
 import dev.gradcheck.run.RunListener;
@@ -21,22 +22,27 @@ final class ReportListener implements RunListener {
     private final Console console;
     private final ExitPolicy exits;
     private final long startNanos;
+    private final RunDetails details;
     private boolean written;
     private int exitCode = ExitCode.OK.code();
 
-    /** @param startNanos when the command started: the summary's time covers loading the specs too */
-    ReportListener(ReportWriter writer, Console console, ExitPolicy exits, long startNanos) {
+    /**
+     * @param startNanos when the command started: the summary's time covers loading the specs too
+     * @param details    when and where the run is, its shard, each check's origin; fail-fast's stop is added here
+     */
+    ReportListener(ReportWriter writer, Console console, ExitPolicy exits, long startNanos, RunDetails details) {
         this.writer = writer;
         this.console = console;
         this.exits = exits;
         this.startNanos = startNanos;
+        this.details = details;
     }
 
     @Override
     public synchronized void runFinished(RunOutcome outcome) {
         List<CheckResult> results = outcome.results();
         int exit = exits.exitCode(results, console);
-        boolean ok = write(results, Summary.of(results, seconds(), exit), false);
+        boolean ok = write(results, Summary.of(results, seconds(), exit), false, stopped(outcome));
         exitCode = ok ? exit : Math.max(exit, ExitCode.USAGE.code());
     }
 
@@ -50,7 +56,7 @@ final class ReportListener implements RunListener {
                 ? " before any check finished" : "; the report holds the " + results.size()
                 + " check(s) that finished"));
         // the code the JVM exits with: 128 + the signal's number (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP)
-        write(results, Summary.of(results, seconds(), Signals.exitCode()), true);
+        write(results, Summary.of(results, seconds(), Signals.exitCode()), true, details);
         console.err().flush();
     }
 
@@ -59,12 +65,18 @@ final class ReportListener implements RunListener {
         return exitCode;
     }
 
-    private boolean write(List<CheckResult> results, Summary summary, boolean interrupted) {
+    private boolean write(List<CheckResult> results, Summary summary, boolean interrupted, RunDetails run) {
         if (written) {
             return true;
         }
         written = true;
-        return writer.write(results, summary, interrupted);
+        return writer.write(results, summary, interrupted, run);
+    }
+
+    /** A finished run that made fewer checks than planned was stopped by fail-fast: the report says so. */
+    private RunDetails stopped(RunOutcome outcome) {
+        return outcome.notRun() == 0 ? details : new RunDetails(details.startedAt(), details.hostname(),
+                details.shard(), outcome.notRun(), true, details.origins(), details.sources());
     }
 
     private double seconds() {

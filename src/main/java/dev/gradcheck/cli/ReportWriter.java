@@ -4,6 +4,7 @@ import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Summary;
 import dev.gradcheck.report.ReportContext;
 import dev.gradcheck.report.ReportFormat;
+import dev.gradcheck.report.RunDetails;
 import dev.gradcheck.report.SummaryLine;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -50,15 +51,30 @@ final class ReportWriter {
 
     /**
      * @param interrupted the run was cut short: the report says so
+     * @param run         when and where the run was, its shard, each check's origin, fail-fast's stop
      * @return false when the report could not be written to {@code --output} (the reason is on stderr); a failed
      *         write to stdout is the entry point's to find and say ({@link Main#exitAfterWriting})
      */
-    boolean write(List<CheckResult> results, Summary summary, boolean interrupted) {
+    boolean write(List<CheckResult> results, Summary summary, boolean interrupted, RunDetails run) {
         boolean color = colorAllowed && output == null && console.colorTerminal();
-        ReportContext ctx = new ReportContext(color, VersionProvider.version(), quiet, interrupted);
+        ReportContext ctx = new ReportContext(color, VersionProvider.version(), quiet, interrupted, run);
+        return emit(w -> format.renderer().render(results, summary, ctx, w), SummaryLine.of(summary, ctx));
+    }
+
+    /** Text that is not a report ({@code --collect-only}'s listing), where a report would go. */
+    boolean writeText(String text, String summaryLine) {
+        return emit(w -> w.write(text), summaryLine);
+    }
+
+    private interface Body {
+        void writeTo(Writer out) throws IOException;
+    }
+
+    /** @param summaryLine said on stderr when the body went to a file */
+    private boolean emit(Body body, String summaryLine) {
         try {
             if (output == null) {
-                format.renderer().render(results, summary, ctx, console.out());
+                body.writeTo(console.out());
                 console.out().flush();
                 return true;
             }
@@ -67,11 +83,11 @@ final class ReportWriter {
                 throw new IOException("is a directory");
             }
             if (existing != null && !existing.isRegularFile()) {
-                writeInPlace(results, summary, ctx);
+                writeInPlace(body);
             } else {
-                replace(existing == null ? output.toAbsolutePath() : output.toRealPath(), results, summary, ctx);
+                replace(existing == null ? output.toAbsolutePath() : output.toRealPath(), body);
             }
-            console.err().println(SummaryLine.of(summary, interrupted) + " -> " + output);
+            console.err().println(summaryLine + " -> " + output);
             return true;
         } catch (IOException e) {
             console.err().println("gradcheck: cannot write the report to " + output + ": " + reason(e));
@@ -80,20 +96,19 @@ final class ReportWriter {
     }
 
     /** A device or FIFO: opened for writing as it is, as a shell's {@code >} would, and never replaced. */
-    private void writeInPlace(List<CheckResult> results, Summary summary, ReportContext ctx) throws IOException {
+    private void writeInPlace(Body body) throws IOException {
         try (Writer w = new OutputStreamWriter(Files.newOutputStream(output, StandardOpenOption.WRITE),
                 StandardCharsets.UTF_8)) {
-            format.renderer().render(results, summary, ctx, w);
+            body.writeTo(w);
         }
     }
 
     /** A regular file (or none yet): written whole beside {@code target}, then moved over it in one step. */
-    private void replace(Path target, List<CheckResult> results, Summary summary, ReportContext ctx)
-            throws IOException {
+    private void replace(Path target, Body body) throws IOException {
         Path tmp = Files.createTempFile(target.getParent(), ".gradcheck-", ".tmp");
         try {
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                format.renderer().render(results, summary, ctx, w);
+                body.writeTo(w);
             }
             keepPermissions(target, tmp);
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec;
             + " file:line:col: message; a bad spec or file never stops the others."})
 final class ValidateCommand implements Callable<Integer> {
 
-    @Parameters(arity = "1..*", paramLabel = "PATH", description = "Spec files or directories.")
+    @Parameters(arity = "0..*", paramLabel = "PATH",
+            description = "Spec files or directories (default: the project file's paths:).")
     List<Path> paths;
 
     @Mixin
@@ -48,28 +49,43 @@ final class ValidateCommand implements Callable<Integer> {
                     + " ends the whole run; for debugging.")
     boolean inProcess;
 
+    @Mixin
+    ProjectOptions projectOptions;
+
     @Spec
     CommandSpec command;
 
     private final BackendFactory inProcessBackends;
     private final WorkerOptions workerOptions;
+    private final Workspace workspace;
 
     /**
      * @param inProcessBackends the engine that runs graph specs with {@code --in-process}, made for the run's plugins
      *                          and memory budget
      * @param workerOptions     how to start the worker JVM that runs graph specs; null runs them in this JVM
+     * @param workspace         where the command runs (gradcheck.yaml is looked for from there)
      */
-    ValidateCommand(BackendFactory inProcessBackends, WorkerOptions workerOptions) {
+    ValidateCommand(BackendFactory inProcessBackends, WorkerOptions workerOptions, Workspace workspace) {
         this.inProcessBackends = inProcessBackends;
         this.workerOptions = workerOptions;
+        this.workspace = workspace;
     }
 
     @Override
     public Integer call() {
         Console console = Console.of(command);
-        SpecBatch batch = SpecBatch.load(paths);
+        Project project = projectOptions.load(command, workspace, console.err());
+        if (project == null) {
+            return ExitCode.USAGE.code();
+        }
+        List<Path> given = paths == null || paths.isEmpty() ? project.paths() : paths;
+        if (given.isEmpty()) {
+            throw new picocli.CommandLine.ParameterException(command.commandLine(), "no PATH given, and no paths: in"
+                    + " a project file (" + ProjectOptions.describe(projectOptions.config, workspace) + ")");
+        }
+        SpecBatch batch = SpecBatch.load(given);
         batch.pathProblems().forEach(p -> console.err().println("gradcheck: " + p));
-        PluginSet plugins = pluginOptions.loadOrReport(console.err());
+        PluginSet plugins = pluginOptions.loadOrReport(console.err(), project.plugins());
         if (plugins == null) {
             return ExitCode.USAGE.code();
         }

@@ -44,10 +44,11 @@ public final class JsonRenderer implements ReportRenderer {
             gen.writeStringField("name", TOOL_NAME);
             gen.writeStringField("version", ctx.toolVersion());
             gen.writeEndObject();
-            writeSummary(gen, summary, ctx.interrupted());
+            writeRun(gen, ctx.run());
+            writeSummary(gen, summary, ctx.interrupted(), ctx.run());
             gen.writeArrayFieldStart("checks");
             for (CheckResult r : results) {
-                writeCheck(gen, r);
+                writeCheck(gen, r, ctx.run().origins().of(r));
             }
             gen.writeEndArray();
             gen.writeEndObject();
@@ -55,7 +56,30 @@ public final class JsonRenderer implements ReportRenderer {
         out.write("\n"); // POSIX text file, and `cat report.json` leaves the prompt on its own line
     }
 
-    private static void writeSummary(JsonGenerator gen, Summary s, boolean interrupted) throws IOException {
+    /** When and where the run was, its shard, and for a merged report the reports it was made of. */
+    private static void writeRun(JsonGenerator gen, RunDetails run) throws IOException {
+        gen.writeObjectFieldStart("run");
+        gen.writeStringField("started_at", Timestamps.json(run.startedAt()));
+        gen.writeStringField("hostname", run.hostname());
+        gen.writeStringField("shard", run.shard());
+        gen.writeArrayFieldStart("merged_from");
+        for (RunDetails.Source source : run.sources()) {
+            gen.writeStartObject();
+            gen.writeStringField("report", source.file());
+            gen.writeStringField("shard", source.shard());
+            gen.writeStringField("started_at", Timestamps.json(source.startedAt()));
+            gen.writeStringField("hostname", source.hostname());
+            gen.writeNumberField("checks", source.checks());
+            gen.writeNumberField("exit_code", source.exitCode());
+            writeDouble(gen, "seconds", source.seconds());
+            gen.writeEndObject();
+        }
+        gen.writeEndArray();
+        gen.writeEndObject();
+    }
+
+    private static void writeSummary(JsonGenerator gen, Summary s, boolean interrupted, RunDetails run)
+            throws IOException {
         gen.writeObjectFieldStart("summary");
         gen.writeNumberField("total", s.total());
         for (Status status : Status.values()) {
@@ -64,10 +88,13 @@ public final class JsonRenderer implements ReportRenderer {
         gen.writeNumberField("exit_code", s.exitCode());
         gen.writeBooleanField("interrupted", interrupted);
         writeDouble(gen, "seconds", s.seconds());
+        gen.writeNumberField("not_run", run.notRun());
+        gen.writeBooleanField("stopped_early", run.stoppedEarly());
         gen.writeEndObject();
     }
 
-    private static void writeCheck(JsonGenerator gen, CheckResult r) throws IOException {
+    private static void writeCheck(JsonGenerator gen, CheckResult r, RunDetails.CheckOrigin origin)
+            throws IOException {
         gen.writeStartObject();
         gen.writeStringField("name", r.name());
         gen.writeStringField("location", r.location());
@@ -92,6 +119,8 @@ public final class JsonRenderer implements ReportRenderer {
         }
         gen.writeEndArray();
         writeCrossBackend(gen, r.crossBackend());
+        gen.writeStringField("id", origin.id());
+        gen.writeStringField("shard", origin.shard());
         gen.writeEndObject();
     }
 

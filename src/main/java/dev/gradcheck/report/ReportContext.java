@@ -7,8 +7,17 @@ package dev.gradcheck.report;
  * @param toolVersion the gradcheck version, recorded in machine-readable reports
  * @param quiet       the table lists only the checks that set the exit code (machine formats list every check)
  * @param interrupted the run was cut short (Ctrl-C): the report holds only the checks that finished
+ * @param run         when and where the run was, its shard, fail-fast's stop, each check's origin
  */
-public record ReportContext(boolean color, String toolVersion, boolean quiet, boolean interrupted) {
+public record ReportContext(boolean color, String toolVersion, boolean quiet, boolean interrupted, RunDetails run) {
+
+    public ReportContext {
+        run = run == null ? RunDetails.NONE : run;
+    }
+
+    public ReportContext(boolean color, String toolVersion, boolean quiet, boolean interrupted) {
+        this(color, toolVersion, quiet, interrupted, RunDetails.NONE);
+    }
 
     public ReportContext(boolean color, String toolVersion, boolean quiet) {
         this(color, toolVersion, quiet, false);
@@ -21,5 +30,10 @@ public record ReportContext(boolean color, String toolVersion, boolean quiet, bo
     /** No colour: for files, pipes and CI logs. */
     public static ReportContext plain(String toolVersion) {
         return new ReportContext(false, toolVersion);
+    }
+
+    /** The same context with these run details. */
+    public ReportContext with(RunDetails details) {
+        return new ReportContext(color, toolVersion, quiet, interrupted, details);
     }
 }

@@ -27,6 +27,20 @@ public final class SummaryLine {
         return s.total() == 0 ? INTERRUPTED_EARLY : of(s) + ", interrupted";
     }
 
+    /**
+     * The line for a report: as {@link #of(Summary, boolean)}, plus, when fail-fast stopped the run, that it did
+     * and how many checks never ran, so a short report is never read as the whole batch.
+     */
+    public static String of(Summary s, ReportContext ctx) {
+        String line = of(s, ctx.interrupted());
+        RunDetails run = ctx.run();
+        if (run.stoppedEarly() && run.notRun() > 0 && s.total() > 0) {
+            line += "; stopped at the first unexpected result (--fail-fast): " + plural(run.notRun(), "check", "checks")
+                    + " not run";
+        }
+        return line;
+    }
+
     private SummaryLine() {}
 
     public static String of(Summary s) {

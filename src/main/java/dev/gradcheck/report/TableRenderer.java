@@ -26,13 +26,13 @@ public final class TableRenderer implements ReportRenderer {
     public void render(List<CheckResult> results, Summary summary, ReportContext ctx, Writer out)
             throws IOException {
         if (results.isEmpty()) {
-            out.write(SummaryLine.of(summary, ctx.interrupted()) + "\n");
+            out.write(SummaryLine.of(summary, ctx) + "\n");
             return;
         }
         if (ctx.quiet()) { // only what needs attention; the summary still counts everything
             results = results.stream().filter(r -> r.status().needsAttention()).toList();
             if (results.isEmpty()) {
-                out.write(SummaryLine.of(summary, ctx.interrupted()) + "\n");
+                out.write(SummaryLine.of(summary, ctx) + "\n");
                 return;
             }
         }
@@ -50,7 +50,7 @@ public final class TableRenderer implements ReportRenderer {
                 out.write(DETAIL_INDENT + detail + "\n");
             }
         }
-        out.write("\n" + SummaryLine.of(summary, ctx.interrupted()) + "\n");
+        out.write("\n" + SummaryLine.of(summary, ctx) + "\n");
     }
 
     /** The row shows the worst block's own errors, so every figure on it describes the same gradient. */

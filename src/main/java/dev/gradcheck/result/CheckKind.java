@@ -1,5 +1,8 @@
 package dev.gradcheck.result;
 
+import java.util.Arrays;
+import java.util.Optional;
+
 /** What a result row compared. */
 public enum CheckKind {
     /** The Jacobian block element by element (or a seeded sample of it). */
@@ -21,6 +24,11 @@ public enum CheckKind {
 
     public String reportName() {
         return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+
+    /** The kind a report names {@code text} ({@link #reportName()}'s counterpart, for reading reports back). */
+    public static Optional<CheckKind> fromReportName(String text) {
+        return Arrays.stream(values()).filter(v -> v.reportName().equals(text)).findFirst();
     }
 
     public boolean isSanityCheck() {

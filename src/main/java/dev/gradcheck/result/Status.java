@@ -1,6 +1,8 @@
 package dev.gradcheck.result;
 
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * How one spec ended, after its expectation was taken into account. What each status means for the process's exit
@@ -41,5 +43,10 @@ public enum Status {
     /** The status's name in machine-readable reports: {@code passed}, {@code expected_fail}, ... */
     public String jsonName() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The status a report names {@code text} ({@link #jsonName()}'s counterpart, for reading reports back). */
+    public static Optional<Status> fromJsonName(String text) {
+        return Arrays.stream(values()).filter(s -> s.jsonName().equals(text)).findFirst();
     }
 }

@@ -1,5 +1,8 @@
 package dev.gradcheck.result;
 
+import java.util.Arrays;
+import java.util.Optional;
+
 /** The verdict on one row of a check: a gradient comparison or a sanity check. */
 public enum Verdict {
     /** Analytic and numerical agree under the tolerance (or the sanity check held). */
@@ -26,6 +29,11 @@ public enum Verdict {
 
     public String reportName() {
         return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+
+    /** The verdict a report names {@code text} ({@link #reportName()}'s counterpart, for reading reports back). */
+    public static Optional<Verdict> fromReportName(String text) {
+        return Arrays.stream(values()).filter(v -> v.reportName().equals(text)).findFirst();
     }
 
     /** Whether this verdict lets the check pass. */

@@ -151,7 +151,7 @@ public final class RunSession {
     }
 
     private synchronized RunOutcome outcome() {
-        return new RunOutcome(results(), (System.nanoTime() - startNanos) / 1e9, interrupted);
+        return new RunOutcome(results(), (System.nanoTime() - startNanos) / 1e9, interrupted, slots.length);
     }
 
     private void publish(Consumer<RunListener> event) {

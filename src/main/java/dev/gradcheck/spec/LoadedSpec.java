@@ -10,22 +10,35 @@ import java.util.List;
  * @param name   the spec's name, or its default when the name is missing or invalid
  * @param spec   the validated spec, or null
  * @param errors every error found, in file order; empty exactly when spec is non-null
+ * @param tags   the document's {@code tags:}, which select it ({@code --tag}) but do not change its check; for an
+ *               invalid document, those that could be read
  */
-public record LoadedSpec(SourcePos pos, String name, OpSpec spec, List<SpecError> errors) {
+public record LoadedSpec(SourcePos pos, String name, OpSpec spec, List<SpecError> errors, List<String> tags) {
 
     public LoadedSpec {
         errors = List.copyOf(errors);
+        tags = tags == null ? List.of() : List.copyOf(tags);
         if ((spec == null) == errors.isEmpty()) {
             throw new IllegalArgumentException("exactly one of spec and errors must be given");
         }
     }
 
-    static LoadedSpec valid(OpSpec spec) {
-        return new LoadedSpec(spec.pos(), spec.name(), spec, List.of());
+    /** A document without tags. */
+    public LoadedSpec(SourcePos pos, String name, OpSpec spec, List<SpecError> errors) {
+        this(pos, name, spec, errors, List.of());
+    }
+
+    static LoadedSpec valid(OpSpec spec, List<String> tags) {
+        return new LoadedSpec(spec.pos(), spec.name(), spec, List.of(), tags);
     }
 
     static LoadedSpec invalid(SourcePos pos, String name, List<SpecError> errors) {
-        return new LoadedSpec(pos, name, null, errors);
+        return new LoadedSpec(pos, name, null, errors, List.of());
+    }
+
+    /** The same document, invalid for these errors, keeping its tags. */
+    LoadedSpec withErrors(List<SpecError> all) {
+        return new LoadedSpec(pos, name, null, all, tags);
     }
 
     public boolean isValid() {

@@ -141,7 +141,7 @@ public final class SpecLoader {
                 List<SpecError> errors = new ArrayList<>(spec.errors());
                 errors.add(0, new SpecError(spec.pos(), "duplicate spec name '" + spec.name()
                         + "' (first at line " + earlier.line() + ")"));
-                loaded.set(i, LoadedSpec.invalid(spec.pos(), spec.name(), errors));
+                loaded.set(i, spec.withErrors(errors));
             }
         }
     }

@@ -13,7 +13,7 @@ final class SpecValidator {
 
     static final List<String> KEYS = List.of("name", "op", "attrs", "inputs", "output", "check", "no_grad", "delta",
             "tolerance", "mode", "order", "stencil", "max_elements", "nondet_tol", "resample", "backends", "seed", "expect",
-            "reason", "graph", "timeout");
+            "reason", "graph", "timeout", "tags");
 
     static final long DEFAULT_SEED = 7;
     static final List<Engine> DEFAULT_BACKENDS = List.of(Engine.DEFAULT);
@@ -60,13 +60,14 @@ final class SpecValidator {
         Expectation expect = expectation(m);
         GraphSpec graph = graph(m, outputs);
         Double timeout = m.get("timeout").flatMap(n -> positive(n, "timeout")).orElse(null);
+        List<String> tags = m.get("tags").map(n -> new TagsValidator(reader).read(n)).orElse(List.of());
 
         if (!problems.isEmpty()) {
-            return LoadedSpec.invalid(m.pos(), name, problems.sorted());
+            return new LoadedSpec(m.pos(), name, null, problems.sorted(), tags);
         }
         OpSpec spec = new OpSpec(name, m.pos(), op, attrs, inputs.specs(), outputs, selection.check(),
                 selection.noGrad(), delta, tolerance, mode, order, options, backends, seed, expect, graph, timeout);
-        return LoadedSpec.valid(spec);
+        return LoadedSpec.valid(spec, tags);
     }
 
     /** A graph spec's op is "graph", at the {@code graph} key; its nodes name the ops and carry the attrs. */

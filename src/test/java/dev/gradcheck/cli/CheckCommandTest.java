@@ -205,7 +205,9 @@ class CheckCommandTest {
         Cli skip = Cli.run("check", dir.toString(), "--skip", "si*");
         assertEquals(0, skip.exit());
         assertTrue(!skip.out().contains("sig ") && skip.out().contains("tanh-ok"), skip.out());
-        Cli all = Cli.run("check", dir.toString(), "--skip", "*two.yaml");
+        Cli none = Cli.run("check", dir.toString(), "--skip", "*two.yaml");
+        assertEquals(0, none.exit(), "* stays within one path segment: it matches no whole path here");
+        Cli all = Cli.run("check", dir.toString(), "--skip", "**/two.yaml");
         assertEquals(2, all.exit(), "everything skipped: nothing checked is a usage error");
         assertTrue(all.err().contains("outside --skip"), all.err());
 

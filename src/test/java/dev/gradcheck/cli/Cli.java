@@ -29,10 +29,19 @@ record Cli(int exit, String out, String err) {
     }
 
     private static Cli run(BackendFactory backends, WorkerOptions workers, String... args) {
+        return run(backends, workers, Workspace.current(), args);
+    }
+
+    /** As if run from {@code workspace}'s directory (where gradcheck.yaml is looked for from). */
+    static Cli runIn(Workspace workspace, String... args) {
+        return run(BackendFactory.CPU, null, workspace, args);
+    }
+
+    private static Cli run(BackendFactory backends, WorkerOptions workers, Workspace workspace, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exit = Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true), backends, workers)
-                .execute(args);
+        int exit = Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true), backends, workers,
+                workspace).execute(args);
         return new Cli(exit, out.toString(), err.toString());
     }
 }

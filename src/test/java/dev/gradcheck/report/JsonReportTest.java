@@ -1,6 +1,7 @@
 package dev.gradcheck.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -24,7 +25,11 @@ class JsonReportTest {
     @Test
     void headerNamesSchemaAndTool() throws IOException {
         JsonNode root = parse(SampleResults.all(), SampleResults.summary());
-        assertEquals(List.of("schema", "schema_version", "tool", "summary", "checks"), fieldNames(root));
+        assertEquals(List.of("schema", "schema_version", "tool", "run", "summary", "checks"), fieldNames(root));
+        assertEquals(List.of("started_at", "hostname", "shard", "merged_from"), fieldNames(root.get("run")));
+        assertEquals("2024-05-01T14:03:07+02:00", root.at("/run/started_at").asText());
+        assertEquals("ci-runner-1", root.at("/run/hostname").asText());
+        assertEquals("2/3", root.at("/run/shard").asText());
         assertEquals("gradcheck-report", root.get("schema").asText());
         assertEquals(1, root.get("schema_version").asInt());
         assertEquals("gradcheck", root.at("/tool/name").asText());
@@ -36,8 +41,10 @@ class JsonReportTest {
         List<CheckResult> results = SampleResults.all();
         JsonNode summary = parse(results, SampleResults.summary()).get("summary");
         assertEquals(List.of("total", "passed", "failed", "expected_fail", "unexpected_pass", "error",
-                "expected_error", "invalid", "crashed", "timeout", "skipped", "exit_code", "interrupted", "seconds"),
-                fieldNames(summary));
+                "expected_error", "invalid", "crashed", "timeout", "skipped", "exit_code", "interrupted", "seconds",
+                "not_run", "stopped_early"), fieldNames(summary));
+        assertEquals(0, summary.get("not_run").asInt());
+        assertFalse(summary.get("stopped_early").asBoolean());
         assertEquals(results.size(), summary.get("total").asInt());
         int sum = 0;
         for (Status s : Status.values()) {
@@ -59,7 +66,10 @@ class JsonReportTest {
             CheckResult r = results.get(i);
             JsonNode c = checks.get(i);
             assertEquals(List.of("name", "location", "op", "backend", "dtype", "status", "expected", "reason",
-                    "message", "tolerance", "delta", "seconds", "gradients", "nodes", "cross_backend"), fieldNames(c));
+                    "message", "tolerance", "delta", "seconds", "gradients", "nodes", "cross_backend", "id", "shard"),
+                    fieldNames(c));
+            assertEquals(JUnitRenderer.file(r.location()) + "::" + r.name(), c.get("id").asText());
+            assertEquals(SampleResults.SHARD, c.get("shard").asText());
             assertEquals(r.name(), c.get("name").asText());
             assertEquals(r.location(), c.get("location").asText());
             assertEquals(r.status().jsonName(), c.get("status").asText());

@@ -11,6 +11,8 @@ import dev.gradcheck.result.Status;
 import dev.gradcheck.result.Summary;
 import dev.gradcheck.result.Verdict;
 import dev.gradcheck.result.WorstElement;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 
 /**
@@ -37,8 +39,17 @@ final class SampleResults {
         return Summary.of(all(), BATCH_SECONDS, ExitCode.of(all()));
     }
 
+    /** Shard 2/3 of a run on a named host at a fixed time; each check's id from its location and name. */
     static ReportContext context(boolean color) {
-        return new ReportContext(color, VERSION);
+        return new ReportContext(color, VERSION).with(details());
+    }
+
+    static final String SHARD = "2/3";
+
+    static RunDetails details() {
+        return new RunDetails(OffsetDateTime.of(2024, 5, 1, 14, 3, 7, 0, ZoneOffset.ofHours(2)), "ci-runner-1",
+                SHARD, 0, false, r -> new RunDetails.CheckOrigin(JUnitRenderer.file(r.location()) + "::" + r.name(),
+                        SHARD), List.of());
     }
 
     private static CheckResult passedSingle() {

@@ -1,0 +1,94 @@
+package dev.gradcheck.cli;
+
+import dev.gradcheck.report.ReportFormat;
+import dev.gradcheck.run.Durations;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code gradcheck merge REPORT...}: one report from the JSON reports of several shards (CI matrices). */
+@Command(name = "merge", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
+        description = {
+            "Merges the JSON reports of several runs (e.g. the shards of `check --shard K/N` in a CI matrix) into one"
+                + " report, in any format, with one summary and the exit code the whole run would have had.",
+            "Checks are ordered by spec location, as one run over the same paths orders them; each keeps the shard it"
+                + " ran in. Reports of different schema versions, the same shard twice, or shards of different"
+                + " totals are refused; a missing shard is reported and exits 2."},
+        footer = {"%nExamples:",
+            "  gradcheck merge shard-1.json shard-2.json shard-3.json",
+            "  gradcheck merge reports/ --format junit --output gradcheck.xml",
+            "  gradcheck merge reports/ --write-durations .ci/gradcheck-durations.json"})
+final class MergeCommand implements Callable<Integer> {
+
+    @Parameters(arity = "1..*", paramLabel = "REPORT",
+            description = "JSON reports (check --format json), or directories holding them (every *.json under"
+                    + " each, sorted by path).")
+    List<Path> reports;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table", converter = FormatConverter.class,
+            completionCandidates = FormatConverter.Names.class,
+            description = "Format of the merged report: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    ReportFormat format;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+            description = "Write the merged report to FILE instead of stdout; the summary line goes to stderr.")
+    Path output;
+
+    @Option(names = {"-q", "--quiet"}, description = "The table lists only the checks that set the exit code.")
+    boolean quiet;
+
+    @Option(names = "--no-color", description = "Never colour the table.")
+    boolean noColor;
+
+    @Option(names = "--write-durations", paramLabel = "FILE",
+            description = "Also write each spec's time to FILE, for `check --shard K/N --shard-durations FILE`.")
+    Path writeDurations;
+
+    @Mixin
+    ProjectOptions projectOptions;
+
+    @Spec
+    CommandSpec command;
+
+    private final Workspace workspace;
+
+    MergeCommand(Workspace workspace) {
+        this.workspace = workspace;
+    }
+
+    @Override
+    public Integer call() {
+        Console console = Console.of(command);
+        if (projectOptions.load(command, workspace, console.err()) == null) {
+            return ExitCode.USAGE.code();
+        }
+        ReportMerge.Merged merged = ReportMerge.read(reports);
+        merged.problems().forEach(p -> console.err().println("gradcheck: merge: " + p));
+        if (merged.refused()) {
+            return ExitCode.USAGE.code();
+        }
+        int exit = merged.exitCode();
+        boolean ok = new ReportWriter(console, format, output, !noColor, quiet)
+                .write(merged.results(), merged.summary(), merged.interrupted(), merged.details());
+        if (!ok) {
+            exit = Math.max(exit, ExitCode.USAGE.code());
+        }
+        if (writeDurations != null) {
+            try {
+                Durations.write(writeDurations, merged.durations());
+            } catch (IOException e) {
+                console.err().println("gradcheck: merge: cannot write durations to " + writeDurations + ": "
+                        + e.getMessage());
+                exit = Math.max(exit, ExitCode.USAGE.code());
+            }
+        }
+        return exit;
+    }
+}
