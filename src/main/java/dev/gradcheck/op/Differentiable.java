@@ -73,6 +73,16 @@ public interface Differentiable extends AutoCloseable {
         return java.util.OptionalLong.empty();
     }
 
+    /**
+     * An independent instance of this function, equal in every result and sharing no mutable state with it, so that
+     * two threads can evaluate the same function at once (one instance each).
+     *
+     * @throws UnsupportedOperationException where this function cannot be copied
+     */
+    default Differentiable copy() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot be copied");
+    }
+
     static String gradientName(String input) {
         return "grad_" + input;
     }

@@ -81,7 +81,15 @@ final class GraphBuilder {
                 held = MemoryBudget.saturatingAdd(held, Nd4jOpBuilder.bytes(List.of(output)));
             }
             Differentiable whole = graph.hasClips() ? null : whole(spec, inputs, values);
-            GraphFunction function = new GraphFunction(graph, List.copyOf(inputs.keySet()), nodes, whole, clip);
+            Map<String, INDArray> kept = new LinkedHashMap<>();
+            inputs.forEach((name, arr) -> kept.put(name, arr.dup()));
+            GraphFunction function = new GraphFunction(graph, List.copyOf(inputs.keySet()), nodes, whole, clip, () -> {
+                try {
+                    return build(spec, kept, clip, budget);
+                } catch (InvalidSpecException e) {
+                    throw new IllegalStateException("a graph that built once failed to build again", e);
+                }
+            });
             return new Built(function, values.get(graph.output()).length());
         } catch (InvalidSpecException | RuntimeException e) {
             nodes.forEach(Differentiable::close);
@@ -178,6 +186,6 @@ final class GraphBuilder {
             byName.put(node.out().value(), ops.addOp(sd, node.op(), node.attrs(), args, arrays).get(0));
         }
         String output = spec.graph().output();
-        return new SameDiffFunction(sd, vars, List.of(byName.get(output)), List.of(output));
+        return ops.evaluated(new SameDiffFunction(sd, vars, List.of(byName.get(output)), List.of(output)));
     }
 }

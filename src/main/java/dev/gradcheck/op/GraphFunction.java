@@ -31,14 +31,31 @@ public final class GraphFunction implements Differentiable, ClippedGraph, NodeCa
     private final List<Differentiable> nodes;
     private final Differentiable whole;
     private final GradientClip clip;
+    private final java.util.function.Supplier<GraphFunction> rebuild;
 
     GraphFunction(GraphSpec graph, List<String> inputNames, List<Differentiable> nodes, Differentiable whole,
-                  GradientClip clip) {
+                  GradientClip clip, java.util.function.Supplier<GraphFunction> rebuild) {
         this.graph = graph;
         this.inputNames = inputNames;
         this.nodes = nodes;
         this.whole = whole;
         this.clip = clip;
+        this.rebuild = rebuild;
+    }
+
+    /** Every function this graph evaluates: its nodes' one-op builds, then the whole graph's where there is one. */
+    List<Differentiable> parts() {
+        List<Differentiable> parts = new ArrayList<>(nodes);
+        if (whole != null) {
+            parts.add(whole);
+        }
+        return parts;
+    }
+
+    /** The same graph built again: its nodes and whole-graph function included, nothing shared. */
+    @Override
+    public GraphFunction copy() {
+        return rebuild.get();
     }
 
     @Override

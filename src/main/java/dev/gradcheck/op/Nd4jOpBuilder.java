@@ -49,11 +49,48 @@ public final class Nd4jOpBuilder {
     /** How graphs clip gradients: {@link GradientClip#BY_VALUE} unless a test swaps in a wrong one. */
     private GradientClip gradientClip = GradientClip.BY_VALUE;
 
+    private Engine engine = Engine.configured();
+
+    /**
+     * What evaluates a built SameDiff graph. Either way the graph, and the backward SameDiff builds from each op's
+     * {@code doDiff}, are the same; only the executor differs, and with it the cost of a call.
+     */
+    public enum Engine {
+        /**
+         * Forward and backward compiled once into a fixed sequence of native calls over preallocated arrays
+         * ({@link CompiledFunction}); whatever cannot be compiled runs in the session. The default.
+         */
+        DIRECT,
+        /** SameDiff's own session for every call ({@code output}, {@code calculateGradients}). */
+        SAMEDIFF;
+
+        /** The system property that picks the engine ({@code -Dgradcheck.engine=samediff}); direct by default. */
+        public static final String PROPERTY = "gradcheck.engine";
+
+        static Engine configured() {
+            String value = System.getProperty(PROPERTY, "direct");
+            return value.equalsIgnoreCase("samediff") ? SAMEDIFF : DIRECT;
+        }
+    }
+
     /** The same builder with graphs clipping gradients another way: tests use it to show a wrong clip fails. */
     public Nd4jOpBuilder withGradientClip(GradientClip clip) {
         Nd4jOpBuilder copy = new Nd4jOpBuilder(catalog, budget);
         copy.gradientClip = clip;
+        copy.engine = engine;
         return copy;
+    }
+
+    /** The same builder evaluating what it builds with another engine: the bench and tests compare them. */
+    public Nd4jOpBuilder withEngine(Engine engine) {
+        Nd4jOpBuilder copy = new Nd4jOpBuilder(catalog, budget);
+        copy.gradientClip = gradientClip;
+        copy.engine = engine;
+        return copy;
+    }
+
+    public Engine engine() {
+        return engine;
     }
 
     /**
@@ -148,11 +185,54 @@ public final class Nd4jOpBuilder {
     /** @param checked the inputs to differentiate by; the others are built as constants */
     Differentiable buildOp(Located<String> op, Map<String, Located<Object>> attrs, Map<String, INDArray> inputs,
                            Collection<String> checked) throws InvalidSpecException {
+        SameDiffFunction session = sessionFunction(op, attrs, inputs, checked);
+        if (engine == Engine.SAMEDIFF) {
+            return session;
+        }
+        Map<String, INDArray> kept = new LinkedHashMap<>();
+        inputs.forEach((name, arr) -> kept.put(name, arr.dup()));
+        List<String> checkedNames = List.copyOf(checked);
+        return new CompiledFunction(session, () -> {
+            try {
+                return buildOp(op, attrs, kept, checkedNames);
+            } catch (InvalidSpecException e) {
+                throw new IllegalStateException("a spec that built once failed to build again", e);
+            }
+        });
+    }
+
+    private SameDiffFunction sessionFunction(Located<String> op, Map<String, Located<Object>> attrs,
+                                             Map<String, INDArray> inputs, Collection<String> checked)
+            throws InvalidSpecException {
         SameDiff sd = SameDiff.create();
         Map<String, SDVariable> vars = variables(sd, inputs, checked);
         List<SDVariable> outputs = addOp(sd, op, attrs, vars.values().toArray(new SDVariable[0]),
                 List.copyOf(inputs.values()));
         return new SameDiffFunction(sd, vars, outputs);
+    }
+
+    /**
+     * Why calls of {@code f}, a function built here, go to SameDiff's session: empty when every graph it has used
+     * so far runs compiled (the bench and the tests ask; a check never needs to know).
+     */
+    public static Optional<String> sessionUse(Differentiable f) {
+        if (f instanceof CompiledFunction compiled) {
+            return compiled.fallback();
+        }
+        if (f instanceof GraphFunction graph) {
+            List<String> why = new ArrayList<>();
+            for (Differentiable part : graph.parts()) {
+                sessionUse(part).ifPresent(why::add);
+            }
+            return why.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", why));
+        }
+        return Optional.of(f instanceof SameDiffFunction ? "the SameDiff engine runs every call in the session"
+                : f.getClass().getSimpleName() + " is not an ND4J build");
+    }
+
+    /** A whole graph's SameDiff function, evaluated by this builder's engine (copied with its graph). */
+    Differentiable evaluated(SameDiffFunction session) {
+        return engine == Engine.SAMEDIFF ? session : new CompiledFunction(session, null);
     }
 
     /**

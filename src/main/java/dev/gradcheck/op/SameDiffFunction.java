@@ -25,12 +25,16 @@ final class SameDiffFunction implements Differentiable {
 
     private static final String COTANGENT_PREFIX = "gradcheck_cotangent_";
 
+    /** The key SameDiff files its gradient function under ({@code SameDiff.GRAD_FN_KEY}, not public). */
+    static final String GRAD_FUNCTION = "grad";
+
     private final SameDiff sd;
     private final List<String> inputNames;
     private final Map<String, SDVariable> inputVars;
     private final List<String> outputNames;
     private final List<String> outputVarNames;
-    private boolean lossDefined;
+    /** The outputs whose cotangents the loss reads, by index; empty until the first {@link #vjp}. */
+    private final List<Integer> lossOutputs = new ArrayList<>();
 
     /** Outputs named by their index ("0", "1", ...), as a one-op spec's {@code output:} refers to them. */
     SameDiffFunction(SameDiff sd, Map<String, SDVariable> inputVars, List<SDVariable> outputs) {
@@ -198,11 +202,35 @@ final class SameDiffFunction implements Differentiable {
     }
 
 
-    /** The loss is added on first use: the forward-only graph stays as built. Cotangent outputs are fixed then. */
-    private void defineLossOnce(Map<String, INDArray> cotangents) {
-        if (lossDefined) {
-            return;
+    SameDiff sameDiff() {
+        return sd;
+    }
+
+    /** The graph variable behind a function input (its array is where inputs are assigned). */
+    SDVariable inputVariable(String input) {
+        return inputVars.get(input);
+    }
+
+    /** The graph variable behind each output, in {@link #outputNames} order. */
+    List<String> outputVariableNames() {
+        return outputVarNames;
+    }
+
+    /** The placeholder the loss reads output {@code index}'s cotangent from. */
+    static String cotangentPlaceholder(int index) {
+        return COTANGENT_PREFIX + index;
+    }
+
+    /**
+     * The loss is added on first use: the forward-only graph stays as built. Cotangent outputs are fixed then.
+     *
+     * @return the outputs whose cotangents the loss reads, by index
+     */
+    List<Integer> defineLossOnce(Map<String, INDArray> cotangents) {
+        if (!lossOutputs.isEmpty()) {
+            return lossOutputs;
         }
+        List<Integer> read = new ArrayList<>();
         SDVariable loss = null;
         for (int i = 0; i < outputNames.size(); i++) {
             INDArray c = cotangents.get(outputNames.get(i));
@@ -213,15 +241,17 @@ final class SameDiffFunction implements Differentiable {
             SDVariable ct = sd.placeHolder(COTANGENT_PREFIX + i, c.dataType(), c.shape());
             SDVariable term = out.mul(ct).sum();
             loss = loss == null ? term : loss.add(term);
+            read.add(i);
         }
         if (loss == null) {
             throw new IllegalArgumentException("no cotangent for any output");
         }
         sd.setLossVariables(loss);
-        lossDefined = true;
+        lossOutputs.addAll(read);
+        return lossOutputs;
     }
 
-    private void assign(Map<String, INDArray> inputs) {
+    void assign(Map<String, INDArray> inputs) {
         for (Map.Entry<String, INDArray> e : inputs.entrySet()) {
             SDVariable v = inputVars.get(e.getKey());
             if (v == null) {

@@ -1,0 +1,318 @@
+package dev.gradcheck.op;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.nd4j.autodiff.samediff.SDVariable;
+import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * A {@link SameDiffFunction} run without SameDiff's session after its first call: its forward graph, and the
+ * gradient function SameDiff builds for it (from each op's {@code doDiff}: exactly the ops the session runs), each
+ * compiled into a {@link CompiledGraph}. Same outputs and VJPs, bit for bit, at a fraction of the per-call cost.
+ *
+ * <p>The first forward, and the first VJP for each set of inputs differentiated, run in the session: it defines
+ * the loss and builds its gradient function as {@code calculateGradients} always does, and whatever it throws
+ * reaches the caller as SameDiff's own error. Then the graph is compiled, run on the same values, and kept only if
+ * it gives the session's result bit for bit. Everything else stays with the session: a graph that cannot be
+ * compiled ({@link CompiledGraph}), a compiled run that fails (a kernel error, an output that changed shape: that
+ * call and every later one), a call unlike the first (cotangents for other outputs or shapes), an integer or
+ * boolean input that changed (shapes were fixed for it).
+ */
+final class CompiledFunction implements Differentiable {
+
+    /** One compiled graph, or why its calls go to the session. */
+    private record Compiled(CompiledGraph graph, String fallback) {
+        static Compiled session(String why) {
+            return new Compiled(null, why);
+        }
+    }
+
+    private final SameDiffFunction session;
+    private final Supplier<Differentiable> rebuild;
+    private final Map<String, INDArray> inputArrays = new LinkedHashMap<>();
+    private final InputVersions versions;
+    private Compiled forward;
+    /** Per list of inputs differentiated. */
+    private final Map<List<String>, Compiled> backwards = new HashMap<>();
+    /** Output name → the array its cotangent is copied into: the outputs the session's loss reads. */
+    private Map<String, INDArray> cotangents;
+    private String failed;
+
+    /**
+     * @param rebuild builds an equal function from scratch, for {@link #copy()}; null where a copy is made another
+     *                way (a graph's whole-graph function is copied with its graph)
+     */
+    CompiledFunction(SameDiffFunction session, Supplier<Differentiable> rebuild) {
+        this.session = session;
+        this.rebuild = rebuild;
+        for (String name : session.inputNames()) {
+            inputArrays.put(name, session.inputVariable(name).getArr());
+        }
+        this.versions = new InputVersions(inputArrays);
+    }
+
+    @Override
+    public List<String> inputNames() {
+        return session.inputNames();
+    }
+
+    @Override
+    public List<String> outputNames() {
+        return session.outputNames();
+    }
+
+    @Override
+    public Map<String, INDArray> forward(Map<String, INDArray> inputs) {
+        if (forward == null) {
+            Map<String, INDArray> out = firstCall(() -> session.forward(inputs), c -> forward = c);
+            forward = compileAndVerify(inputs, out, session.sameDiff(), session.outputVariableNames(), outputNames(),
+                    Map.of());
+            return out;
+        }
+        if (forward.graph() == null || failed != null) {
+            return session.forward(inputs);
+        }
+        try {
+            forward.graph().run(assign(inputs));
+        } catch (RuntimeException e) {
+            return fail(e, () -> session.forward(inputs));
+        }
+        if (failed != null) {
+            return session.forward(inputs);
+        }
+        return results(forward.graph(), session.outputVariableNames(), outputNames());
+    }
+
+    @Override
+    public Map<String, INDArray> vjp(Map<String, INDArray> inputs, Map<String, INDArray> cotangentValues,
+                                     List<String> wrt) {
+        Compiled backward = backwards.get(wrt);
+        if (backward == null) {
+            List<String> key = List.copyOf(wrt);
+            Map<String, INDArray> grads = firstCall(() -> session.vjp(inputs, cotangentValues, wrt),
+                    c -> backwards.put(key, c));
+            backwards.put(key, compileBackward(inputs, cotangentValues, wrt, grads));
+            return grads;
+        }
+        if (backward.graph() == null || failed != null || !sameCotangents(cotangentValues)) {
+            return session.vjp(inputs, cotangentValues, wrt);
+        }
+        try {
+            long version = assign(inputs);
+            if (failed != null) {
+                return session.vjp(inputs, cotangentValues, wrt);
+            }
+            cotangents.forEach((name, arr) -> arr.assign(cotangentValues.get(name)));
+            backward.graph().run(version);
+        } catch (RuntimeException e) {
+            return fail(e, () -> session.vjp(inputs, cotangentValues, wrt));
+        }
+        return results(backward.graph(), gradientVariables(wrt), wrt);
+    }
+
+    private interface SessionCall {
+        Map<String, INDArray> run();
+    }
+
+    /** A first call, made by the session; if it throws, that graph's later calls go there too. */
+    private Map<String, INDArray> firstCall(SessionCall call, java.util.function.Consumer<Compiled> onError) {
+        try {
+            return call.run();
+        } catch (RuntimeException | Error e) {
+            onError.accept(Compiled.session("its first call failed in the session"));
+            throw e;
+        }
+    }
+
+    /** A compiled run failed: the session answers this call, and every later one. */
+    private Map<String, INDArray> fail(RuntimeException e, SessionCall again) {
+        failed = "a compiled run failed (" + e.getMessage() + ")";
+        return again.run();
+    }
+
+    /** Assigns the inputs as the session does and notes whether they changed. */
+    private long assign(Map<String, INDArray> inputs) {
+        session.assign(inputs);
+        long version = versions.update(inputs.keySet());
+        if (versions.fixedInputChanged() && failed == null) {
+            failed = "an integer or boolean input changed"; // shapes were compiled for the values they had
+        }
+        return version;
+    }
+
+    /** Copies of the named variables' arrays, under the caller's names. */
+    private static Map<String, INDArray> results(CompiledGraph graph, List<String> vars, List<String> names) {
+        Map<String, INDArray> out = new HashMap<>();
+        for (int i = 0; i < vars.size(); i++) {
+            out.put(names.get(i), graph.get(vars.get(i)).dup());
+        }
+        return out;
+    }
+
+    /**
+     * Compiles {@code wanted} in {@code graph}, runs it at the inputs the session just used, and keeps it if it
+     * gives the session's result bit for bit.
+     */
+    private Compiled compileAndVerify(Map<String, INDArray> inputs, Map<String, INDArray> sessionResult,
+                                      SameDiff graph, List<String> wanted, List<String> names,
+                                      Map<String, INDArray> placeholders) {
+        CompiledGraph compiled;
+        try {
+            compiled = CompiledGraph.compile(graph, wanted, byVariable(), placeholders);
+        } catch (CompiledGraph.NotCompilable e) {
+            return Compiled.session(e.getMessage());
+        }
+        try {
+            compiled.run(assign(inputs));
+            Map<String, INDArray> ours = results(compiled, wanted, names);
+            for (Map.Entry<String, INDArray> e : sessionResult.entrySet()) {
+                if (!sameBits(e.getValue(), ours.get(e.getKey()))) {
+                    compiled.close();
+                    return Compiled.session("the compiled graph's " + e.getKey() + " differed from the session's");
+                }
+            }
+        } catch (RuntimeException e) {
+            compiled.close();
+            return Compiled.session("the compiled graph failed where the session did not: " + e.getMessage());
+        }
+        return new Compiled(compiled, null);
+    }
+
+    private static boolean sameBits(INDArray a, INDArray b) {
+        if (b == null || a.dataType() != b.dataType() || !Arrays.equals(a.shape(), b.shape())) {
+            return false;
+        }
+        return a.isEmpty() || Arrays.equals(a.castTo(DataType.DOUBLE).dup('c').data().asDouble(),
+                b.castTo(DataType.DOUBLE).dup('c').data().asDouble());
+    }
+
+    /** After the session's first VJP for {@code wrt}: its loss and gradient function exist; compile those. */
+    private Compiled compileBackward(Map<String, INDArray> inputs, Map<String, INDArray> cotangentValues,
+                                     List<String> wrt, Map<String, INDArray> sessionGrads) {
+        SameDiff sd = session.sameDiff();
+        SameDiff gradFunction = sd.getFunction(SameDiffFunction.GRAD_FUNCTION);
+        List<String> gradVars = gradientVariables(wrt);
+        if (gradFunction == null || gradVars.contains(null) || !sessionGrads.keySet().containsAll(wrt)) {
+            return Compiled.session("an input has no gradient variable");
+        }
+        if (cotangents == null) {
+            Map<String, INDArray> arrays = new LinkedHashMap<>();
+            for (int i : session.defineLossOnce(cotangentValues)) { // defined by the session's call: returns it
+                SDVariable ph = sd.getVariable(SameDiffFunction.cotangentPlaceholder(i));
+                INDArray c = cotangentValues.get(outputNames().get(i));
+                arrays.put(outputNames().get(i), Nd4j.create(ph.dataType(), c.shape()));
+            }
+            cotangents = arrays;
+        }
+        if (!sameCotangents(cotangentValues)) {
+            return Compiled.session("the first VJP's cotangents are not those of the loss");
+        }
+        Map<String, INDArray> placeholders = new HashMap<>();
+        List<String> outputs = outputNames();
+        for (int i = 0; i < outputs.size(); i++) {
+            INDArray arr = cotangents.get(outputs.get(i));
+            if (arr != null) {
+                arr.assign(cotangentValues.get(outputs.get(i)));
+                placeholders.put(SameDiffFunction.cotangentPlaceholder(i), arr);
+            }
+        }
+        return compileAndVerify(inputs, sessionGrads, gradFunction, gradVars, wrt, placeholders);
+    }
+
+    /** The calls the compiled backward answers: cotangents for exactly the outputs the loss reads, in their shapes. */
+    private boolean sameCotangents(Map<String, INDArray> values) {
+        for (String out : outputNames()) {
+            INDArray c = values.get(out);
+            INDArray ours = cotangents.get(out);
+            if ((c == null) != (ours == null) || c != null && !Arrays.equals(c.shape(), ours.shape())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Input arrays under their graph variables' names, as {@link CompiledGraph} looks them up. */
+    private Map<String, INDArray> byVariable() {
+        Map<String, INDArray> byVar = new HashMap<>();
+        inputArrays.forEach((name, arr) -> byVar.put(session.inputVariable(name).name(), arr));
+        return byVar;
+    }
+
+    /** The gradient function's variable for each input's gradient (null where it has none). */
+    private List<String> gradientVariables(List<String> wrt) {
+        List<String> names = new ArrayList<>();
+        for (String input : wrt) {
+            SDVariable v = session.inputVariable(input);
+            SDVariable g = v == null ? null : v.getGradient();
+            names.add(g == null ? null : g.name());
+        }
+        return names;
+    }
+
+    @Override
+    public List<String> inputsChangedByForward(Map<String, INDArray> inputs) {
+        return session.inputsChangedByForward(inputs);
+    }
+
+    /** What the session's graph says its outputs take (the compiled graphs hold the same, once each). */
+    @Override
+    public java.util.OptionalLong plannedOutputBytes() {
+        return session.plannedOutputBytes();
+    }
+
+    /** The backward as a function of its own (order 2), evaluated the same way. */
+    @Override
+    public Differentiable backwardFunction(List<String> wrt, List<String> outputs) {
+        SameDiffFunction backward = (SameDiffFunction) session.backwardFunction(wrt, outputs);
+        return new CompiledFunction(backward,
+                rebuild == null ? null : () -> rebuild.get().backwardFunction(wrt, outputs));
+    }
+
+    /** A fresh build of the same function, sharing nothing with this one: for another thread. */
+    @Override
+    public Differentiable copy() {
+        if (rebuild == null) {
+            throw new UnsupportedOperationException("this function is copied with the graph it belongs to");
+        }
+        return rebuild.get();
+    }
+
+    /** Why some calls go to SameDiff's session; empty while every graph used so far is compiled. */
+    Optional<String> fallback() {
+        List<String> why = new ArrayList<>();
+        if (failed != null) {
+            why.add(failed);
+        }
+        if (forward != null && forward.fallback() != null) {
+            why.add("forward: " + forward.fallback());
+        }
+        backwards.forEach((wrt, c) -> {
+            if (c.fallback() != null) {
+                why.add("backward " + wrt + ": " + c.fallback());
+            }
+        });
+        return why.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", why));
+    }
+
+    @Override
+    public void close() {
+        if (forward != null && forward.graph() != null) {
+            forward.graph().close();
+        }
+        backwards.values().forEach(c -> {
+            if (c.graph() != null) {
+                c.graph().close();
+            }
+        });
+        session.close();
+    }
+}
