@@ -1,21 +1,25 @@
 package dev.gradcheck.bench;
 
-import dev.gradcheck.backend.Backend;
-import dev.gradcheck.backend.InProcessBackend;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gradcheck.check.CheckResult;
+import dev.gradcheck.check.GradientChecker;
+import dev.gradcheck.check.GradientResult;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.Nd4jOpBuilder;
+import dev.gradcheck.op.Nd4jOpBuilder.Engine;
 import dev.gradcheck.op.OpCatalog;
-import dev.gradcheck.result.CheckResult;
-import dev.gradcheck.result.Engine;
-import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.spec.InputSpec;
 import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.spec.InvalidSpecException;
-import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecLoader;
+import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,100 +28,169 @@ import org.nd4j.linalg.api.ops.DynamicCustomOp;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * Measures what a check costs: the whole check (median of several), one finite-difference evaluation through the
- * built graph, one backward row, and the bare native kernel on the same inputs.
+ * What a check costs, per engine ({@link Engine}): one forward (as finite differences call it: the inputs change
+ * every call), one VJP (as full mode calls it: one-hot cotangents at fixed inputs), the bare native kernel, and
+ * whole checks in full and fast mode (median of several after a warm-up, sanity checks included). {@link #serve}
+ * answers the same measurements one at a time as JSON lines, for {@code bench/compare}, which interleaves them
+ * with PyTorch's.
  */
 public final class Bench {
 
     private final int repeats;
     private final PrintWriter out;
+    private final Map<Engine, Nd4jOpBuilder> builders = new EnumMap<>(Engine.class);
+    private final Map<Engine, GradientChecker> checkers = new EnumMap<>(Engine.class);
 
     public Bench(int repeats, PrintWriter out) {
         this.repeats = repeats;
         this.out = out;
+        Nd4jOpBuilder builder = new Nd4jOpBuilder(OpCatalog.nd4j());
+        for (Engine e : Engine.values()) {
+            Nd4jOpBuilder b = builder.withEngine(e);
+            builders.put(e, b);
+            checkers.put(e, new GradientChecker(b::build, "cpu"));
+        }
     }
 
-    public void run() throws InvalidSpecException {
-        Nd4jOpBuilder builder = new Nd4jOpBuilder(OpCatalog.nd4j());
-        // whole checks go through the engine --in-process and the library use, as a user's would
-        Backend checker = new InProcessBackend(Engine.CPU, builder::build, MemoryBudget.forThisJvm());
-        out.printf("%-26s %8s %8s %12s %12s %12s %12s%n", "CASE", "IN ELEMS", "OUT ELEM", "FULL CHECK",
-                "FD EVAL", "BACKWARD ROW", "BARE EXEC");
-        for (BenchCase c : BenchCase.DEFAULT) {
-            OpSpec spec = parse(c.yaml());
-            Timed timed = timeChecks(checker, spec);
-            CheckResult last = timed.last();
-            Map<String, INDArray> inputs = inputs(spec);
-            double fd;
-            double row;
-            long outElems;
-            try (Differentiable f = builder.build(spec, inputs)) {
-                Map<String, INDArray> y = f.forward(inputs);
-                outElems = y.get("0").length();
-                fd = perCall(() -> f.forward(inputs));
-                Map<String, INDArray> ct = Map.of("0", Nd4j.zeros(y.get("0").dataType(), y.get("0").shape()));
-                ct.get("0").putScalar(0, 1.0);
-                List<String> wrt = spec.check();
-                row = perCall(() -> f.vjp(inputs, ct, wrt));
-            }
-            double bare = perCall(() -> bareExec(c, inputs));
-            long inElems = spec.check().stream().mapToLong(n -> spec.input(n).length()).sum();
-            out.printf("%-26s %8d %8d %9.1f ms %9.1f us %9.1f us %9.1f us%n", c.label(), inElems, outElems,
-                    timed.medianMillis(), fd, row, bare);
-            if (last.gradients().stream().anyMatch(g -> !g.verdict().passed())) {
-                out.println("  (check did not pass: " + last.gradients().stream().map(GradientResult::verdict).toList()
-                        + ")");
+    /** The table: one row per case and engine. */
+    public void run(List<Engine> engines) throws InvalidSpecException {
+        out.printf("%-28s %-9s %6s %6s %11s %11s %11s %12s %12s%n", "CASE", "ENGINE", "IN", "OUT", "FORWARD", "VJP",
+                "BARE EXEC", "FULL CHECK", "FAST CHECK");
+        out.flush();
+        for (BenchCase c : BenchCase.ALL) {
+            for (Engine e : engines) {
+                Costs costs = costs(c, e);
+                double full = medianCheck(c, "full", e);
+                double fast = medianCheck(c, "fast", e);
+                out.printf("%-28s %-9s %6d %6d %8.1f us %8.1f us %8.1f us %9.1f ms %9.1f ms%s%n", c.label(),
+                        e.name().toLowerCase(java.util.Locale.ROOT), costs.inElems(), costs.outElems(),
+                        costs.forwardMicros(), costs.vjpMicros(), costs.bareMicros(), full, fast,
+                        costs.sessionUse().isEmpty() ? "" : "  (session: " + costs.sessionUse() + ")");
+                out.flush();
             }
         }
-        out.println("FULL CHECK: median of " + repeats + " after one warm-up; FD EVAL: one forward through the"
-                + " built SameDiff graph (2 per checked input element); BACKWARD ROW: one VJP (1 per output element);"
-                + " BARE EXEC: Nd4j.exec of the native op alone.");
         out.println();
-        modes(checker);
+        out.println("FORWARD: one evaluation at inputs that change every call (2 per checked input element in full"
+                + " mode); VJP: one backward pass with a one-hot cotangent at fixed inputs (1 per output element);"
+                + " BARE EXEC: Nd4j.exec of the op alone; FULL/FAST CHECK: a whole check, sanity checks included,"
+                + " median of " + repeats + " after a warm-up. direct = compiled ND4J calls, samediff = SameDiff's"
+                + " session for every call (-Dgradcheck.engine=samediff). PyTorch beside it: bench/compare.");
         out.flush();
     }
 
-    /** The same op checked in each mode: what fast mode and sampling buy on larger inputs. */
-    private void modes(Backend checker) throws InvalidSpecException {
-        out.printf("%-26s %-26s %12s %12s%n", "CASE", "MODE", "CHECK", "EVALUATIONS");
-        for (String[] c : MODE_CASES) {
-            Timed timed = timeChecks(checker, parse(c[1]));
-            CheckResult last = timed.last();
-            long evaluations = last.gradients().stream().mapToLong(GradientResult::evaluations).sum();
-            out.printf("%-26s %-26s %9.1f ms %12d%s%n", c[0], c[2], timed.medianMillis(), evaluations,
-                    last.gradients().stream().allMatch(g -> g.verdict().passed()) ? "" : "  (did not pass)");
+    /**
+     * Answers JSON requests, one per line, until {@code quit} or the end of input: {@code cases};
+     * {@code check} (case, mode, engine: one whole check, timed); {@code costs} (case, engine: per-call costs).
+     */
+    public void serve(BufferedReader in) throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            if (line.isBlank()) {
+                continue;
+            }
+            ObjectNode reply = json.createObjectNode();
+            try {
+                JsonNode request = json.readTree(line);
+                String cmd = request.path("cmd").asText();
+                if (cmd.equals("quit")) {
+                    return;
+                }
+                answer(cmd, request, reply);
+            } catch (Exception e) {
+                reply.removeAll();
+                reply.put("error", e.toString());
+            }
+            out.println(json.writeValueAsString(reply));
+            out.flush();
         }
-        out.println("CHECK: median of " + repeats + " whole checks (sanity checks included); EVALUATIONS: forwards"
-                + " plus backward passes over every row of the report.");
     }
 
-    private record Timed(double medianMillis, CheckResult last) {}
+    private void answer(String cmd, JsonNode request, ObjectNode reply) throws InvalidSpecException {
+        switch (cmd) {
+            case "cases" -> {
+                var list = reply.putArray("cases");
+                BenchCase.ALL.forEach(c -> list.addObject().put("id", c.id()).put("label", c.label()));
+            }
+            case "check" -> {
+                BenchCase c = bench(request);
+                String mode = request.path("mode").asText("full");
+                OpSpec spec = parse(c.yaml(mode));
+                long start = System.nanoTime();
+                CheckResult r = checkers.get(engine(request)).check(spec);
+                reply.put("ms", (System.nanoTime() - start) / 1e6);
+                reply.put("status", r.status().name().toLowerCase(java.util.Locale.ROOT));
+                reply.put("evaluations", r.gradients().stream().mapToLong(GradientResult::evaluations).sum());
+            }
+            case "costs" -> {
+                Costs costs = costs(bench(request), engine(request));
+                reply.put("forward_us", costs.forwardMicros());
+                reply.put("vjp_us", costs.vjpMicros());
+                reply.put("bare_us", costs.bareMicros());
+                reply.put("session_use", costs.sessionUse());
+            }
+            default -> throw new IllegalArgumentException("unknown request '" + cmd + "' (cases, check, costs, quit)");
+        }
+    }
+
+    private static BenchCase bench(JsonNode request) {
+        String id = request.path("case").asText();
+        return BenchCase.byId(id).orElseThrow(() -> new IllegalArgumentException("no bench case '" + id + "'"));
+    }
+
+    private static Engine engine(JsonNode request) {
+        return Engine.valueOf(request.path("engine").asText("direct").toUpperCase(java.util.Locale.ROOT));
+    }
+
+    private record Costs(long inElems, long outElems, double forwardMicros, double vjpMicros, double bareMicros,
+                         String sessionUse) {}
+
+    /** Per-call costs of the case's function as the engine builds it, called the way a full check calls it. */
+    private Costs costs(BenchCase c, Engine engine) throws InvalidSpecException {
+        OpSpec spec = parse(c.yaml());
+        Map<String, INDArray> x = inputs(spec);
+        Map<String, INDArray> moved = new LinkedHashMap<>();
+        x.forEach((name, arr) -> moved.put(name, arr.dup()));
+        INDArray first = moved.get(spec.check().get(0));
+        first.putScalar(0, first.getDouble(0) + 1e-6);
+        try (Differentiable f = builders.get(engine).build(spec, x)) {
+            INDArray y = f.forward(x).get("0");
+            boolean[] flip = {false};
+            double forward = perCall(() -> {
+                flip[0] = !flip[0];
+                f.forward(flip[0] ? moved : x);
+            });
+            INDArray cotangent = Nd4j.zeros(y.dataType(), y.shape());
+            Map<String, INDArray> ct = Map.of("0", cotangent);
+            long[] row = {0};
+            double vjp = perCall(() -> {
+                long j = row[0]++ % cotangent.length();
+                cotangent.putScalar(j, 1.0);
+                f.vjp(x, ct, spec.check());
+                cotangent.putScalar(j, 0.0);
+            });
+            double bare = perCall(() -> bareExec(c, x));
+            long in = spec.check().stream().mapToLong(n -> spec.input(n).length()).sum();
+            return new Costs(in, y.length(), forward, vjp, bare, Nd4jOpBuilder.sessionUse(f).orElse(""));
+        }
+    }
 
     /** The median of {@code repeats} whole checks after one warm-up (class loading, JIT, SameDiff's first gradient). */
-    private Timed timeChecks(Backend checker, OpSpec spec) {
-        checker.run(spec);
+    private double medianCheck(BenchCase c, String mode, Engine engine) throws InvalidSpecException {
+        OpSpec spec = parse(c.yaml(mode));
+        GradientChecker checker = checkers.get(engine);
+        checker.check(spec);
         double[] millis = new double[repeats];
-        CheckResult last = null;
         for (int i = 0; i < repeats; i++) {
             long t = System.nanoTime();
-            last = checker.run(spec);
+            CheckResult r = checker.check(spec);
             millis[i] = (System.nanoTime() - t) / 1e6;
+            if (r.gradients().stream().anyMatch(g -> !g.verdict().passed())) {
+                throw new IllegalStateException(c.label() + " did not pass in " + mode + " mode: " + r);
+            }
         }
-        return new Timed(median(millis), last);
+        Arrays.sort(millis);
+        return millis[millis.length / 2];
     }
-
-    private static final String[][] MODE_CASES = {
-        {"tanh 32x32", "op: tanh\ninputs: {x: {shape: [32, 32]}}\n", "full"},
-        {"tanh 32x32", "op: tanh\nmode: fast\ninputs: {x: {shape: [32, 32]}}\n", "fast"},
-        {"tanh 32x32", "op: tanh\nmax_elements: 64\ninputs: {x: {shape: [32, 32]}}\n", "full, max_elements 64"},
-        {"tanh 64x64 (4096)", "op: tanh\nmode: fast\ninputs: {x: {shape: [64, 64]}}\n", "fast"},
-        {"tanh 64x64 (4096)", "op: tanh\nmax_elements: 64\ninputs: {x: {shape: [64, 64]}}\n",
-            "full, max_elements 64"},
-        {"tanh 32x32", "op: tanh\nstencil: five-point\ninputs: {x: {shape: [32, 32]}}\n", "full, five-point"},
-        {"matmul 32x32 @ 32x32", "op: matmul\ninputs: {a: {shape: [32, 32]}, b: {shape: [32, 32]}}\n", "full"},
-        {"matmul 32x32 @ 32x32",
-            "op: matmul\nmode: fast\ninputs: {a: {shape: [32, 32]}, b: {shape: [32, 32]}}\n", "fast"},
-    };
 
     private static Map<String, INDArray> inputs(OpSpec spec) {
         Map<String, INDArray> in = new LinkedHashMap<>();
@@ -135,24 +208,36 @@ public final class Bench {
         return Nd4j.exec(op)[0];
     }
 
-    /** Microseconds per call: enough calls for about 200 ms after a warm-up, to ride out timer noise. */
+    /**
+     * Microseconds per call: the median over 9 windows of about 25 ms each, after a warm-up, so that a moment of
+     * load from other processes moves a window, not the result.
+     */
     private static double perCall(Runnable call) {
         for (int i = 0; i < 50; i++) {
             call.run();
         }
-        int n = 0;
-        long start = System.nanoTime();
-        while (System.nanoTime() - start < 200_000_000L || n < 20) {
-            call.run();
-            n++;
+        double[] windows = new double[9];
+        for (int w = 0; w < windows.length; w++) {
+            int n = 0;
+            long start = System.nanoTime();
+            while (System.nanoTime() - start < 25_000_000L || n < 5) {
+                call.run();
+                n++;
+            }
+            windows[w] = (System.nanoTime() - start) / 1e3 / n;
         }
-        return (System.nanoTime() - start) / 1e3 / n;
+        Arrays.sort(windows);
+        return windows[windows.length / 2];
     }
 
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s[s.length / 2];
+    /** {@code direct}, {@code samediff} or {@code both}, as {@code gradcheck bench --engine} takes them. */
+    public static List<Engine> engines(String which) {
+        return switch (which.toLowerCase(java.util.Locale.ROOT)) {
+            case "both" -> List.of(Engine.DIRECT, Engine.SAMEDIFF);
+            case "samediff" -> List.of(Engine.SAMEDIFF);
+            case "direct" -> List.of(Engine.DIRECT);
+            default -> throw new IllegalArgumentException("--engine: direct, samediff or both, not " + which);
+        };
     }
 
     private static OpSpec parse(String yaml) throws InvalidSpecException {

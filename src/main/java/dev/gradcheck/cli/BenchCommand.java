@@ -1,28 +1,55 @@
 package dev.gradcheck.cli;
 
 import dev.gradcheck.bench.Bench;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code gradcheck bench}: what a check costs, against the bare kernel. */
+/** {@code gradcheck bench}: what a check costs, per engine, against the bare kernel. */
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Benchmarks a few ops and sizes: the time of a full check, one finite-difference"
-            + " evaluation, one backward row, and a bare Nd4j.exec of the same op. Takes about a minute."})
+        description = {"Benchmarks the six cases of bench/compare (tanh 100, 1000, 4000; matmul 30x40 . 40x50;"
+            + " conv2d; softmax 16x32), float64: one forward, one VJP, a bare Nd4j.exec of the op, and whole checks"
+            + " in full and fast mode, for the direct engine and SameDiff's session. Takes a few minutes.",
+            "",
+            "bench/compare runs the same cases beside PyTorch's gradcheck and prints the ratios."})
 final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "5",
-            description = "Full checks timed per case; the median is shown (default: ${DEFAULT-VALUE}).")
+            description = "Whole checks timed per case and mode; the median is shown (default: ${DEFAULT-VALUE}).")
     int repeat;
+
+    @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "both",
+            description = "direct (compiled ND4J calls, what check uses), samediff (SameDiff's session for every"
+                + " call) or both (default: ${DEFAULT-VALUE}).")
+    String engine;
+
+    @Option(names = "--serve", description = "Read JSON requests from stdin, one per line, and answer each on"
+            + " stdout (bench/compare drives it): {\"cmd\": \"cases\"}, {\"cmd\": \"check\", \"case\": ID,"
+            + " \"mode\": \"full\"|\"fast\", \"engine\": \"direct\"|\"samediff\"}, {\"cmd\": \"costs\", \"case\": ID,"
+            + " \"engine\": ...}, {\"cmd\": \"quit\"}.")
+    boolean serve;
 
     @Spec
     CommandSpec command;
 
     @Override
     public Integer call() throws Exception {
-        new Bench(Math.max(1, repeat), command.commandLine().getOut()).run();
+        Bench bench = new Bench(Math.max(1, repeat), command.commandLine().getOut());
+        if (serve) {
+            bench.serve(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));
+            return ExitCode.OK.code();
+        }
+        try {
+            bench.run(Bench.engines(engine));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), e.getMessage());
+        }
         return ExitCode.OK.code();
     }
 }

@@ -10,7 +10,6 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
-import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -191,8 +190,7 @@ final class CompiledFunction implements Differentiable {
         if (b == null || a.dataType() != b.dataType() || !Arrays.equals(a.shape(), b.shape())) {
             return false;
         }
-        return a.isEmpty() || Arrays.equals(a.castTo(DataType.DOUBLE).dup('c').data().asDouble(),
-                b.castTo(DataType.DOUBLE).dup('c').data().asDouble());
+        return Arrays.equals(CompiledGraph.bits(a), CompiledGraph.bits(b));
     }
 
     /** After the session's first VJP for {@code wrt}: its loss and gradient function exist; compile those. */

@@ -175,7 +175,8 @@ final class CompiledGraph implements AutoCloseable {
         }
     }
 
-    private static double[] bits(INDArray a) {
+    /** An array's values as doubles, to compare bit for bit (Arrays.equals compares doubles' bit patterns). */
+    static double[] bits(INDArray a) {
         return a.isEmpty() ? new double[0] : a.castTo(DataType.DOUBLE).dup('c').data().asDouble();
     }
 
