@@ -209,12 +209,13 @@ public final class Bench {
     }
 
     /**
-     * Microseconds per call: the median over 9 windows of about 25 ms each, after a warm-up, so that a moment of
-     * load from other processes moves a window, not the result.
+     * Microseconds per call: the median over 9 windows of about 25 ms each, after 100 ms of warm-up, so that a
+     * moment of load from other processes moves a window, not the result.
      */
     private static double perCall(Runnable call) {
-        for (int i = 0; i < 50; i++) {
-            call.run();
+        long warm = System.nanoTime();
+        for (int i = 0; i < 50 || System.nanoTime() - warm < 100_000_000L; i++) {
+            call.run(); // JIT and first-call costs out of the way
         }
         double[] windows = new double[9];
         for (int w = 0; w < windows.length; w++) {

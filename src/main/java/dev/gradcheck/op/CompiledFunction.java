@@ -172,11 +172,10 @@ final class CompiledFunction implements Differentiable {
         }
         try {
             compiled.run(assign(inputs));
-            Map<String, INDArray> ours = results(compiled, wanted, names);
-            for (Map.Entry<String, INDArray> e : sessionResult.entrySet()) {
-                if (!sameBits(e.getValue(), ours.get(e.getKey()))) {
+            for (int i = 0; i < wanted.size(); i++) {
+                if (!sameBits(sessionResult.get(names.get(i)), compiled.get(wanted.get(i)))) {
                     compiled.close();
-                    return Compiled.session("the compiled graph's " + e.getKey() + " differed from the session's");
+                    return Compiled.session("the compiled graph's " + names.get(i) + " differed from the session's");
                 }
             }
         } catch (RuntimeException e) {
@@ -187,10 +186,10 @@ final class CompiledFunction implements Differentiable {
     }
 
     private static boolean sameBits(INDArray a, INDArray b) {
-        if (b == null || a.dataType() != b.dataType() || !Arrays.equals(a.shape(), b.shape())) {
+        if (a == null || b == null || a.dataType() != b.dataType() || !Arrays.equals(a.shape(), b.shape())) {
             return false;
         }
-        return Arrays.equals(CompiledGraph.bits(a), CompiledGraph.bits(b));
+        return Arrays.equals(CompiledGraph.bytes(a), CompiledGraph.bytes(b));
     }
 
     /** After the session's first VJP for {@code wrt}: its loss and gradient function exist; compile those. */

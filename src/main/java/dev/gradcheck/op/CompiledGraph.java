@@ -158,26 +158,33 @@ final class CompiledGraph implements AutoCloseable {
      */
     private static void probe(Step step) throws NotCompilable {
         List<INDArray> outputs = step.context.getOutputArrays();
-        List<double[]> first = new ArrayList<>();
+        List<byte[]> first = new ArrayList<>();
         for (INDArray out : outputs) {
             out.assign(0);
         }
         exec(step);
         for (INDArray out : outputs) {
-            first.add(bits(out));
+            first.add(bytes(out));
             out.assign(out.dataType().isFPType() ? Double.NaN : 1);
         }
         exec(step);
         for (int i = 0; i < outputs.size(); i++) {
-            if (!Arrays.equals(first.get(i), bits(outputs.get(i)))) {
+            if (!Arrays.equals(first.get(i), bytes(outputs.get(i)))) {
                 throw new NotCompilable(step.op.opName() + "'s result depends on what its output array held before");
             }
         }
     }
 
-    /** An array's values as doubles, to compare bit for bit (Arrays.equals compares doubles' bit patterns). */
-    static double[] bits(INDArray a) {
-        return a.isEmpty() ? new double[0] : a.castTo(DataType.DOUBLE).dup('c').data().asDouble();
+    /**
+     * An array's contents, byte for byte, copied onto the Java heap (cheap next to an ND4J allocation): two arrays
+     * of one dtype and shape hold the same values exactly when these are equal.
+     */
+    static byte[] bytes(INDArray a) {
+        if (a.isEmpty()) {
+            return new byte[0];
+        }
+        INDArray own = !a.isView() && a.ordering() == 'c' && a.data().length() == a.length() ? a : a.dup('c');
+        return own.data().asBytes();
     }
 
     private static void exec(Step step) {
