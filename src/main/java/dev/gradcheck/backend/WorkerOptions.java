@@ -1,5 +1,6 @@
 package dev.gradcheck.backend;
 
+import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.result.Engine;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,6 +44,11 @@ public record WorkerOptions(
         // the heap the user gave gradcheck (GRADCHECK_OPTS=-Xmx8g) is meant for the checks, which run here
         java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .filter(a -> a.startsWith("-Xmx")).reduce((first, last) -> last).ifPresent(jvm::add);
+        // as does the executor chosen for ND4J graphs (GRADCHECK_OPTS=-Dgradcheck.executor=samediff, docs/executor.md)
+        String executor = System.getProperty(Nd4jOpBuilder.Executor.PROPERTY);
+        if (executor != null) {
+            jvm.add("-D" + Nd4jOpBuilder.Executor.PROPERTY + "=" + executor);
+        }
         WorkerOptions any = new WorkerOptions(Engine.CPU, Map.of(), Map.of(), jvm, WorkerMain.class.getName(),
                 System.getProperty("java.class.path"), List.of());
         return EngineSupport.of(Engine.CPU).worker(any, Availability.ALWAYS);

@@ -3,16 +3,19 @@ package dev.gradcheck.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.gradcheck.check.CheckResult;
-import dev.gradcheck.check.GradientChecker;
-import dev.gradcheck.check.GradientResult;
+import dev.gradcheck.backend.Backend;
+import dev.gradcheck.backend.InProcessBackend;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.Nd4jOpBuilder;
-import dev.gradcheck.op.Nd4jOpBuilder.Engine;
+import dev.gradcheck.op.Nd4jOpBuilder.Executor;
 import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Engine;
+import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.spec.InputSpec;
 import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecLoader;
 import java.io.BufferedReader;
@@ -28,7 +31,7 @@ import org.nd4j.linalg.api.ops.DynamicCustomOp;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * What a check costs, per engine ({@link Engine}): one forward (as finite differences call it: the inputs change
+ * What a check costs, per executor ({@link Executor}): one forward (as finite differences call it: the inputs change
  * every call), one VJP (as full mode calls it: one-hot cotangents at fixed inputs), the bare native kernel, and
  * whole checks in full and fast mode (median of several after a warm-up, sanity checks included). {@link #serve}
  * answers the same measurements one at a time as JSON lines, for {@code bench/compare}, which interleaves them
@@ -38,27 +41,28 @@ public final class Bench {
 
     private final int repeats;
     private final PrintWriter out;
-    private final Map<Engine, Nd4jOpBuilder> builders = new EnumMap<>(Engine.class);
-    private final Map<Engine, GradientChecker> checkers = new EnumMap<>(Engine.class);
+    private final Map<Executor, Nd4jOpBuilder> builders = new EnumMap<>(Executor.class);
+    /** Whole checks go through the in-process engine, as --in-process and the library run them. */
+    private final Map<Executor, Backend> checkers = new EnumMap<>(Executor.class);
 
     public Bench(int repeats, PrintWriter out) {
         this.repeats = repeats;
         this.out = out;
         Nd4jOpBuilder builder = new Nd4jOpBuilder(OpCatalog.nd4j());
-        for (Engine e : Engine.values()) {
-            Nd4jOpBuilder b = builder.withEngine(e);
+        for (Executor e : Executor.values()) {
+            Nd4jOpBuilder b = builder.withExecutor(e);
             builders.put(e, b);
-            checkers.put(e, new GradientChecker(b::build, "cpu"));
+            checkers.put(e, new InProcessBackend(Engine.CPU, b::build, MemoryBudget.forThisJvm()));
         }
     }
 
-    /** The table: one row per case and engine. */
-    public void run(List<Engine> engines) throws InvalidSpecException {
-        out.printf("%-28s %-9s %6s %6s %11s %11s %11s %12s %12s%n", "CASE", "ENGINE", "IN", "OUT", "FORWARD", "VJP",
+    /** The table: one row per case and executor. */
+    public void run(List<Executor> executors) throws InvalidSpecException {
+        out.printf("%-28s %-9s %6s %6s %11s %11s %11s %12s %12s%n", "CASE", "EXECUTOR", "IN", "OUT", "FORWARD", "VJP",
                 "BARE EXEC", "FULL CHECK", "FAST CHECK");
         out.flush();
         for (BenchCase c : BenchCase.ALL) {
-            for (Engine e : engines) {
+            for (Executor e : executors) {
                 Costs costs = costs(c, e);
                 double full = medianCheck(c, "full", e);
                 double fast = medianCheck(c, "fast", e);
@@ -74,13 +78,13 @@ public final class Bench {
                 + " mode); VJP: one backward pass with a one-hot cotangent at fixed inputs (1 per output element);"
                 + " BARE EXEC: Nd4j.exec of the op alone; FULL/FAST CHECK: a whole check, sanity checks included,"
                 + " median of " + repeats + " after a warm-up. direct = compiled ND4J calls, samediff = SameDiff's"
-                + " session for every call (-Dgradcheck.engine=samediff). PyTorch beside it: bench/compare.");
+                + " session for every call (-Dgradcheck.executor=samediff). PyTorch beside it: bench/compare.");
         out.flush();
     }
 
     /**
      * Answers JSON requests, one per line, until {@code quit} or the end of input: {@code cases};
-     * {@code check} (case, mode, engine: one whole check, timed); {@code costs} (case, engine: per-call costs).
+     * {@code check} (case, mode, executor: one whole check, timed); {@code costs} (case, executor: per-call costs).
      */
     public void serve(BufferedReader in) throws IOException {
         ObjectMapper json = new ObjectMapper();
@@ -116,13 +120,13 @@ public final class Bench {
                 String mode = request.path("mode").asText("full");
                 OpSpec spec = parse(c.yaml(mode));
                 long start = System.nanoTime();
-                CheckResult r = checkers.get(engine(request)).check(spec);
+                CheckResult r = checkers.get(executor(request)).run(spec);
                 reply.put("ms", (System.nanoTime() - start) / 1e6);
                 reply.put("status", r.status().name().toLowerCase(java.util.Locale.ROOT));
                 reply.put("evaluations", r.gradients().stream().mapToLong(GradientResult::evaluations).sum());
             }
             case "costs" -> {
-                Costs costs = costs(bench(request), engine(request));
+                Costs costs = costs(bench(request), executor(request));
                 reply.put("forward_us", costs.forwardMicros());
                 reply.put("vjp_us", costs.vjpMicros());
                 reply.put("bare_us", costs.bareMicros());
@@ -137,22 +141,22 @@ public final class Bench {
         return BenchCase.byId(id).orElseThrow(() -> new IllegalArgumentException("no bench case '" + id + "'"));
     }
 
-    private static Engine engine(JsonNode request) {
-        return Engine.valueOf(request.path("engine").asText("direct").toUpperCase(java.util.Locale.ROOT));
+    private static Executor executor(JsonNode request) {
+        return Executor.valueOf(request.path("executor").asText("direct").toUpperCase(java.util.Locale.ROOT));
     }
 
     private record Costs(long inElems, long outElems, double forwardMicros, double vjpMicros, double bareMicros,
                          String sessionUse) {}
 
-    /** Per-call costs of the case's function as the engine builds it, called the way a full check calls it. */
-    private Costs costs(BenchCase c, Engine engine) throws InvalidSpecException {
+    /** Per-call costs of the case's function as the executor builds it, called the way a full check calls it. */
+    private Costs costs(BenchCase c, Executor executor) throws InvalidSpecException {
         OpSpec spec = parse(c.yaml());
         Map<String, INDArray> x = inputs(spec);
         Map<String, INDArray> moved = new LinkedHashMap<>();
         x.forEach((name, arr) -> moved.put(name, arr.dup()));
         INDArray first = moved.get(spec.check().get(0));
         first.putScalar(0, first.getDouble(0) + 1e-6);
-        try (Differentiable f = builders.get(engine).build(spec, x)) {
+        try (Differentiable f = builders.get(executor).build(spec, x)) {
             INDArray y = f.forward(x).get("0");
             boolean[] flip = {false};
             double forward = perCall(() -> {
@@ -175,14 +179,14 @@ public final class Bench {
     }
 
     /** The median of {@code repeats} whole checks after one warm-up (class loading, JIT, SameDiff's first gradient). */
-    private double medianCheck(BenchCase c, String mode, Engine engine) throws InvalidSpecException {
+    private double medianCheck(BenchCase c, String mode, Executor executor) throws InvalidSpecException {
         OpSpec spec = parse(c.yaml(mode));
-        GradientChecker checker = checkers.get(engine);
-        checker.check(spec);
+        Backend checker = checkers.get(executor);
+        checker.run(spec);
         double[] millis = new double[repeats];
         for (int i = 0; i < repeats; i++) {
             long t = System.nanoTime();
-            CheckResult r = checker.check(spec);
+            CheckResult r = checker.run(spec);
             millis[i] = (System.nanoTime() - t) / 1e6;
             if (r.gradients().stream().anyMatch(g -> !g.verdict().passed())) {
                 throw new IllegalStateException(c.label() + " did not pass in " + mode + " mode: " + r);
@@ -231,13 +235,13 @@ public final class Bench {
         return windows[windows.length / 2];
     }
 
-    /** {@code direct}, {@code samediff} or {@code both}, as {@code gradcheck bench --engine} takes them. */
-    public static List<Engine> engines(String which) {
+    /** {@code direct}, {@code samediff} or {@code both}, as {@code gradcheck bench --executor} takes them. */
+    public static List<Executor> executors(String which) {
         return switch (which.toLowerCase(java.util.Locale.ROOT)) {
-            case "both" -> List.of(Engine.DIRECT, Engine.SAMEDIFF);
-            case "samediff" -> List.of(Engine.SAMEDIFF);
-            case "direct" -> List.of(Engine.DIRECT);
-            default -> throw new IllegalArgumentException("--engine: direct, samediff or both, not " + which);
+            case "both" -> List.of(Executor.DIRECT, Executor.SAMEDIFF);
+            case "samediff" -> List.of(Executor.SAMEDIFF);
+            case "direct" -> List.of(Executor.DIRECT);
+            default -> throw new IllegalArgumentException("--executor: direct, samediff or both, not " + which);
         };
     }
 

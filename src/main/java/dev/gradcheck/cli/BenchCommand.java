@@ -11,11 +11,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code gradcheck bench}: what a check costs, per engine, against the bare kernel. */
+/** {@code gradcheck bench}: what a check costs, per executor, against the bare kernel. */
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Benchmarks the six cases of bench/compare (tanh 100, 1000, 4000; matmul 30x40 . 40x50;"
             + " conv2d; softmax 16x32), float64: one forward, one VJP, a bare Nd4j.exec of the op, and whole checks"
-            + " in full and fast mode, for the direct engine and SameDiff's session. Takes a few minutes.",
+            + " in full and fast mode, for the direct executor and SameDiff's session. Takes a few minutes.",
             "",
             "bench/compare runs the same cases beside PyTorch's gradcheck and prints the ratios."})
 final class BenchCommand implements Callable<Integer> {
@@ -24,15 +24,15 @@ final class BenchCommand implements Callable<Integer> {
             description = "Whole checks timed per case and mode; the median is shown (default: ${DEFAULT-VALUE}).")
     int repeat;
 
-    @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "both",
+    @Option(names = "--executor", paramLabel = "EXECUTOR", defaultValue = "both",
             description = "direct (compiled ND4J calls, what check uses), samediff (SameDiff's session for every"
                 + " call) or both (default: ${DEFAULT-VALUE}).")
-    String engine;
+    String executor;
 
     @Option(names = "--serve", description = "Read JSON requests from stdin, one per line, and answer each on"
             + " stdout (bench/compare drives it): {\"cmd\": \"cases\"}, {\"cmd\": \"check\", \"case\": ID,"
-            + " \"mode\": \"full\"|\"fast\", \"engine\": \"direct\"|\"samediff\"}, {\"cmd\": \"costs\", \"case\": ID,"
-            + " \"engine\": ...}, {\"cmd\": \"quit\"}.")
+            + " \"mode\": \"full\"|\"fast\", \"executor\": \"direct\"|\"samediff\"}, {\"cmd\": \"costs\", \"case\": ID,"
+            + " \"executor\": ...}, {\"cmd\": \"quit\"}.")
     boolean serve;
 
     @Spec
@@ -46,7 +46,7 @@ final class BenchCommand implements Callable<Integer> {
             return ExitCode.OK.code();
         }
         try {
-            bench.run(Bench.engines(engine));
+            bench.run(Bench.executors(executor));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), e.getMessage());
         }

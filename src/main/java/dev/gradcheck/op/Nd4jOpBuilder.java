@@ -49,13 +49,13 @@ public final class Nd4jOpBuilder {
     /** How graphs clip gradients: {@link GradientClip#BY_VALUE} unless a test swaps in a wrong one. */
     private GradientClip gradientClip = GradientClip.BY_VALUE;
 
-    private Engine engine = Engine.configured();
+    private Executor executor = Executor.configured();
 
     /**
      * What evaluates a built SameDiff graph. Either way the graph, and the backward SameDiff builds from each op's
      * {@code doDiff}, are the same; only the executor differs, and with it the cost of a call.
      */
-    public enum Engine {
+    public enum Executor {
         /**
          * Forward and backward compiled once into a fixed sequence of native calls over preallocated arrays
          * ({@link CompiledFunction}); whatever cannot be compiled runs in the session. The default.
@@ -64,10 +64,10 @@ public final class Nd4jOpBuilder {
         /** SameDiff's own session for every call ({@code output}, {@code calculateGradients}). */
         SAMEDIFF;
 
-        /** The system property that picks the engine ({@code -Dgradcheck.engine=samediff}); direct by default. */
-        public static final String PROPERTY = "gradcheck.engine";
+        /** The system property that picks the executor ({@code -Dgradcheck.executor=samediff}); direct by default. */
+        public static final String PROPERTY = "gradcheck.executor";
 
-        static Engine configured() {
+        static Executor configured() {
             String value = System.getProperty(PROPERTY, "direct");
             return value.equalsIgnoreCase("samediff") ? SAMEDIFF : DIRECT;
         }
@@ -77,20 +77,20 @@ public final class Nd4jOpBuilder {
     public Nd4jOpBuilder withGradientClip(GradientClip clip) {
         Nd4jOpBuilder copy = new Nd4jOpBuilder(catalog, budget);
         copy.gradientClip = clip;
-        copy.engine = engine;
+        copy.executor = executor;
         return copy;
     }
 
-    /** The same builder evaluating what it builds with another engine: the bench and tests compare them. */
-    public Nd4jOpBuilder withEngine(Engine engine) {
+    /** The same builder evaluating what it builds with another executor: the bench and tests compare them. */
+    public Nd4jOpBuilder withExecutor(Executor executor) {
         Nd4jOpBuilder copy = new Nd4jOpBuilder(catalog, budget);
         copy.gradientClip = gradientClip;
-        copy.engine = engine;
+        copy.executor = executor;
         return copy;
     }
 
-    public Engine engine() {
-        return engine;
+    public Executor executor() {
+        return executor;
     }
 
     /**
@@ -186,7 +186,7 @@ public final class Nd4jOpBuilder {
     Differentiable buildOp(Located<String> op, Map<String, Located<Object>> attrs, Map<String, INDArray> inputs,
                            Collection<String> checked) throws InvalidSpecException {
         SameDiffFunction session = sessionFunction(op, attrs, inputs, checked);
-        if (engine == Engine.SAMEDIFF) {
+        if (executor == Executor.SAMEDIFF) {
             return session;
         }
         Map<String, INDArray> kept = new LinkedHashMap<>();
@@ -226,13 +226,13 @@ public final class Nd4jOpBuilder {
             }
             return why.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", why));
         }
-        return Optional.of(f instanceof SameDiffFunction ? "the SameDiff engine runs every call in the session"
+        return Optional.of(f instanceof SameDiffFunction ? "the SameDiff executor runs every call in the session"
                 : f.getClass().getSimpleName() + " is not an ND4J build");
     }
 
-    /** A whole graph's SameDiff function, evaluated by this builder's engine (copied with its graph). */
+    /** A whole graph's SameDiff function, evaluated by this builder's executor (copied with its graph). */
     Differentiable evaluated(SameDiffFunction session) {
-        return engine == Engine.SAMEDIFF ? session : new CompiledFunction(session, null);
+        return executor == Executor.SAMEDIFF ? session : new CompiledFunction(session, null);
     }
 
     /**

@@ -44,6 +44,18 @@ class EngineSupportTest {
     }
 
     @Test
+    void workersRunNd4jGraphsOnTheExecutorTheFrontEndWasGiven() {
+        String key = dev.gradcheck.op.Nd4jOpBuilder.Executor.PROPERTY;
+        assertFalse(WorkerOptions.cpu().command().stream().anyMatch(a -> a.startsWith("-D" + key)), "the default");
+        System.setProperty(key, "samediff");
+        try {
+            assertTrue(WorkerOptions.cpu().command().contains("-D" + key + "=samediff"));
+        } finally {
+            System.clearProperty(key);
+        }
+    }
+
+    @Test
     void aWorkerIsToldItsEngineBudgetAndPluginsAtItsStartAndReadsThemThere() {
         WorkerOptions options = WorkerOptions.cpu().on(Engine.CUDA, Availability.ALWAYS).withMaxMemory(10L << 20)
                 .withPlugins(List.of(Path.of("/p/a.jar"), Path.of("/p/b")));

@@ -38,9 +38,9 @@ class BenchServeTest {
     @Test
     void answersEachRequestOnItsOwnLineUntilQuit() throws Exception {
         List<JsonNode> r = serve("{\"cmd\": \"cases\"}",
-                "{\"cmd\": \"check\", \"case\": \"tanh-100\", \"mode\": \"fast\", \"engine\": \"direct\"}",
-                "{\"cmd\": \"check\", \"case\": \"softmax-16x32\", \"mode\": \"fast\", \"engine\": \"samediff\"}",
-                "{\"cmd\": \"costs\", \"case\": \"tanh-100\", \"engine\": \"direct\"}",
+                "{\"cmd\": \"check\", \"case\": \"tanh-100\", \"mode\": \"fast\", \"executor\": \"direct\"}",
+                "{\"cmd\": \"check\", \"case\": \"softmax-16x32\", \"mode\": \"fast\", \"executor\": \"samediff\"}",
+                "{\"cmd\": \"costs\", \"case\": \"tanh-100\", \"executor\": \"direct\"}",
                 "{\"cmd\": \"check\", \"case\": \"no-such-case\"}",
                 "not json",
                 "{\"cmd\": \"quit\"}",
@@ -53,7 +53,7 @@ class BenchServeTest {
         }
         JsonNode costs = r.get(3);
         assertTrue(costs.get("forward_us").asDouble() > 0 && costs.get("vjp_us").asDouble() > 0, costs.toString());
-        assertEquals("", costs.get("session_use").asText(), "tanh runs on the direct engine throughout");
+        assertEquals("", costs.get("session_use").asText(), "tanh runs on the direct executor throughout");
         assertTrue(r.get(4).get("error").asText().contains("no bench case 'no-such-case'"), r.get(4).toString());
         assertTrue(r.get(5).has("error"), r.get(5).toString());
     }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Status;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.OpCatalog;
 import dev.gradcheck.spec.LoadedSpec;
@@ -18,16 +20,16 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
 /**
- * Wrong backwards are still caught when the op runs on the direct engine (compiled, not SameDiff's session):
+ * Wrong backwards are still caught when the op runs on the direct executor (compiled, not SameDiff's session):
  * ND4J's own wrong backwards from the spec suite, and a correct backward corrupted by the test. Every function the
  * checker builds here must have run compiled, or the test would prove nothing about the direct path.
  */
 class DirectPathTest {
 
-    private final Nd4jOpBuilder direct = new Nd4jOpBuilder(OpCatalog.nd4j()).withEngine(Nd4jOpBuilder.Engine.DIRECT);
+    private final Nd4jOpBuilder direct = new Nd4jOpBuilder(OpCatalog.nd4j()).withExecutor(Nd4jOpBuilder.Executor.DIRECT);
     private final List<Differentiable> built = new ArrayList<>();
 
-    /** Builds with the direct engine and keeps what it built, to ask afterwards whether it ran compiled. */
+    /** Builds with the direct executor and keeps what it built, to ask afterwards whether it ran compiled. */
     private final FunctionFactory recording = (spec, inputs) -> {
         Differentiable f = direct.build(spec, inputs);
         built.add(f);
@@ -80,7 +82,7 @@ class DirectPathTest {
     }
 
     @Test
-    void theSameCorrectOpPassesOnBothEngines() {
+    void theSameCorrectOpPassesOnBothExecutors() {
         OpSpec spec = Specs.parse("""
                 op: matmul
                 inputs:
@@ -88,7 +90,7 @@ class DirectPathTest {
                   b: {shape: [4, 2]}
                 """);
         CheckResult compiled = new GradientChecker(recording, "cpu").check(spec);
-        Nd4jOpBuilder session = direct.withEngine(Nd4jOpBuilder.Engine.SAMEDIFF);
+        Nd4jOpBuilder session = direct.withExecutor(Nd4jOpBuilder.Executor.SAMEDIFF);
         CheckResult inSession = new GradientChecker(session::build, "cpu").check(spec);
         assertEquals(Status.PASSED, compiled.status(), compiled.toString());
         for (int i = 0; i < compiled.gradients().size(); i++) {

@@ -20,13 +20,13 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * The direct engine's edges: copies for other threads, and the calls it must leave to SameDiff's session (an
+ * The direct executor's edges: copies for other threads, and the calls it must leave to SameDiff's session (an
  * integer input that changes, an output whose shape follows the input values).
  */
 class CompiledFunctionTest {
 
-    private final Nd4jOpBuilder direct = new Nd4jOpBuilder(OpCatalog.nd4j()).withEngine(Nd4jOpBuilder.Engine.DIRECT);
-    private final Nd4jOpBuilder session = direct.withEngine(Nd4jOpBuilder.Engine.SAMEDIFF);
+    private final Nd4jOpBuilder direct = new Nd4jOpBuilder(OpCatalog.nd4j()).withExecutor(Nd4jOpBuilder.Executor.DIRECT);
+    private final Nd4jOpBuilder session = direct.withExecutor(Nd4jOpBuilder.Executor.SAMEDIFF);
 
     private static OpSpec spec(String yaml) throws Exception {
         return new SpecLoader().loadText("test.yaml", "test", yaml).get(0).specOrThrow();
@@ -46,7 +46,7 @@ class CompiledFunctionTest {
                 inputs: {x: {shape: [2, 3]}, w: {shape: [2, 3]}}
                 """)) {
             OpSpec spec = spec(yaml);
-            Map<String, INDArray> x = DirectEngineTest.draw(spec);
+            Map<String, INDArray> x = DirectExecutorTest.draw(spec);
             try (Differentiable original = direct.build(spec, x)) {
                 List<INDArray> expected = rows(original, x, spec.check());
                 List<Differentiable> copies = List.of(original.copy(), original.copy());
@@ -101,7 +101,7 @@ class CompiledFunctionTest {
                   indices: {shape: [2], dtype: int32, init: {values: [0, 2]}}
                 check: [x]
                 """);
-        Map<String, INDArray> x = DirectEngineTest.draw(spec);
+        Map<String, INDArray> x = DirectExecutorTest.draw(spec);
         Map<String, INDArray> other = Map.of("x", x.get("x"), "indices", Nd4j.createFromArray(3, 1));
         try (Differentiable d = direct.build(spec, x); Differentiable s = session.build(spec, x)) {
             assertSameBits(s.forward(x).get("0"), d.forward(x).get("0"));
@@ -122,7 +122,7 @@ class CompiledFunctionTest {
                 inputs:
                   x: {shape: [5], init: {values: [1, 2, 2, 3, 3]}}
                 """);
-        Map<String, INDArray> x = DirectEngineTest.draw(spec);
+        Map<String, INDArray> x = DirectExecutorTest.draw(spec);
         Map<String, INDArray> sameLength = Map.of("x", Nd4j.createFromArray(4.0, 4.0, 5.0, 6.0, 6.0));
         Map<String, INDArray> longer = Map.of("x", Nd4j.createFromArray(1.0, 2.0, 3.0, 4.0, 5.0));
         try (Differentiable d = direct.build(spec, x); Differentiable s = session.build(spec, x)) {
@@ -146,7 +146,7 @@ class CompiledFunctionTest {
                 attrs: {dimensions: [1]}
                 inputs: {x: {shape: [3, 4]}}
                 """);
-        Map<String, INDArray> x = DirectEngineTest.draw(spec);
+        Map<String, INDArray> x = DirectExecutorTest.draw(spec);
         try (Differentiable d = direct.build(spec, x); Differentiable s = session.build(spec, x)) {
             Map<String, INDArray> y = s.forward(x);
             d.forward(x);
@@ -169,7 +169,7 @@ class CompiledFunctionTest {
     private static void assertSameBits(INDArray expected, INDArray actual) {
         assertEquals(expected.dataType(), actual.dataType());
         assertArrayEquals(expected.shape(), actual.shape());
-        assertArrayEquals(DirectEngineTest.bits(expected), DirectEngineTest.bits(actual), 0.0);
+        assertArrayEquals(DirectExecutorTest.bits(expected), DirectExecutorTest.bits(actual), 0.0);
     }
 
     private static Object outcome(java.util.function.Supplier<INDArray> call) {

@@ -26,22 +26,23 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * The direct engine gives SameDiff's numbers: every spec under specs/ is built twice, once evaluated by SameDiff's
+ * The direct executor gives SameDiff's numbers: every spec under specs/ is built twice, once evaluated by SameDiff's
  * session and once by the compiled path, and both get the same sequence of calls — forwards and VJPs at the
  * spec's inputs, at perturbed inputs, and back, with random and one-hot cotangents, the same point twice in a row
  * (where the compiled path reuses its forward part), and for order-2 specs the backward's own forward and VJP.
  * Every output and gradient must be the same bits (same ops, same arguments, same input values: no tolerance), and
  * a call that throws in one must throw the same way in the other.
  */
-class DirectEngineTest {
+@org.junit.jupiter.api.Tag("slow") // the whole spec suite, through both executors
+class DirectExecutorTest {
 
     private static final Nd4jOpBuilder SESSION = new Nd4jOpBuilder(OpCatalog.nd4j())
-            .withEngine(Nd4jOpBuilder.Engine.SAMEDIFF);
+            .withExecutor(Nd4jOpBuilder.Executor.SAMEDIFF);
     private static final Nd4jOpBuilder DIRECT = new Nd4jOpBuilder(OpCatalog.nd4j())
-            .withEngine(Nd4jOpBuilder.Engine.DIRECT);
+            .withExecutor(Nd4jOpBuilder.Executor.DIRECT);
 
     @TestFactory
-    Stream<DynamicTest> everySpecGivesTheSameNumbersThroughBothEngines() throws Exception {
+    Stream<DynamicTest> everySpecGivesTheSameNumbersThroughBothExecutors() throws Exception {
         List<DynamicTest> tests = new ArrayList<>();
         for (Path file : SpecLoader.collect(List.of(Path.of("specs")))) {
             for (LoadedSpec loaded : new SpecLoader().load(file)) {
@@ -61,7 +62,7 @@ class DirectEngineTest {
         try {
             session = SESSION.build(spec, copy(x));
         } catch (Exception | Error e) {
-            return; // the spec does not build (an expected error): nothing is evaluated by either engine
+            return; // the spec does not build (an expected error): nothing is evaluated by either executor
         }
         try (session; Differentiable direct = DIRECT.build(spec, copy(x))) {
             assertEquals(session.getClass() == SameDiffFunction.class, direct instanceof CompiledFunction,
@@ -78,7 +79,7 @@ class DirectEngineTest {
         }
     }
 
-    /** The calls both engines get; each result, or the exception it threw, in order. */
+    /** The calls both executors get; each result, or the exception it threw, in order. */
     private static List<Object> script(OpSpec spec, Differentiable f, Map<String, INDArray> x) {
         List<Object> results = new ArrayList<>();
         Object atX = call(() -> f.forward(x));
@@ -269,7 +270,7 @@ class DirectEngineTest {
 
     @org.junit.jupiter.api.AfterAll
     static void mostSpecsRanCompiledThroughout() {
-        System.err.println("direct engine: " + COMPARED.get() + " specs compared, " + FALLBACKS.size()
+        System.err.println("direct executor: " + COMPARED.get() + " specs compared, " + FALLBACKS.size()
                 + " with a part left to SameDiff's session");
         FALLBACKS.forEach((name, why) -> System.err.println("  " + name + " (" + why + ")"));
         assertTrue(COMPARED.get() - FALLBACKS.size() >= 250, "specs run compiled throughout: "
