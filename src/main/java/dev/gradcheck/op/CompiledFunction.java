@@ -37,6 +37,9 @@ final class CompiledFunction implements Differentiable {
 
     private final SameDiffFunction session;
     private final Supplier<Differentiable> rebuild;
+    /** The first-order function a backward function took over (closed with it), or null. */
+    private CompiledFunction takenOver;
+    private boolean closed;
     private final Map<String, INDArray> inputArrays = new LinkedHashMap<>();
     private final InputVersions versions;
     private Compiled forward;
@@ -270,8 +273,10 @@ final class CompiledFunction implements Differentiable {
     @Override
     public Differentiable backwardFunction(List<String> wrt, List<String> outputs) {
         SameDiffFunction backward = (SameDiffFunction) session.backwardFunction(wrt, outputs);
-        return new CompiledFunction(backward,
+        CompiledFunction f = new CompiledFunction(backward,
                 rebuild == null ? null : () -> rebuild.get().backwardFunction(wrt, outputs));
+        f.takenOver = this; // the caller closes the backward function only
+        return f;
     }
 
     /** A fresh build of the same function, sharing nothing with this one: for another thread. */
@@ -300,8 +305,13 @@ final class CompiledFunction implements Differentiable {
         return why.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", why));
     }
 
+    /** Frees the compiled graphs' native contexts; a second close does nothing. */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         if (forward != null && forward.graph() != null) {
             forward.graph().close();
         }
@@ -311,5 +321,8 @@ final class CompiledFunction implements Differentiable {
             }
         });
         session.close();
+        if (takenOver != null) {
+            takenOver.close();
+        }
     }
 }

@@ -110,6 +110,7 @@ final class CompiledGraph implements AutoCloseable {
 
     private final List<Step> steps;
     private final Map<String, INDArray> values;
+    private boolean closed;
 
     private CompiledGraph(List<Step> steps, Map<String, INDArray> values) {
         this.steps = steps;
@@ -423,9 +424,13 @@ final class CompiledGraph implements AutoCloseable {
         return steps.size();
     }
 
+    /** Frees the native contexts; a second close does nothing. */
     @Override
     public void close() {
-        steps.forEach(s -> close(s.context));
+        if (!closed) {
+            closed = true;
+            steps.forEach(s -> close(s.context));
+        }
     }
 
     private static void close(OpContext context) {
