@@ -122,16 +122,18 @@ final class CompiledGraph implements AutoCloseable {
      * @param wanted       the variables to produce
      * @param inputs       graph variable name → the array the caller assigns inputs into (the variable's own
      *                     array); floating ones vary from run to run, the others are fixed (the caller watches them)
-     * @param placeholders placeholder name → the array the caller copies each run's cotangent into
+     * @param fed          variable name → the array the caller copies a value into before each run: the cotangent
+     *                     placeholders, or variables that hold exactly a cotangent (the ops producing them are then
+     *                     not compiled)
      */
     static CompiledGraph compile(SameDiff graph, List<String> wanted, Map<String, INDArray> inputs,
-                                 Map<String, INDArray> placeholders) throws NotCompilable {
+                                 Map<String, INDArray> fed) throws NotCompilable {
         Map<String, INDArray> values = new HashMap<>();
         Map<String, Source> sources = new HashMap<>();
         List<Step> steps = new ArrayList<>();
         try {
-            for (String opName : order(graph, wanted)) {
-                Step step = compileStep(graph, graph.getOps().get(opName), inputs, placeholders, values, sources);
+            for (String opName : order(graph, wanted, fed.keySet())) {
+                Step step = compileStep(graph, graph.getOps().get(opName), inputs, fed, values, sources);
                 if (step != null) {
                     steps.add(step);
                     // run now: the next ops' shapes may be computed from its values (reshape, slice, eye, ...)
@@ -139,7 +141,7 @@ final class CompiledGraph implements AutoCloseable {
                 }
             }
             for (String w : wanted) {
-                value(graph, w, inputs, placeholders, values, sources);
+                value(graph, w, inputs, fed, values, sources);
             }
         } catch (NotCompilable | RuntimeException e) {
             steps.forEach(s -> close(s.context));
@@ -197,7 +199,7 @@ final class CompiledGraph implements AutoCloseable {
     }
 
     /** The ops {@code wanted} needs, each after the ops producing its inputs (a depth-first topological order). */
-    private static List<String> order(SameDiff graph, List<String> wanted) throws NotCompilable {
+    private static List<String> order(SameDiff graph, List<String> wanted, Set<String> fed) throws NotCompilable {
         List<String> order = new ArrayList<>();
         Set<String> done = new HashSet<>();
         Set<String> onPath = new HashSet<>();
@@ -205,13 +207,16 @@ final class CompiledGraph implements AutoCloseable {
             if (!graph.hasVariable(w)) {
                 throw new NotCompilable("no variable " + w);
             }
-            visit(graph, w, done, onPath, order);
+            visit(graph, w, fed, done, onPath, order);
         }
         return order;
     }
 
-    private static void visit(SameDiff graph, String var, Set<String> done, Set<String> onPath, List<String> order)
-            throws NotCompilable {
+    private static void visit(SameDiff graph, String var, Set<String> fed, Set<String> done, Set<String> onPath,
+                              List<String> order) throws NotCompilable {
+        if (fed.contains(var)) {
+            return; // its value comes from the caller
+        }
         Variable v = graph.getVariables().get(var);
         if (v == null) {
             throw new NotCompilable("no variable " + var);
@@ -232,7 +237,7 @@ final class CompiledGraph implements AutoCloseable {
             throw new NotCompilable("op " + producer + " has control dependencies");
         }
         for (String in : op.getOp().argNames()) {
-            visit(graph, in, done, onPath, order);
+            visit(graph, in, fed, done, onPath, order);
         }
         onPath.remove(producer);
         done.add(producer);
@@ -241,7 +246,7 @@ final class CompiledGraph implements AutoCloseable {
 
     /** One op as a step over its input arrays, with its outputs allocated; null for an identity (an alias). */
     private static Step compileStep(SameDiff graph, SameDiffOp sdo, Map<String, INDArray> inputs,
-                                    Map<String, INDArray> placeholders, Map<String, INDArray> values,
+                                    Map<String, INDArray> fed, Map<String, INDArray> values,
                                     Map<String, Source> sources) throws NotCompilable {
         DifferentialFunction df = sdo.getOp();
         refuseSpecialCases(df);
@@ -250,7 +255,7 @@ final class CompiledGraph implements AutoCloseable {
         Source source = Source.FIXED;
         boolean readsVaryingIndices = false;
         for (int i = 0; i < argNames.length; i++) {
-            args[i] = value(graph, argNames[i], inputs, placeholders, values, sources);
+            args[i] = value(graph, argNames[i], inputs, fed, values, sources);
             Source s = sources.get(argNames[i]);
             source = s.compareTo(source) > 0 ? s : source;
             readsVaryingIndices |= s != Source.FIXED && !args[i].dataType().isFPType();
@@ -345,9 +350,9 @@ final class CompiledGraph implements AutoCloseable {
         }
     }
 
-    /** The array a variable reads from: an input, a placeholder, a constant or variable, or a step's output. */
+    /** The array a variable reads from: an input, a fed value, a constant or variable, or a step's output. */
     private static INDArray value(SameDiff graph, String name, Map<String, INDArray> inputs,
-                                  Map<String, INDArray> placeholders, Map<String, INDArray> values,
+                                  Map<String, INDArray> fed, Map<String, INDArray> values,
                                   Map<String, Source> sources) throws NotCompilable {
         INDArray known = values.get(name);
         if (known != null) {
@@ -362,12 +367,14 @@ final class CompiledGraph implements AutoCloseable {
                 throw new NotCompilable("input " + name + " is not the graph's own array");
             }
             source = arr.dataType().isFPType() ? Source.INPUT : Source.FIXED;
-        } else if (v.getVariableType() == VariableType.PLACEHOLDER) {
-            arr = placeholders.get(name);
-            if (arr == null) {
-                throw new NotCompilable("no array for placeholder " + name);
+        } else if (fed.containsKey(name)) {
+            arr = fed.get(name);
+            if (arr.dataType() != v.dataType()) {
+                throw new NotCompilable("the array fed to " + name + " is " + arr.dataType() + ", not " + v.dataType());
             }
             source = Source.EVERY_RUN;
+        } else if (v.getVariableType() == VariableType.PLACEHOLDER) {
+            throw new NotCompilable("no array for placeholder " + name);
         } else if (v.getVariableType() == VariableType.CONSTANT || v.getVariableType() == VariableType.VARIABLE) {
             arr = v.getArr();
             source = Source.FIXED;

@@ -136,6 +136,28 @@ class CompiledFunctionTest {
         }
     }
 
+    /**
+     * The loss gradcheck differentiates, sum(c ⊙ out), only seeds the backward: its kernels are skipped and the
+     * cotangent fed where the op's own backward reads it, so a tanh VJP is one tanh_bp (the forward tanh is not
+     * even needed: tanh_bp reads x), with the session's bits.
+     */
+    @Test
+    void theLossThatSeedsTheBackwardIsNotRunOnEveryVjp() throws Exception {
+        OpSpec spec = spec("""
+                op: tanh
+                inputs: {x: {shape: [6]}}
+                """);
+        Map<String, INDArray> x = DirectExecutorTest.draw(spec);
+        try (Differentiable d = direct.build(spec, x); Differentiable s = session.build(spec, x)) {
+            INDArray c = Nd4j.createFromArray(0.5, -1.0, 2.0, 0.0, -0.0, 3.0);
+            for (int i = 0; i < 3; i++) {
+                assertSameBits(s.vjp(x, Map.of("0", c), List.of("x")).get("x"),
+                        d.vjp(x, Map.of("0", c), List.of("x")).get("x"));
+            }
+            assertEquals(java.util.OptionalInt.of(1), ((CompiledFunction) d).backwardSteps(List.of("x")));
+        }
+    }
+
     /** A VJP with cotangents for other outputs than the first one's is the session's, errors and all. */
     @Test
     void aVjpUnlikeTheFirstIsTheSessions() throws Exception {
