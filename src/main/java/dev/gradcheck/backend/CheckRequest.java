@@ -1,5 +1,6 @@
 package dev.gradcheck.backend;
 
+import dev.gradcheck.result.JacobianCapture;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.Overrides;
 
@@ -10,10 +11,20 @@ import dev.gradcheck.spec.Overrides;
  * @param spec      the spec as it is checked: the run's overrides already applied
  * @param overrides the run's checking settings, for a worker that reads the spec again from its file
  * @param limits    how long the check may take in a worker (a backend in this JVM has no time limit)
+ * @param jacobians which compared blocks come back with their matrices (matrices cost transport from a worker)
  */
-public record CheckRequest(OpSpec spec, Overrides overrides, TimeLimits limits) {
+public record CheckRequest(OpSpec spec, Overrides overrides, TimeLimits limits, JacobianCapture jacobians) {
 
-    /** The spec alone: no overrides, the default time limit. */
+    public CheckRequest {
+        jacobians = jacobians == null ? JacobianCapture.NONE : jacobians;
+    }
+
+    /** Without matrices. */
+    public CheckRequest(OpSpec spec, Overrides overrides, TimeLimits limits) {
+        this(spec, overrides, limits, JacobianCapture.NONE);
+    }
+
+    /** The spec alone: no overrides, the default time limit, no matrices. */
     public static CheckRequest of(OpSpec spec) {
         return new CheckRequest(spec, Overrides.NONE, TimeLimits.DEFAULT);
     }

@@ -60,7 +60,7 @@ public final class InProcessBackend implements Backend {
     /** The request's spec, overrides applied; no time limit in this JVM. */
     @Override
     public CheckResult run(CheckRequest request) {
-        return checker.check(request.spec());
+        return checker.check(request.spec(), request.jacobians());
     }
 
     @Override

@@ -13,7 +13,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code validate}'s part that runs ops (a graph is built and run once on the values check draws), as a result
+ * {@code validate}'s part that runs ops (a graph is built and run once on the values check draws; a one-op ND4J
+ * spec is built there, its shape function asked and its forward run once), as a result
  * record, so that it can run in a worker JVM like a check: an op that crashes the JVM on a hostile spec (ND4J's
  * gather with an index out of range does) then costs that spec, not the batch. Valid is {@link Status#PASSED}
  * with no rows; invalid is {@link Status#INVALID} with one {@code file:line:col: message} line per problem.
@@ -30,6 +31,7 @@ public final class Validation {
             if (!outputs.isEmpty()) {
                 CheckModes.requireFits(budget, spec, outputs); // a graph's Jacobians, as check weighs them
             }
+            resolver.checkShapes(spec); // a one-op ND4J spec: its shape function and one forward
             problems = List.of();
         } catch (InvalidSpecException e) {
             problems = e.errors();

@@ -90,7 +90,7 @@ public final class WorkerBackend implements Backend {
             long id = nextId++;
             sent = System.nanoTime();
             worker.send(WorkerProtocol.encode(new WorkerProtocol.Request(id, spec.pos().file(),
-                    spec.pos().toString(), kind, request.overrides())));
+                    spec.pos().toString(), kind, request.overrides(), request.jacobians())));
             TimeLimits.Limit limit = request.limits().of(spec);
             WorkerProcess.Outcome outcome = worker.next(limit.millis());
             switch (outcome.kind()) {
@@ -133,7 +133,8 @@ public final class WorkerBackend implements Backend {
         return new CheckResult(result.name(), result.location(), result.op(), result.backend(), result.dtype(),
                 result.status(), result.expected(), result.reason(), result.message() + "\n(after this " + error
                 + " the worker JVM was replaced by a fresh one)", result.gradients(), result.tolerance(),
-                result.delta(), result.seconds(), result.nodes(), result.crossBackend());
+                result.delta(), result.seconds(), result.nodes(), result.crossBackend(),
+                result.defaultedAttributes());
     }
 
     /** @return null when the worker is up, else why it is not */

@@ -9,6 +9,7 @@ import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
+import dev.gradcheck.spec.Overrides;
 import dev.gradcheck.spec.SpecLoader;
 import java.io.BufferedReader;
 import java.io.File;
@@ -140,7 +141,8 @@ public final class WorkerMain {
                 reply = new WorkerProtocol.Reply(request.id(), spec == null ? missing(request, backend)
                         : backend.validate(CheckRequest.of(spec)), null);
             } else {
-                CheckResult result = spec == null ? missing(request, backend) : backend.run(spec);
+                CheckResult result = spec == null ? missing(request, backend)
+                        : backend.run(new CheckRequest(spec, Overrides.NONE, TimeLimits.DEFAULT, request.jacobians()));
                 reply = new WorkerProtocol.Reply(request.id(), result, null, vmError(result));
             }
             worker.send(WorkerProtocol.encode(reply));

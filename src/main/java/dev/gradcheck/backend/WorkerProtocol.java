@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.gradcheck.result.BackendSample;
 import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.JacobianCapture;
 import dev.gradcheck.spec.Overrides;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,8 +35,10 @@ final class WorkerProtocol {
      * @param file     the spec file, as the front end named it (the worker shares its working directory)
      * @param location the document's {@code file:line:col}, which picks it among the file's documents
      * @param overrides the command line's checking settings, which win over the spec's
+     * @param jacobians which compared blocks the reply carries whole (null, from an older front end: none)
      */
-    record Request(long id, String file, String location, Kind kind, Overrides overrides) {
+    record Request(long id, String file, String location, Kind kind, Overrides overrides,
+                   JacobianCapture jacobians) {
         enum Kind { CHECK, SAMPLE, VALIDATE }
     }
 

@@ -53,11 +53,13 @@ final class FastCheck implements CheckMode {
         Map<String, Double> seconds = new HashMap<>();
         Map<String, INDArray> v = new HashMap<>();
         for (String out : t.outputs()) {
-            v.put(out, Seeded.unit(s.seed(), "fast-v:" + out, t.refAtX().get(out).shape()));
+            INDArray unit = Seeded.unit(s.samplingSeed(), "fast-v:" + out, t.refAtX().get(out).shape());
+            v.put(out, t.order() == 1 ? BlockMask.withoutMaskedRows(s.mask(), out, unit) : unit);
         }
         for (String in : t.wrt()) {
             long start = System.nanoTime();
-            u.put(in, Seeded.unit(s.seed(), "fast-u:" + in, t.refInputs().get(in).shape()));
+            INDArray unit = Seeded.unit(s.samplingSeed(), "fast-u:" + in, t.refInputs().get(in).shape());
+            u.put(in, t.order() == 1 ? BlockMask.withoutMaskedColumns(s.mask(), in, unit) : unit);
             Counter counter = new Counter();
             Map<String, double[]> d = t.numerical(s, counter).along(Map.of(in, u.get(in)));
             Map<String, Double> byOutput = new HashMap<>();

@@ -62,7 +62,7 @@ final class FullCheck implements CheckMode {
                 numerical.put(in, SplitNumericalJacobian.compute(clipped.get(), t.refInputs(), in, s.delta(), evals));
             } else {
                 cols.put(in, s.maxElements() == null ? null
-                        : Seeded.sample(s.seed(), "columns:" + in, n, s.maxElements()));
+                        : Seeded.sample(s.samplingSeed(), "columns:" + in, n, s.maxElements()));
                 NumericalDerivative d = t.numerical(s, evals);
                 derivatives.put(in, d);
                 numerical.put(in, NumericalJacobian.compute(d, shape, in, t.outputs(), t.outputShapes(),
@@ -84,28 +84,49 @@ final class FullCheck implements CheckMode {
                 long compareStart = System.nanoTime();
                 Jacobian a = analytic.get(in).select(null, cols.get(in));
                 Jacobian n = numerical.get(in).get(out).select(rows, null);
-                Judged judged = judge(a, n, s, in, out, scale, derivatives.get(in));
+                // the mask names the op's own inputs and outputs: a second-order block is the backward's
+                EntryFilter masked = t.order() == 1 ? BlockMask.of(s.mask(), out, in, n) : EntryFilter.NONE;
+                Judged judged = judge(a, n, masked, s, in, out, scale, derivatives.get(in));
                 double seconds = numericalSeconds.get(in) + analyticSeconds + (System.nanoTime() - compareStart) / 1e9;
-                Sampling sampling = rows == null && cols.get(in) == null ? null : new Sampling(n.colCount(),
-                        Flat.size(n.inputShape()), n.rowCount(), Flat.size(n.outputShape()));
-                results.add(judged.row().toResult(out, in, CheckKind.JACOBIAN, t.order(),
-                        numericalEvals.get(in).value() + passes.value(), seconds, judged.note(), sampling));
+                Sampling sampling = rows == null && cols.get(in) == null ? null : sampling(n);
+                GradientResult row = judged.row().toResult(out, in, CheckKind.JACOBIAN, t.order(),
+                        numericalEvals.get(in).value() + passes.value(), seconds, judged.note(), sampling);
+                EntryFilter kinks = EntryFilter.columns(judged.kinks());
+                double noise = JacobianComparison.noiseFloor(scale, s.delta());
+                results.add(row.withDiagnosis(BlockDiagnosis.of(a, n, kinks, masked, s.tolerance()::score, noise),
+                        s.capture().captures(row.verdict())
+                                ? BlockDiagnosis.jacobians(a, n, kinks, masked, s.tolerance()::score) : null));
             }
         }
         return results;
     }
 
-    private record Judged(JacobianComparison.Row row, String note) {}
+    /** @param kinks the columns left out at a kink, or null */
+    private record Judged(JacobianComparison.Row row, String note, boolean[] kinks) {}
+
+    /** Which elements a sampled block compared, as multi-indices (the counts say how many of how many). */
+    private static Sampling sampling(Jacobian n) {
+        List<long[]> inputs = new ArrayList<>();
+        for (int c = 0; c < n.colCount(); c++) {
+            inputs.add(Flat.unravel(n.col(c), n.inputShape()));
+        }
+        List<long[]> outputs = new ArrayList<>();
+        for (int r = 0; r < n.rowCount(); r++) {
+            outputs.add(Flat.unravel(n.row(r), n.outputShape()));
+        }
+        return new Sampling(n.colCount(), Flat.size(n.inputShape()), n.rowCount(), Flat.size(n.outputShape()),
+                inputs, outputs);
+    }
 
     /**
      * Compares a block; where it disagrees, probes the disagreeing columns for kinks and compares again without
      * them. Disagreement only at kinks is {@link Verdict#NONDIFFERENTIABLE}, not a mismatch.
      */
-    private static Judged judge(Jacobian a, Jacobian n, Settings s, String in, String out, double scale,
-                                NumericalDerivative derivative) {
-        JacobianComparison.Row row = JacobianComparison.compare(a, n, null, s.tolerance(), s.delta(), scale);
+    private static Judged judge(Jacobian a, Jacobian n, EntryFilter masked, Settings s, String in, String out,
+                                double scale, NumericalDerivative derivative) {
+        JacobianComparison.Row row = JacobianComparison.compare(a, n, masked, s.tolerance(), s.delta(), scale);
         if (row.verdict().passed() || derivative == null) { // no plain forward derivative to probe kinks with
-            return new Judged(row, null);
+            return new Judged(row, null, null);
         }
         boolean[] kink = new boolean[n.colCount()];
         int kinks = 0;
@@ -114,7 +135,7 @@ final class FullCheck implements CheckMode {
         for (int c = 0; c < n.colCount(); c++) {
             List<Integer> disagreeing = new ArrayList<>();
             for (int r = 0; r < n.rowCount(); r++) {
-                if (!(s.tolerance().score(a.values()[r][c], n.values()[r][c]) <= 1)) {
+                if (!masked.skips(r, c) && !(s.tolerance().score(a.values()[r][c], n.values()[r][c]) <= 1)) {
                     disagreeing.add(r);
                 }
             }
@@ -136,9 +157,10 @@ final class FullCheck implements CheckMode {
         String wrongNote = wrongAtKink == null ? null : in + Arrays.toString(wrongAtKink)
                 + " sits at a kink, but the backward's value there is outside the one-sided slopes (not a subgradient)";
         if (kinks == 0) {
-            return new Judged(row, wrongNote);
+            return new Judged(row, wrongNote, null);
         }
-        JacobianComparison.Row smooth = JacobianComparison.compare(a, n, kink, s.tolerance(), s.delta(), scale);
+        JacobianComparison.Row smooth = JacobianComparison.compare(a, n, EntryFilter.columns(kink).or(masked),
+                s.tolerance(), s.delta(), scale);
         String note = kinks + " of " + n.colCount() + " elements of " + in + " sit at a nondifferentiable point (e.g. "
                 + in + Arrays.toString(firstKink) + ") and were left out; the backward gives a subgradient there"
                 + (wrongNote == null ? "" : "; " + wrongNote);
@@ -146,7 +168,7 @@ final class FullCheck implements CheckMode {
             smooth = new JacobianComparison.Row(Verdict.NONDIFFERENTIABLE, smooth.maxAbs(), smooth.maxRel(),
                     smooth.maxScore(), smooth.worst());
         }
-        return new Judged(smooth, note);
+        return new Judged(smooth, note, kink);
     }
 
     /** Every row, or (when sampling) up to N rows, three quarters of them among those the sampled columns move. */
@@ -170,9 +192,10 @@ final class FullCheck implements CheckMode {
             (moved ? influenced : others).add(j);
         }
         TreeSet<Integer> chosen = new TreeSet<>();
-        pick(influenced, Math.min(influenced.size(), (budget * 3 + 3) / 4), s.seed(), "rows:" + out, chosen);
-        pick(others, Math.min(others.size(), budget - chosen.size()), s.seed(), "other-rows:" + out, chosen);
-        pick(influenced, Math.min(influenced.size(), budget - chosen.size()), s.seed(), "more-rows:" + out, chosen);
+        long seed = s.samplingSeed();
+        pick(influenced, Math.min(influenced.size(), (budget * 3 + 3) / 4), seed, "rows:" + out, chosen);
+        pick(others, Math.min(others.size(), budget - chosen.size()), seed, "other-rows:" + out, chosen);
+        pick(influenced, Math.min(influenced.size(), budget - chosen.size()), seed, "more-rows:" + out, chosen);
         return chosen.stream().mapToInt(Integer::intValue).toArray();
     }
 

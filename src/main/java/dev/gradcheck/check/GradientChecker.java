@@ -4,6 +4,7 @@ import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.ForwardMode;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.JacobianCapture;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
@@ -45,15 +46,22 @@ public final class GradientChecker {
     }
 
     public CheckResult check(OpSpec spec) {
+        return check(spec, JacobianCapture.NONE);
+    }
+
+    /** @param capture which compared blocks hand back their matrices ({@link GradientResult#jacobians()}) */
+    public CheckResult check(OpSpec spec, JacobianCapture capture) {
         long start = System.nanoTime();
-        Settings settings = Settings.of(spec);
+        Settings settings = Settings.of(spec, capture);
         List<GradientResult> rows = new ArrayList<>();
+        List<String> defaulted = new ArrayList<>();
+        Resampler.Pass pass = (sp, st, r) -> checkOnce(sp, st, r, defaulted);
         String message = null;
         Judgement.Outcome outcome;
         try {
-            checkOnce(spec, settings, rows);
+            pass.check(spec, settings, rows);
             if (spec.options().resample() && Resampler.hasKink(rows)) {
-                Resampler.resample(spec, settings, rows, this::checkOnce);
+                Resampler.resample(spec, settings, rows, pass);
             }
             outcome = Judgement.of(rows, spec.expect());
         } catch (InvalidSpecException e) {
@@ -67,26 +75,50 @@ public final class GradientChecker {
         return new CheckResult(spec.name(), spec.pos().toString(), spec.op().value(), backend,
                 Settings.dtypeUnderTest(spec).specName(), Judgement.status(outcome, spec.expect()),
                 spec.expect().kind().specName(), spec.expect().reason(), message, List.copyOf(rows),
-                settings.tolerance().describe(), settings.delta(), seconds);
+                settings.tolerance().describe(), settings.delta(), seconds).withDefaultedAttributes(defaulted);
     }
 
     /**
      * One draw of the inputs, checked in the spec's mode, then the sanity checks, then order 2. Rows are added to
      * {@code rows} as they are made, so a later step that throws leaves the earlier ones in the report.
      */
-    private void checkOnce(OpSpec spec, Settings s, List<GradientResult> rows) throws InvalidSpecException {
+    private void checkOnce(OpSpec spec, Settings s, List<GradientResult> rows, List<String> defaulted)
+            throws InvalidSpecException {
         budget.requireInputsFit(spec); // before any array exists
         DrawnInputs x = DrawnInputs.draw(spec, s.seed());
         try (Differentiable underTest = factory.build(spec, x.test());
              Differentiable reference = x.allFloat64() ? null : factory.build(spec, x.reference())) {
+            defaulted.clear();
+            defaulted.addAll(underTest.attributesLeftAtDefault());
             SanityChecks.Forward atX = SanityChecks.forwardWatchingInputs(underTest, x.test());
             CheckTarget target = target(spec, underTest, reference, x, atX.outputs());
+            BlockMask.validate(s.mask(), target.outputs(), target.outputShapes());
             UnstableOutputException unstable = modeRows(spec, target, s, rows);
-            rows.addAll(SanityChecks.rows(target, atX.row(), unstable, s));
+            rows.addAll(SanityChecks.rows(target, atX.row(), unstable, s, elsewhere(spec, s, x)));
             if (spec.order() == 2 && unstable == null) {
                 SecondOrder.addRows(factory, spec, target, s, rows);
             }
         }
+    }
+
+    /**
+     * Inputs at another point than x, for the determinism row's forward between backwards: the floating inputs
+     * drawn again (from their own init, so usually inside the op's domain), or shifted by a half where the init
+     * is fixed; integer inputs (indices) stay as they are.
+     */
+    private static Map<String, INDArray> elsewhere(OpSpec spec, Settings s, DrawnInputs x) {
+        Map<String, INDArray> other = DrawnInputs.underTest(spec, s.seed() ^ 0x5DEECE66DL);
+        Map<String, INDArray> point = new LinkedHashMap<>();
+        for (Map.Entry<String, INDArray> e : x.test().entrySet()) {
+            INDArray at = e.getValue();
+            if (!at.dataType().isFPType()) {
+                point.put(e.getKey(), at);
+                continue;
+            }
+            INDArray drawn = other.get(e.getKey());
+            point.put(e.getKey(), drawn.equals(at) ? at.add(0.5) : drawn);
+        }
+        return point;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.gradcheck.check;
 
 import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.JacobianCapture;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
@@ -21,7 +22,12 @@ public final class GraphAwareChecker {
     }
 
     public CheckResult check(OpSpec spec) {
-        CheckResult result = checker.check(spec);
+        return check(spec, JacobianCapture.NONE);
+    }
+
+    /** @param capture which compared blocks of the spec itself hand back their matrices (a node's never do) */
+    public CheckResult check(OpSpec spec, JacobianCapture capture) {
+        CheckResult result = checker.check(spec, capture);
         boolean mismatch = result.status() == Status.FAILED || result.status() == Status.EXPECTED_FAIL;
         if (spec.graph() == null || !mismatch) {
             return result;

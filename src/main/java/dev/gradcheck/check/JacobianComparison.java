@@ -31,9 +31,9 @@ final class JacobianComparison {
 
     /**
      * @param analytic  the block from the backward, aligned entry for entry with {@code numerical}
-     * @param skipCols  columns (block positions) to leave out, or null
+     * @param skip      entries (block positions) to leave out, or null
      */
-    static Row compare(Jacobian analytic, Jacobian numerical, boolean[] skipCols, Tolerance tolerance,
+    static Row compare(Jacobian analytic, Jacobian numerical, EntryFilter skip, Tolerance tolerance,
                        double delta, double outputScale) {
         double maxAbs = 0;
         double maxRel = 0;
@@ -48,7 +48,7 @@ final class JacobianComparison {
         int nonFiniteCol = -1;
         for (int j = 0; j < numerical.rowCount(); j++) {
             for (int i = 0; i < numerical.colCount(); i++) {
-                if (skipCols != null && skipCols[i]) {
+                if (skip != null && skip.skips(j, i)) {
                     continue;
                 }
                 double a = analytic.values()[j][i];

@@ -13,9 +13,11 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * The checks PyTorch's gradcheck makes beside the Jacobian, each its own row and verdict: a zero output gradient
- * gives zero input gradients; the forward leaves its inputs alone; outputs keep their shape and dtype under
- * perturbation; the backward gives the same answer twice. A held check is one row with output and input "*";
- * a broken one names the first input (or output) at fault and says what happened in its note.
+ * gives zero input gradients; the forward leaves its inputs alone (and a backward its inputs, outputs and output
+ * gradients, where the function can watch them: plugins); outputs keep their shape and dtype under perturbation;
+ * the backward gives the same answer twice, and the same again after a forward at another point (a backward that
+ * reads what the last forward left behind gives that point's answer). A held check is one row with output and
+ * input "*"; a broken one names the first input (or output) at fault and says what happened in its note.
  */
 final class SanityChecks {
 
@@ -51,12 +53,37 @@ final class SanityChecks {
     record Forward(Map<String, INDArray> outputs, GradientResult row) {}
 
     /**
-     * The sanity rows of a pass, in report order: zero gradient, input mutation (watched during the forward at x),
-     * output stability (broken when the mode or the JVP met an unstable output), determinism.
+     * The sanity rows of a pass, in report order: zero gradient, input mutation (watched during the forward at x,
+     * then every call the function saw), output stability (broken when the mode or the JVP met an unstable output),
+     * determinism (with a forward at {@code elsewhere} between the second and third backward).
+     *
+     * @param elsewhere inputs at another point than x, in the test build's dtypes
      */
     static List<GradientResult> rows(CheckTarget t, GradientResult inputMutation, UnstableOutputException unstable,
-                                     Settings s) {
-        return List.of(zeroGrad(t), inputMutation, outputStability(unstable), determinism(t, s));
+                                     Settings s, Map<String, INDArray> elsewhere) {
+        GradientResult zero = zeroGrad(t);
+        GradientResult determinism = determinism(t, s, elsewhere);
+        return List.of(zero, withCallsWatched(inputMutation, t.test().argumentsChanged()),
+                outputStability(unstable), determinism);
+    }
+
+    /** The forward's row at x, broken too by anything the function saw its code do to its arguments since. */
+    private static GradientResult withCallsWatched(GradientResult atX, List<String> changes) {
+        if (changes.isEmpty()) {
+            return atX;
+        }
+        String seen = String.join("; ", changes);
+        if (!atX.verdict().passed()) {
+            return atX.withNote(seen);
+        }
+        String first = changes.get(0);
+        int quote = first.indexOf('\'');
+        String name = quote < 0 ? "*" : first.substring(quote + 1, first.indexOf('\'', quote + 1));
+        boolean output = first.contains("its output");
+        return broken(CheckKind.INPUT_MUTATION, Verdict.INPUT_MUTATED, output ? name : "*", output ? "*" : name,
+                atX.evaluations(),
+                atX.seconds(), "the " + seen + " (gradcheck hands it copies, but a caller sharing the arrays would"
+                        + " see them change)");
     }
 
     static GradientResult outputStability(UnstableOutputException unstable) {
@@ -85,8 +112,13 @@ final class SanityChecks {
         return held(CheckKind.ZERO_GRAD, 1, seconds(start));
     }
 
-    /** The same backward, with the same random cotangent, twice: the results may differ by at most nondet_tol. */
-    static GradientResult determinism(CheckTarget t, Settings s) {
+    /**
+     * The same backward, with the same random cotangent, twice: the results may differ by at most nondet_tol. Then
+     * a forward at {@code elsewhere} and the backward at x once more: it must give the same answer, or it reads
+     * state the last forward call left behind (outputs cached in a field) instead of its arguments. A forward that
+     * throws at that other point only skips this last part.
+     */
+    static GradientResult determinism(CheckTarget t, Settings s, Map<String, INDArray> elsewhere) {
         long start = System.nanoTime();
         Map<String, INDArray> cotangents = t.zeroCotangents();
         for (String out : t.outputs()) {
@@ -110,7 +142,35 @@ final class SanityChecks {
                                 + d.first() + " and " + d.second() + " (nondet_tol " + s.nondetTol() + ")");
             }
         }
-        return held(CheckKind.DETERMINISM, 2, seconds(start));
+        Map<String, INDArray> third = afterForwardElsewhere(t, cotangents, elsewhere);
+        for (String in : t.wrt()) {
+            if (third == null || first.get(in) == null || third.get(in) == null) {
+                continue;
+            }
+            Difference d = Difference.of(Flat.values(first.get(in)), Flat.values(third.get(in)));
+            if (d.max() > s.nondetTol()) {
+                return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, "*", in, 4, seconds(start),
+                        "the backward at the same point gave " + in + index(d.index(), t.testInputs().get(in)) + " = "
+                                + d.first() + ", then " + d.second() + " after a forward at another point: it reads"
+                                + " state the last forward left behind (e.g. cached outputs) instead of its"
+                                + " arguments");
+            }
+        }
+        return held(CheckKind.DETERMINISM, third == null ? 3 : 4, seconds(start));
+    }
+
+    /** The backward at x after a forward elsewhere; null when that forward fails (the probe is then skipped). */
+    private static Map<String, INDArray> afterForwardElsewhere(CheckTarget t, Map<String, INDArray> cotangents,
+                                                               Map<String, INDArray> elsewhere) {
+        if (elsewhere == null) {
+            return null;
+        }
+        try {
+            t.test().forward(elsewhere);
+        } catch (RuntimeException e) {
+            return null; // x' may be outside the op's domain: no evidence either way
+        }
+        return t.test().vjp(t.testInputs(), cotangents, t.wrt());
     }
 
     private static GradientResult held(CheckKind kind, long evaluations, double seconds) {

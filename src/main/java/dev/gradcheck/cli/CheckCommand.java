@@ -118,6 +118,9 @@ final class CheckCommand implements Callable<Integer> {
     CheckingOptions checking = new CheckingOptions();
 
     @Mixin
+    DumpOptions dump = new DumpOptions();
+
+    @Mixin
     PluginOptions pluginOptions;
 
     @Mixin
@@ -187,7 +190,7 @@ final class CheckCommand implements Callable<Integer> {
 
         RunConfiguration config = new RunConfiguration(selected.specs(), overrides,
                 engineChoice == null ? null : engineChoice.engines(), !inProcess && workerOptions != null, jobs, timeout,
-                maxMemory.bytes, plugins, failFast);
+                maxMemory.bytes, plugins, failFast).withJacobians(dump.capture());
         ReportListener report = new ReportListener(new ReportWriter(console, format, output, !noColor, quiet), console,
                 new ExitPolicy(!batch.pathProblems().isEmpty(), selected.empty(), requireBackend), start,
                 details(startedAt, selected, project.ids()));
@@ -200,6 +203,10 @@ final class CheckCommand implements Callable<Integer> {
                 }
             });
             session.addListener(cache.recorder(project.ids()));
+            DumpOptions.Writer dumper = dump.listener(console.err());
+            if (dumper != null) {
+                session.addListener(dumper);
+            }
             session.addListener(report);
             if (durations != null) {
                 session.addListener(new SlowestChecks(durations, console.err()));
@@ -207,6 +214,9 @@ final class CheckCommand implements Callable<Integer> {
             runUntilDoneOrInterrupted(session);
             if (session.wasInterrupted()) {
                 return Signals.exitCode(); // the report was written then; the JVM is on its way out
+            }
+            if (dumper != null && dumper.failed()) {
+                return Math.max(report.exitCode(), ExitCode.USAGE.code());
             }
         }
         return report.exitCode();

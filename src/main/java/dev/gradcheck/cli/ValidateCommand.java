@@ -27,11 +27,13 @@ import picocli.CommandLine.Spec;
 
 /** {@code gradcheck validate PATH...}: read and validate specs, run nothing. */
 @Command(name = "validate", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Parses and validates specs without checking gradients: YAML, keys, types, shapes, and that"
-            + " each op exists and takes the attributes given; for graph specs also unknown names, cycles, unused nodes"
-            + " and inputs, and nodes whose input shapes do not fit (a graph is run once, in a worker JVM, on the"
-            + " values check draws); specs over --max-memory, weighed as check weighs them. Prints each problem as"
-            + " file:line:col: message; a bad spec or file never stops the others."})
+        description = {"Parses and validates specs without checking gradients: YAML, keys, types, shapes, masks, and"
+            + " that each op exists and takes the attributes given; an ND4J op is then built, in a worker JVM, on the"
+            + " values check draws, so inputs its shape function rejects (matmul of [3, 2] by [3, 4]) and arguments"
+            + " its kernel rejects when run once (softmax over dimension 5 of a rank-2 input) are found too; for graph"
+            + " specs also unknown names, cycles, unused nodes and inputs, and nodes whose input shapes do not fit (a"
+            + " graph is run once, in a worker JVM); specs over --max-memory, weighed as check weighs them. Prints"
+            + " each problem as file:line:col: message; a bad spec or file never stops the others."})
 final class ValidateCommand implements Callable<Integer> {
 
     @Parameters(arity = "0..*", paramLabel = "PATH",
@@ -98,9 +100,11 @@ final class ValidateCommand implements Callable<Integer> {
     }
 
     /**
-     * Prints every problem and returns how many specs have any. One-op specs are validated in this JVM (names and
-     * attributes, their inputs' size: no op runs); graph specs, which run their ops once, on the engine, so that a
-     * crash costs one spec. Nothing a spec does stops the others.
+     * Prints every problem and returns how many specs have any. One-op specs are validated in this JVM first (names,
+     * attributes, masks, their inputs' size: no op runs), then, if that passed and the op is ND4J's, on the engine
+     * (built on the values check draws, shape function, one forward); graph specs, which run their ops once, on the
+     * engine only. The engine is a worker JVM, so that a crash costs one spec. Nothing a spec does stops the
+     * others. (A validation without ND4J would stop before the engine.)
      */
     private int validateAll(SpecBatch batch, PluginSet plugins, boolean isolated, Console console) {
         OpResolver resolver = null;
@@ -109,18 +113,22 @@ final class ValidateCommand implements Callable<Integer> {
         try {
             for (LoadedSpec loaded : batch.specs()) {
                 List<String> problems = new ArrayList<>(loaded.errors().stream().map(SpecError::toString).toList());
-                if (loaded.isValid() && loaded.spec().graph() != null) {
+                boolean graph = loaded.isValid() && loaded.spec().graph() != null;
+                if (loaded.isValid() && !graph) {
+                    if (resolver == null) {
+                        resolver = new OpResolver(OpCatalog.nd4j(), plugins);
+                    }
+                    problems.addAll(validateOneOp(resolver, loaded.spec(), maxMemory.budget()));
+                }
+                // what only ND4J running can tell (a graph run once; a one-op spec's shapes and first forward),
+                // for specs that passed everything before, on the engine, where a crash costs one spec
+                if (graph || problems.isEmpty() && loaded.isValid() && resolver.runsOps(loaded.spec())) {
                     if (engine == null) {
                         engine = isolated ? new WorkerBackend(maxMemory.on(workerOptions, plugins))
                                 : inProcessBackends.create(plugins, maxMemory.budget());
                     }
                     problems.addAll(Validation.problems(engine.validate(CheckRequest.of(loaded.spec())),
                             loaded.spec()));
-                } else if (loaded.isValid()) {
-                    if (resolver == null) {
-                        resolver = new OpResolver(OpCatalog.nd4j(), plugins);
-                    }
-                    problems.addAll(validateOneOp(resolver, loaded.spec(), maxMemory.budget()));
                 }
                 if (!problems.isEmpty()) {
                     invalid++;

@@ -288,6 +288,11 @@ final class CompiledFunction implements Differentiable {
         return session.inputsChangedByForward(inputs);
     }
 
+    @Override
+    public List<String> attributesLeftAtDefault() {
+        return session.attributesLeftAtDefault();
+    }
+
     /** What the session's graph says its outputs take (the compiled graphs hold the same, once each). */
     @Override
     public java.util.OptionalLong plannedOutputBytes() {

@@ -47,6 +47,24 @@ public interface Differentiable extends AutoCloseable {
         throw new UnsupportedOperationException("only one-op ND4J specs can be differentiated twice so far");
     }
 
+    /**
+     * The op's attributes the spec left out, so the op's own defaults apply: a report on a failing check names
+     * them, since a forward and a backward that default one differently disagree (elu's alpha: 1 in the forward
+     * kernel, 0 in the backward). Graph nodes as {@code "h1: alpha"}. Empty when none or not known.
+     */
+    default List<String> attributesLeftAtDefault() {
+        return List.of();
+    }
+
+    /**
+     * What the code under test did to the arrays it was handed, since this function was built: a plugin's forward
+     * that changed its inputs, a backward that changed its inputs, outputs or output gradients. Each change once,
+     * as a sentence; empty when there was none (or nothing is watched: ND4J ops run on copies of their own).
+     */
+    default List<String> argumentsChanged() {
+        return List.of();
+    }
+
     // Capabilities: what some functions can do beyond forward and backward. Each is asked for, never assumed from
     // a class, so a wrapper (a test's deliberately wrong backward, a perturbed engine) can pass them on or not.
 

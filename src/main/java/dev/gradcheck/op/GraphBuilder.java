@@ -104,7 +104,7 @@ final class GraphBuilder {
      */
     private Differentiable buildNode(GraphNode node, Map<String, INDArray> args) throws InvalidSpecException {
         try {
-            return ops.buildOp(node.op(), node.attrs(), args, args.keySet());
+            return ops.buildOp(node.op(), node.attrs(), args, args.keySet(), false);
         } catch (RuntimeException e) {
             throw new InvalidSpecException(node.op().pos(), node.describe() + " cannot be built on its inputs ("
                     + describeArgs(node, args) + "): " + firstLine(e));
@@ -159,7 +159,7 @@ final class GraphBuilder {
      * The root cause's first line. ND4J's kernels print their reason on the native stdout, which bin/gradcheck
      * sends to stderr, and the exception only points at it; the message says where to look instead.
      */
-    private static String firstLine(Throwable e) {
+    static String firstLine(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();

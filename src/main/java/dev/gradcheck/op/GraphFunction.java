@@ -63,6 +63,17 @@ public final class GraphFunction implements Differentiable, ClippedGraph, NodeCa
         return graph;
     }
 
+    /** Each node's attributes left at their defaults, as {@code "h1: alpha"} (the node by the variable it defines). */
+    @Override
+    public List<String> attributesLeftAtDefault() {
+        List<String> names = new ArrayList<>();
+        for (int k = 0; k < nodes.size(); k++) {
+            String out = graph.nodes().get(k).out().value();
+            nodes.get(k).attributesLeftAtDefault().forEach(a -> names.add(out + ": " + a));
+        }
+        return names;
+    }
+
     /** Only a graph with clips needs its reference split at them. */
     @Override
     public Optional<ClippedGraph> clippedGraph() {

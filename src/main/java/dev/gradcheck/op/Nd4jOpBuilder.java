@@ -1,6 +1,8 @@
 package dev.gradcheck.op;
 
 import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.InputValues;
+import dev.gradcheck.spec.InputSpec;
 import dev.gradcheck.spec.Located;
 import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
@@ -23,6 +25,7 @@ import org.nd4j.linalg.api.ops.BaseReduceOp;
 import org.nd4j.linalg.api.ops.BaseScalarOp;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.api.ops.DynamicCustomOp;
+import org.nd4j.linalg.api.ops.OpContext;
 
 /**
  * Builds a registry op as a one-op SameDiff graph, the way ND4J's own importers do: an instance of the op's
@@ -150,7 +153,7 @@ public final class Nd4jOpBuilder {
         if (spec.graph() != null) {
             return new GraphBuilder(this).build(spec, inputs, gradientClip, budget);
         }
-        Differentiable f = buildOp(spec.op(), spec.attrs(), inputs, spec.check());
+        Differentiable f = buildOp(spec.op(), spec.attrs(), inputs, spec.check(), true);
         try {
             weighOutputs(f, bytes(inputs.values()), budget, spec.pos(), "its outputs (with its inputs)");
         } catch (InvalidSpecException e) {
@@ -182,10 +185,13 @@ public final class Nd4jOpBuilder {
         return total;
     }
 
-    /** @param checked the inputs to differentiate by; the others are built as constants */
+    /**
+     * @param checked     the inputs to differentiate by; the others are built as constants
+     * @param checkShapes ask ND4J's shape function first (a graph runs each node instead, and says which)
+     */
     Differentiable buildOp(Located<String> op, Map<String, Located<Object>> attrs, Map<String, INDArray> inputs,
-                           Collection<String> checked) throws InvalidSpecException {
-        SameDiffFunction session = sessionFunction(op, attrs, inputs, checked);
+                           Collection<String> checked, boolean checkShapes) throws InvalidSpecException {
+        SameDiffFunction session = sessionFunction(op, attrs, inputs, checked, checkShapes);
         if (executor == Executor.SAMEDIFF) {
             return session;
         }
@@ -194,7 +200,7 @@ public final class Nd4jOpBuilder {
         List<String> checkedNames = List.copyOf(checked);
         return new CompiledFunction(session, () -> {
             try {
-                return buildOp(op, attrs, kept, checkedNames);
+                return buildOp(op, attrs, kept, checkedNames, false); // its shapes were asked the first time
             } catch (InvalidSpecException e) {
                 throw new IllegalStateException("a spec that built once failed to build again", e);
             }
@@ -202,13 +208,104 @@ public final class Nd4jOpBuilder {
     }
 
     private SameDiffFunction sessionFunction(Located<String> op, Map<String, Located<Object>> attrs,
-                                             Map<String, INDArray> inputs, Collection<String> checked)
-            throws InvalidSpecException {
+                                             Map<String, INDArray> inputs, Collection<String> checked,
+                                             boolean checkShapes) throws InvalidSpecException {
         SameDiff sd = SameDiff.create();
         Map<String, SDVariable> vars = variables(sd, inputs, checked);
         List<SDVariable> outputs = addOp(sd, op, attrs, vars.values().toArray(new SDVariable[0]),
                 List.copyOf(inputs.values()));
-        return new SameDiffFunction(sd, vars, outputs);
+        if (checkShapes) {
+            requireShapesFit(sd.getVariableOutputOp(outputs.get(0).name()), op, attrs, inputs);
+        }
+        return new SameDiffFunction(sd, vars, outputs).leftAtDefault(leftAtDefault(op, attrs));
+    }
+
+    /**
+     * The op's settable arguments (what {@code list-ops} shows, data types aside) that {@code attrs} leaves out:
+     * the kernels' own defaults apply to them.
+     */
+    List<String> leftAtDefault(Located<String> op, Map<String, Located<Object>> attrs) throws InvalidSpecException {
+        OpInfo info = lookup(op);
+        List<String> names = new ArrayList<>();
+        for (ArgInfo arg : bindableArgs(OpCatalog.prototype(info.name()), info.args())) {
+            if (arg.kind() != ArgInfo.Kind.DTYPE && arg.kind() != ArgInfo.Kind.INPUT && !attrs.containsKey(arg.name())
+                    && !names.contains(arg.name())) {
+                names.add(arg.name());
+            }
+        }
+        return names;
+    }
+
+    /**
+     * ND4J's shape function for the op as configured, on the inputs' shapes, without running the op: inputs that
+     * do not fit (matmul of [3, 2] by [3, 4]) make the spec invalid at its op, not an operator error. Only custom
+     * ops have one in the native registry; legacy ops take their input's shape.
+     */
+    private static void requireShapesFit(DifferentialFunction built, Located<String> op,
+                                         Map<String, Located<Object>> attrs, Map<String, INDArray> inputs)
+            throws InvalidSpecException {
+        if (!(built instanceof DynamicCustomOp custom)) {
+            return;
+        }
+        try (OpContext context = Nd4j.getExecutioner().buildContext()) {
+            context.setInputArrays(new ArrayList<>(inputs.values()));
+            context.setIArguments(custom.iArgs());
+            context.setTArguments(custom.tArgs());
+            context.setBArguments(custom.bArgs());
+            context.setDArguments(custom.dArgs());
+            Nd4j.getExecutioner().calculateOutputShape(custom, context);
+        } catch (RuntimeException e) {
+            throw new InvalidSpecException(op.pos(), op.value() + " does not accept " + described(inputs, attrs)
+                    + ": ND4J's shape function rejects them: " + GraphBuilder.firstLine(e));
+        } catch (Exception e) { // closing the context
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** {@code inputs x [3, 2], y [3, 4]}, and {@code with dimension: 5} when there are attributes. */
+    private static String described(Map<String, INDArray> inputs, Map<String, Located<Object>> attrs) {
+        List<String> shapes = new ArrayList<>();
+        inputs.forEach((name, x) -> shapes.add(name + " " + java.util.Arrays.toString(x.shape())));
+        List<String> given = new ArrayList<>();
+        attrs.forEach((name, v) -> given.add(name + ": " + v.value()));
+        return "inputs " + String.join(", ", shapes) + (given.isEmpty() ? "" : " with " + String.join(", ", given));
+    }
+
+    /**
+     * What {@code validate} asks of a one-op spec beyond its names, with ND4J running (in a worker JVM, as graphs
+     * are run): the op built on the values {@code check} would draw, its shape function satisfied, and its forward
+     * run once, so that an argument the kernel rejects (softmax over dimension 5 of a rank-2 input) is found before
+     * a check. A spec that expects an error is only built: its forward failing is what it records.
+     */
+    public void checkShapes(OpSpec spec) throws InvalidSpecException {
+        if (spec.graph() != null) {
+            return;
+        }
+        boolean errorExpected = spec.expect().kind() == dev.gradcheck.spec.Expectation.Kind.ERROR;
+        Map<String, INDArray> values = new LinkedHashMap<>();
+        for (InputSpec in : spec.inputs()) {
+            values.put(in.name(), Nd4j.createFromArray(InputValues.generate(in, spec.seed())).reshape('c', in.shape())
+                    .castTo(Nd4jTypes.of(in.dtype())));
+        }
+        Differentiable f;
+        try {
+            f = build(spec, values);
+        } catch (RuntimeException e) { // ND4J cannot build it at all: the check would end as an operator error
+            if (errorExpected) {
+                return;
+            }
+            throw new InvalidSpecException(spec.op().pos(), "ND4J cannot build " + spec.op().value() + " on "
+                    + described(values, spec.attrs()) + ": " + GraphBuilder.firstLine(e));
+        }
+        try (f) {
+            if (!errorExpected) {
+                f.forward(values);
+            }
+        } catch (RuntimeException e) {
+            throw new InvalidSpecException(spec.op().pos(), spec.op().value() + " rejects "
+                    + described(values, spec.attrs()) + " when run once on the spec's values: "
+                    + GraphBuilder.firstLine(e));
+        }
     }
 
     /**

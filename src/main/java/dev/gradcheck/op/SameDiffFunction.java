@@ -35,6 +35,7 @@ final class SameDiffFunction implements Differentiable {
     private final List<String> outputVarNames;
     /** The outputs whose cotangents the loss reads, by index; empty until the first {@link #vjp}. */
     private final List<Integer> lossOutputs = new ArrayList<>();
+    private List<String> leftAtDefault = List.of();
 
     /** Outputs named by their index ("0", "1", ...), as a one-op spec's {@code output:} refers to them. */
     SameDiffFunction(SameDiff sd, Map<String, SDVariable> inputVars, List<SDVariable> outputs) {
@@ -56,6 +57,17 @@ final class SameDiffFunction implements Differentiable {
             names.add(Integer.toString(i));
         }
         return names;
+    }
+
+    /** Records the op's attributes the spec left at their defaults (see {@link Differentiable}). */
+    SameDiffFunction leftAtDefault(List<String> names) {
+        leftAtDefault = List.copyOf(names);
+        return this;
+    }
+
+    @Override
+    public List<String> attributesLeftAtDefault() {
+        return leftAtDefault;
     }
 
     @Override

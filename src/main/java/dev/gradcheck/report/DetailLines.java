@@ -3,7 +3,10 @@ package dev.gradcheck.report;
 import dev.gradcheck.result.BackendDifference;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.EntrySet;
 import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.EntryRegion;
+import dev.gradcheck.result.Mismatches;
 import dev.gradcheck.result.Verdict;
 import dev.gradcheck.result.WorstElement;
 import java.util.ArrayList;
@@ -16,14 +19,22 @@ import java.util.List;
  */
 public final class DetailLines {
 
+    /** The block's own line is a detail line; what it says about its entries goes two spaces deeper. */
+    private static final String SUB_INDENT = "  ";
+
     private DetailLines() {}
 
     public static List<String> of(CheckResult r) {
         List<String> lines = new ArrayList<>();
         switch (r.status()) {
             // a pass that set points aside says so: those points were not checked
-            case PASSED -> r.gradients().stream().filter(g -> g.verdict() == Verdict.NONDIFFERENTIABLE)
-                    .forEach(g -> lines.add(gradientLine(g, r.tolerance())));
+            case PASSED -> {
+                r.gradients().stream().filter(g -> g.verdict() == Verdict.NONDIFFERENTIABLE)
+                        .forEach(g -> lines.add(gradientLine(g, r.tolerance())));
+                // masked entries were not judged either
+                r.gradients().stream().filter(g -> g.mismatches() != null && g.mismatches().masked() > 0)
+                        .forEach(g -> lines.add(maskedLine(g)));
+            }
             // Expected outcomes still name their reason: a known bug must stay visible in every run.
             case EXPECTED_FAIL, EXPECTED_ERROR -> {
                 lines.add("expected: " + reasonOrDefault(r));
@@ -35,9 +46,13 @@ public final class DetailLines {
                 for (GradientResult g : r.gradients()) {
                     if (!g.verdict().passed() || g.verdict() == Verdict.NONDIFFERENTIABLE) {
                         lines.add(gradientLine(g, r.tolerance()));
+                        lines.addAll(mismatchLines(g));
                     }
                 }
                 lines.addAll(NodeLines.of(r.nodes()));
+                if (!r.defaultedAttributes().isEmpty()) {
+                    lines.add(defaultsLine(r.defaultedAttributes()));
+                }
                 lines.addAll(messageLines(r.message()));
             }
             case SKIPPED -> lines.addAll(messageLines(r.message()));
@@ -91,6 +106,76 @@ public final class DetailLines {
                             + ": analytic " + Numbers.plain(w.analytic())
                             + ", numerical " + Numbers.plain(w.numerical()));
         };
+    }
+
+    /**
+     * Under a failing block: how many entries mismatch and where, then the worst few (when there are several). Two
+     * spaces deeper than the block's line.
+     */
+    static List<String> mismatchLines(GradientResult g) {
+        Mismatches m = g.mismatches();
+        if (m == null || m.count() == 0) {
+            return List.of();
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add(SUB_INDENT + countPhrase(g) + (m.masked() > 0 ? "; " + m.masked() + " masked" : ""));
+        if (m.analyticNonzero() != null && m.numericalNonzero() != null) {
+            lines.add(SUB_INDENT + supportLine(g));
+        }
+        if (m.worst().size() > 1) {
+            List<String> worst = new ArrayList<>();
+            for (WorstElement w : m.worst()) {
+                worst.add(GradientText.location(g, w) + ": analytic " + Numbers.plain(w.analytic()) + ", numerical "
+                        + Numbers.plain(w.numerical()));
+            }
+            lines.add(SUB_INDENT + "worst " + worst.size() + ": " + String.join("; ", worst));
+        }
+        return lines;
+    }
+
+    /** {@code 6 / 16 entries mismatch, exactly those at y[1-3, i] / b[i]}. */
+    static String countPhrase(GradientResult g) {
+        Mismatches m = g.mismatches();
+        String count = m.count() + " / " + m.judged() + " entries mismatch";
+        return m.region() == null ? count : count + ", " + where(g, m.region(), "those at ");
+    }
+
+    /**
+     * Where a set of entries lies: {@code exactly y[1-3, i] / b[i]}, {@code within out[:, 0-1] / x[:, :]},
+     * {@code every entry}, {@code spread over the whole block}; a diagonal says so.
+     */
+    static String where(GradientResult g, EntryRegion region, String exactly) {
+        if (region.wholeBlock()) {
+            return region.exact() ? "every entry" : "spread over the whole block";
+        }
+        return (region.exact() ? "exactly " + exactly : "all within ") + GradientText.region(g, region)
+                + (region.diagonal() ? " (the diagonal)" : "");
+    }
+
+    /**
+     * When the two sides are nonzero at different entries, where each is: a backward that never reaches some
+     * entries (zero off the diagonal, or outside a batch row) shows here at a glance.
+     */
+    private static String supportLine(GradientResult g) {
+        Mismatches m = g.mismatches();
+        return "nonzero entries: analytic " + support(g, m.analyticNonzero()) + "; numerical "
+                + support(g, m.numericalNonzero());
+    }
+
+    private static String support(GradientResult g, EntrySet set) {
+        return set.count() == 0 ? "none" : set.count() + ", " + where(g, set.region(), "");
+    }
+
+    private static String maskedLine(GradientResult g) {
+        Mismatches m = g.mismatches();
+        return GradientText.name(g) + ": " + m.masked() + " of " + (m.judged() + m.masked())
+                + " entries masked (mask:), not judged";
+    }
+
+    /** ND4J's forward and backward kernels may take different defaults for one attribute (elu's alpha: 1 and 0). */
+    private static String defaultsLine(List<String> names) {
+        return "left at their defaults: " + String.join(", ", names) + " (a forward and a backward that default an"
+                + " attribute differently disagree: set it in attrs to rule that out)";
     }
 
     static List<String> messageLines(String message) {

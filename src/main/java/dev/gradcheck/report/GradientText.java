@@ -1,7 +1,10 @@
 package dev.gradcheck.report;
 
 import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.EntryRegion;
+import dev.gradcheck.result.Mismatches;
 import dev.gradcheck.result.WorstElement;
+import java.util.List;
 
 /** How the table names a gradient block and points at one of its Jacobian entries. */
 final class GradientText {
@@ -29,6 +32,27 @@ final class GradientText {
     /** {@code out[1, 2] / x[0, 3]}: the output element, then the input element it was differentiated by. */
     static String location(GradientResult g, WorstElement w) {
         return element(outputLabel(g.output()), w.outputIndex()) + " / " + element(g.input(), w.inputIndex());
+    }
+
+    /**
+     * Where a block's mismatches lie, in entry notation: {@code y[1-3, i] / b[i]}; null when none mismatch. The
+     * same text a spec's {@code mask:} accepts for it (bar a tie over part of an axis, {@code i=1-3}).
+     */
+    static String region(GradientResult g) {
+        Mismatches m = g.mismatches();
+        return m == null ? null : region(g, m.region());
+    }
+
+    /** A region of the block's entries in entry notation, or null for none. */
+    static String region(GradientResult g, EntryRegion r) {
+        if (r == null) {
+            return null;
+        }
+        return tokens(outputLabel(g.output()), r.output()) + " / " + tokens(g.input(), r.input());
+    }
+
+    private static String tokens(String name, List<String> axes) {
+        return axes.isEmpty() ? name : name + "[" + String.join(", ", axes) + "]";
     }
 
     /**

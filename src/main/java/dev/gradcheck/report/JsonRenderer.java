@@ -2,12 +2,16 @@ package dev.gradcheck.report;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
 import dev.gradcheck.result.BackendDifference;
 import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.EntrySet;
 import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.EntryRegion;
+import dev.gradcheck.result.Mismatches;
 import dev.gradcheck.result.NodeFinding;
 import dev.gradcheck.result.Sampling;
 import dev.gradcheck.result.Status;
@@ -121,6 +125,11 @@ public final class JsonRenderer implements ReportRenderer {
         writeCrossBackend(gen, r.crossBackend());
         gen.writeStringField("id", origin.id());
         gen.writeStringField("shard", origin.shard());
+        gen.writeArrayFieldStart("defaulted_attributes");
+        for (String name : r.defaultedAttributes()) {
+            gen.writeString(name);
+        }
+        gen.writeEndArray();
         gen.writeEndObject();
     }
 
@@ -158,7 +167,72 @@ public final class JsonRenderer implements ReportRenderer {
         writeDouble(gen, "seconds", g.seconds());
         gen.writeStringField("note", g.note());
         writeSampling(gen, g.sampling());
+        writeMismatches(gen, g);
         gen.writeEndObject();
+    }
+
+    /** How many entries of a compared block disagree, where, and the worst few: docs/report-schema.md. */
+    private static void writeMismatches(JsonGenerator gen, GradientResult g) throws IOException {
+        gen.writeFieldName("mismatches");
+        Mismatches m = g.mismatches();
+        if (m == null) {
+            gen.writeNull();
+            return;
+        }
+        gen.writeStartObject();
+        gen.writeNumberField("count", m.count());
+        gen.writeNumberField("judged", m.judged());
+        gen.writeNumberField("masked", m.masked());
+        gen.writeStringField("where", GradientText.region(g));
+        writeRegion(gen, m.region());
+        gen.writeArrayFieldStart("worst");
+        for (WorstElement w : m.worst()) {
+            writeElement(gen, w);
+        }
+        gen.writeEndArray();
+        writeEntrySet(gen, "analytic_nonzero", g, m.analyticNonzero());
+        writeEntrySet(gen, "numerical_nonzero", g, m.numericalNonzero());
+        gen.writeEndObject();
+    }
+
+    private static void writeRegion(JsonGenerator gen, EntryRegion region) throws IOException {
+        gen.writeFieldName("region");
+        if (region == null) {
+            gen.writeNull();
+            return;
+        }
+        gen.writeStartObject();
+        writeTokens(gen, "output", region.output());
+        writeTokens(gen, "input", region.input());
+        gen.writeBooleanField("exact", region.exact());
+        gen.writeEndObject();
+    }
+
+    private static void writeEntrySet(JsonGenerator gen, String field, GradientResult g, EntrySet set)
+            throws IOException {
+        gen.writeFieldName(field);
+        if (set == null) {
+            gen.writeNull();
+            return;
+        }
+        gen.writeStartObject();
+        gen.writeNumberField("count", set.count());
+        gen.writeStringField("where", GradientText.region(g, set.region()));
+        writeRegion(gen, set.region());
+        gen.writeEndObject();
+    }
+
+    /** Axis tokens on one line, like an index. */
+    private static void writeTokens(JsonGenerator gen, String field, List<String> tokens) throws IOException {
+        gen.writeFieldName(field);
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < tokens.size(); i++) {
+            sb.append(i == 0 ? "" : ", ");
+            StringBuilder quoted = new StringBuilder();
+            JsonStringEncoder.getInstance().quoteAsString(tokens.get(i), quoted);
+            sb.append('"').append(quoted).append('"');
+        }
+        gen.writeRawValue(sb.append(']').toString());
     }
 
     private static void writeSampling(JsonGenerator gen, Sampling sampling) throws IOException {
@@ -172,6 +246,8 @@ public final class JsonRenderer implements ReportRenderer {
         gen.writeNumberField("input_total", sampling.inputTotal());
         gen.writeNumberField("output_elements", sampling.outputChecked());
         gen.writeNumberField("output_total", sampling.outputTotal());
+        writeIndices(gen, "input_positions", sampling.inputPositions());
+        writeIndices(gen, "output_positions", sampling.outputPositions());
         gen.writeEndObject();
     }
 
@@ -198,6 +274,19 @@ public final class JsonRenderer implements ReportRenderer {
             gen.writeNull();
             return;
         }
+        writeElement(gen, w);
+    }
+
+    /** A list of multi-indices, one per line. */
+    private static void writeIndices(JsonGenerator gen, String field, List<long[]> indices) throws IOException {
+        gen.writeArrayFieldStart(field);
+        for (long[] index : indices) {
+            gen.writeRawValue(indexText(index));
+        }
+        gen.writeEndArray();
+    }
+
+    private static void writeElement(JsonGenerator gen, WorstElement w) throws IOException {
         gen.writeStartObject();
         writeIndex(gen, "output_index", w.outputIndex());
         writeIndex(gen, "input_index", w.inputIndex());
@@ -216,11 +305,15 @@ public final class JsonRenderer implements ReportRenderer {
             gen.writeNull();
             return;
         }
+        gen.writeRawValue(indexText(index));
+    }
+
+    private static String indexText(long[] index) {
         StringBuilder sb = new StringBuilder("[");
         for (int i = 0; i < index.length; i++) {
             sb.append(i == 0 ? "" : ", ").append(index[i]);
         }
-        gen.writeRawValue(sb.append(']').toString());
+        return sb.append(']').toString();
     }
 
     /**

@@ -9,6 +9,9 @@ import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.NodeFinding;
 import dev.gradcheck.result.Sampling;
+import dev.gradcheck.result.EntryRegion;
+import dev.gradcheck.result.EntrySet;
+import dev.gradcheck.result.Mismatches;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.result.Verdict;
 import dev.gradcheck.result.WorstElement;
@@ -133,20 +136,78 @@ public final class JsonReportReader {
                 textOrNull(c, "reason", at), textOrNull(c, "message", at), gradients,
                 textOrNull(c, "tolerance", at), number(c, "delta", at),
                 number(c, "seconds", at), nodes, crossBackend(c.path("cross_backend"),
-                at + ".cross_backend"));
+                at + ".cross_backend"), texts(c.path("defaulted_attributes"), at + ".defaulted_attributes"));
     }
 
     private static GradientResult gradient(JsonNode g, String at) throws FormatException {
         JsonNode sampled = g.path("sampled");
         Sampling sampling = sampled.isObject() ? new Sampling(integer(sampled, "input_elements", at),
                 longValue(sampled, "input_total", at), integer(sampled, "output_elements", at),
-                longValue(sampled, "output_total", at)) : null;
+                longValue(sampled, "output_total", at), indices(sampled.path("input_positions"),
+                at + ".sampled.input_positions"), indices(sampled.path("output_positions"),
+                at + ".sampled.output_positions")) : null;
         return new GradientResult(text(g, "output", at), text(g, "input", at),
                 named(g, "kind", at, CheckKind::fromReportName), integer(g, "order", at),
                 named(g, "verdict", at, Verdict::fromReportName), number(g, "max_abs_error", at),
                 number(g, "max_rel_error", at), number(g, "max_score", at),
                 worst(g.path("worst"), at + ".worst"), longValue(g, "evaluations", at),
-                number(g, "seconds", at), textOrNull(g, "note", at), sampling);
+                number(g, "seconds", at), textOrNull(g, "note", at), sampling)
+                .withDiagnosis(mismatches(g.path("mismatches"), at + ".mismatches"), null);
+    }
+
+    /** A block's mismatch count and where (reports before it was written have none: null). */
+    private static Mismatches mismatches(JsonNode m, String at) throws FormatException {
+        if (!m.isObject()) {
+            return null;
+        }
+        List<WorstElement> worst = new ArrayList<>();
+        JsonNode list = m.path("worst");
+        for (int i = 0; i < list.size(); i++) {
+            worst.add(worst(list.get(i), at + ".worst[" + i + "]"));
+        }
+        return new Mismatches(longValue(m, "count", at), longValue(m, "judged", at), longValue(m, "masked", at),
+                region(m.path("region"), at + ".region"), worst,
+                entrySet(m.path("analytic_nonzero"), at + ".analytic_nonzero"),
+                entrySet(m.path("numerical_nonzero"), at + ".numerical_nonzero"));
+    }
+
+    private static EntrySet entrySet(JsonNode s, String at) throws FormatException {
+        return s.isObject() ? new EntrySet(longValue(s, "count", at), region(s.path("region"), at + ".region")) : null;
+    }
+
+    private static EntryRegion region(JsonNode r, String at) throws FormatException {
+        if (!r.isObject()) {
+            return null;
+        }
+        return new EntryRegion(texts(r.path("output"), at + ".output"), texts(r.path("input"), at + ".input"),
+                r.path("exact").asBoolean());
+    }
+
+    /** An array of strings; empty when absent (a field added after the report was written). */
+    private static List<String> texts(JsonNode array, String at) throws FormatException {
+        if (array.isMissingNode() || array.isNull()) {
+            return List.of();
+        }
+        if (!array.isArray()) {
+            throw new FormatException(at + ": expected an array of strings");
+        }
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < array.size(); i++) {
+            if (!array.get(i).isTextual()) {
+                throw new FormatException(at + "[" + i + "]: expected a string");
+            }
+            texts.add(array.get(i).asText());
+        }
+        return texts;
+    }
+
+    /** An array of multi-indices; empty when absent. */
+    private static List<long[]> indices(JsonNode array, String at) throws FormatException {
+        List<long[]> indices = new ArrayList<>();
+        for (int i = 0; i < array.size(); i++) {
+            indices.add(index(array.get(i), at + "[" + i + "]"));
+        }
+        return indices;
     }
 
     private static NodeFinding node(JsonNode n, String at) throws FormatException {

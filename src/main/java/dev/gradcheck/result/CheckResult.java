@@ -21,6 +21,9 @@ import java.util.List;
  * @param nodes     for a graph spec whose check found a mismatch, each node checked on its own; otherwise empty
  * @param crossBackend how far this backend's outputs and gradients are from another's on the same inputs
  *                  ({@code --backend all}), or null
+ * @param defaultedAttributes the op's attributes the spec left out, so the op's own defaults applied (a forward and
+ *                  a backward that default one differently disagree: elu's alpha); graph nodes as
+ *                  {@code "h1: alpha"}; empty when none or not known
  */
 public record CheckResult(
         String name,
@@ -37,10 +40,21 @@ public record CheckResult(
         double delta,
         double seconds,
         List<NodeFinding> nodes,
-        BackendDifference crossBackend) {
+        BackendDifference crossBackend,
+        List<String> defaultedAttributes) {
 
     public CheckResult {
         nodes = nodes == null ? List.of() : List.copyOf(nodes);
+        defaultedAttributes = defaultedAttributes == null ? List.of() : List.copyOf(defaultedAttributes);
+    }
+
+    /** Without attributes known to be left at their defaults. */
+    public CheckResult(String name, String location, String op, String backend, String dtype, Status status,
+                       String expected, String reason, String message, List<GradientResult> gradients,
+                       String tolerance, double delta, double seconds, List<NodeFinding> nodes,
+                       BackendDifference crossBackend) {
+        this(name, location, op, backend, dtype, status, expected, reason, message, gradients, tolerance, delta,
+                seconds, nodes, crossBackend, List.of());
     }
 
     /** A result with no per-node findings (every one-op spec, and graphs that passed) and no backend comparison. */
@@ -48,17 +62,32 @@ public record CheckResult(
                        String expected, String reason, String message, List<GradientResult> gradients,
                        String tolerance, double delta, double seconds) {
         this(name, location, op, backend, dtype, status, expected, reason, message, gradients, tolerance, delta,
-                seconds, List.of(), null);
+                seconds, List.of(), null, List.of());
     }
 
     public CheckResult withNodes(List<NodeFinding> found, double totalSeconds) {
         return new CheckResult(name, location, op, backend, dtype, status, expected, reason, message, gradients,
-                tolerance, delta, totalSeconds, found, crossBackend);
+                tolerance, delta, totalSeconds, found, crossBackend, defaultedAttributes);
     }
 
     public CheckResult withCrossBackend(BackendDifference difference) {
         return new CheckResult(name, location, op, backend, dtype, status, expected, reason, message, gradients,
-                tolerance, delta, seconds, nodes, difference);
+                tolerance, delta, seconds, nodes, difference, defaultedAttributes);
+    }
+
+    public CheckResult withDefaultedAttributes(List<String> names) {
+        return new CheckResult(name, location, op, backend, dtype, status, expected, reason, message, gradients,
+                tolerance, delta, seconds, nodes, crossBackend, names);
+    }
+
+    /** The same result with every row's matrices dropped (once written or drawn, reports need only the figures). */
+    public CheckResult withoutJacobians() {
+        if (gradients == null || gradients.stream().allMatch(g -> g.jacobians() == null)) {
+            return this;
+        }
+        return new CheckResult(name, location, op, backend, dtype, status, expected, reason, message,
+                gradients.stream().map(GradientResult::withoutJacobians).toList(), tolerance, delta, seconds, nodes,
+                crossBackend, defaultedAttributes);
     }
 
     /**

@@ -15,6 +15,8 @@ package dev.gradcheck.result;
  * @param evaluations forward evaluations spent on the numerical side plus backward passes on the analytic side
  * @param note        what a reader needs beside the numbers (a fast-mode fallback, kinks found), or null
  * @param sampling    how much of the block was checked, or null when all of it was
+ * @param mismatches  for a compared Jacobian block: how many entries disagree and where; null for other rows
+ * @param jacobians   the block's two sides, when the run asked for them ({@link JacobianCapture}); else null
  */
 public record GradientResult(
         String output,
@@ -29,12 +31,34 @@ public record GradientResult(
         long evaluations,
         double seconds,
         String note,
-        Sampling sampling) {
+        Sampling sampling,
+        Mismatches mismatches,
+        BlockJacobians jacobians) {
+
+    /** A row without a mismatch count or matrices: sanity checks, projections, and rows read from older reports. */
+    public GradientResult(String output, String input, CheckKind kind, int order, Verdict verdict,
+                          double maxAbsError, double maxRelError, double maxScore, WorstElement worst,
+                          long evaluations, double seconds, String note, Sampling sampling) {
+        this(output, input, kind, order, verdict, maxAbsError, maxRelError, maxScore, worst, evaluations, seconds,
+                note, sampling, null, null);
+    }
 
     /** The same row with a note added (joined to any note it already has). */
     public GradientResult withNote(String more) {
         String joined = note == null ? more : note + "; " + more;
         return new GradientResult(output, input, kind, order, verdict, maxAbsError, maxRelError, maxScore, worst,
-                evaluations, seconds, joined, sampling);
+                evaluations, seconds, joined, sampling, mismatches, jacobians);
+    }
+
+    /** The same row with its mismatch count and, when the run asked for them, its matrices. */
+    public GradientResult withDiagnosis(Mismatches found, BlockJacobians matrices) {
+        return new GradientResult(output, input, kind, order, verdict, maxAbsError, maxRelError, maxScore, worst,
+                evaluations, seconds, note, sampling, found, matrices);
+    }
+
+    /** The same row without its matrices (what a report keeps once they are written or drawn). */
+    public GradientResult withoutJacobians() {
+        return jacobians == null ? this : new GradientResult(output, input, kind, order, verdict, maxAbsError,
+                maxRelError, maxScore, worst, evaluations, seconds, note, sampling, mismatches, null);
     }
 }

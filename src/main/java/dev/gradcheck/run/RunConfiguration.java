@@ -8,6 +8,7 @@ import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.backend.WorkerPool;
 import dev.gradcheck.op.PluginSet;
 import dev.gradcheck.result.Engine;
+import dev.gradcheck.result.JacobianCapture;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.Overrides;
@@ -29,16 +30,27 @@ import java.util.Objects;
  *                       checking JVM's heap
  * @param plugins        the run's plugin operators, already checked for name clashes
  * @param failFast       stop at the first check that did not end as expected
+ * @param jacobians      which compared blocks come back with their matrices ({@code --dump}: the failing ones; a
+ *                       display of heat maps: all); NONE for ordinary runs, which then ship no matrices
  */
 public record RunConfiguration(List<LoadedSpec> specs, Overrides overrides, List<Engine> engines, boolean inWorkers,
                                int jobs, Double timeoutSeconds, Long maxMemoryBytes, PluginSet plugins,
-                               boolean failFast) {
+                               boolean failFast, JacobianCapture jacobians) {
 
     public RunConfiguration {
         specs = List.copyOf(specs);
         Objects.requireNonNull(overrides, "overrides (Overrides.NONE for none)");
         Objects.requireNonNull(plugins, "plugins (PluginSet.EMPTY for none)");
         engines = engines == null ? null : List.copyOf(engines);
+        jacobians = jacobians == null ? JacobianCapture.NONE : jacobians;
+    }
+
+    /** Without matrices in the results. */
+    public RunConfiguration(List<LoadedSpec> specs, Overrides overrides, List<Engine> engines, boolean inWorkers,
+                            int jobs, Double timeoutSeconds, Long maxMemoryBytes, PluginSet plugins,
+                            boolean failFast) {
+        this(specs, overrides, engines, inWorkers, jobs, timeoutSeconds, maxMemoryBytes, plugins, failFast,
+                JacobianCapture.NONE);
     }
 
     /** The specs with every default: their own settings and backends, one CPU worker, no limits given. */
@@ -49,13 +61,19 @@ public record RunConfiguration(List<LoadedSpec> specs, Overrides overrides, List
     /** The same run on these engines, whatever the specs say. */
     public RunConfiguration withEngines(List<Engine> chosen) {
         return new RunConfiguration(specs, overrides, chosen, inWorkers, jobs, timeoutSeconds, maxMemoryBytes,
-                plugins, failFast);
+                plugins, failFast, jacobians);
     }
 
     /** The same run, stopping at the first check that did not end as expected, or not. */
     public RunConfiguration withFailFast(boolean stop) {
         return new RunConfiguration(specs, overrides, engines, inWorkers, jobs, timeoutSeconds, maxMemoryBytes,
-                plugins, stop);
+                plugins, stop, jacobians);
+    }
+
+    /** The same run, its results carrying the matrices of these blocks ({@link JacobianCapture}). */
+    public RunConfiguration withJacobians(JacobianCapture capture) {
+        return new RunConfiguration(specs, overrides, engines, inWorkers, jobs, timeoutSeconds, maxMemoryBytes,
+                plugins, failFast, capture);
     }
 
     public TimeLimits timeLimits() {

@@ -55,7 +55,8 @@ record RunPlan(List<CheckResult> known, List<Dispatcher.Task> tasks, List<int[]>
                             : "; " + engine.specName() + " checks are skipped"));
                 }
                 if (availability.usable()) {
-                    CheckRequest request = new CheckRequest(spec, config.overrides(), config.timeLimits());
+                    CheckRequest request = new CheckRequest(spec, config.overrides(), config.timeLimits(),
+                            config.jacobians());
                     tasks.add(new Dispatcher.Task(known.size(), request, engine, compare));
                     known.add(null);
                 } else {

@@ -9,10 +9,23 @@ import dev.gradcheck.result.Stencil;
  * @param maxElements check at most this many elements per input (a seeded sample); null checks all
  * @param nondetTol   the largest difference allowed between two runs of the same backward
  * @param resample    on a nondifferentiable point, draw new inputs until the point is smooth
+ * @param sampleSeed  the seed of the sample {@code maxElements} takes and of fast mode's directions; null uses the
+ *                    spec's {@code seed}, so a new sample need not redraw the inputs
+ * @param mask        Jacobian entries left out of judging
  */
-public record CheckOptions(Stencil stencil, Integer maxElements, double nondetTol, boolean resample) {
+public record CheckOptions(Stencil stencil, Integer maxElements, double nondetTol, boolean resample,
+                           Long sampleSeed, JacobianMask mask) {
 
     public static final CheckOptions DEFAULT = new CheckOptions(Stencil.CENTRAL, null, 0.0, false);
+
+    public CheckOptions {
+        mask = mask == null ? JacobianMask.NONE : mask;
+    }
+
+    /** Without a sample seed of its own or a mask. */
+    public CheckOptions(Stencil stencil, Integer maxElements, double nondetTol, boolean resample) {
+        this(stencil, maxElements, nondetTol, resample, null, JacobianMask.NONE);
+    }
 
     // The bounds every way in applies (a spec, the command line, the library API), each with its own message.
 
@@ -29,15 +42,19 @@ public record CheckOptions(Stencil stencil, Integer maxElements, double nondetTo
     }
 
     public CheckOptions withStencil(Stencil s) {
-        return new CheckOptions(s, maxElements, nondetTol, resample);
+        return new CheckOptions(s, maxElements, nondetTol, resample, sampleSeed, mask);
     }
 
     public CheckOptions withMaxElements(Integer n) {
-        return new CheckOptions(stencil, n, nondetTol, resample);
+        return new CheckOptions(stencil, n, nondetTol, resample, sampleSeed, mask);
     }
 
     public CheckOptions withNondetTol(double tol) {
-        return new CheckOptions(stencil, maxElements, tol, resample);
+        return new CheckOptions(stencil, maxElements, tol, resample, sampleSeed, mask);
+    }
+
+    public CheckOptions withSampleSeed(Long seed) {
+        return new CheckOptions(stencil, maxElements, nondetTol, resample, seed, mask);
     }
 
     CheckOptions with(Overrides o) {
@@ -45,6 +62,7 @@ public record CheckOptions(Stencil stencil, Integer maxElements, double nondetTo
                 o.stencil() != null ? o.stencil() : stencil,
                 o.maxElements() != null ? o.maxElements() : maxElements,
                 o.nondetTol() != null ? o.nondetTol() : nondetTol,
-                o.resample() != null ? o.resample() : resample);
+                o.resample() != null ? o.resample() : resample,
+                sampleSeed, mask);
     }
 }

@@ -13,7 +13,7 @@ final class SpecValidator {
 
     static final List<String> KEYS = List.of("name", "op", "attrs", "inputs", "output", "check", "no_grad", "delta",
             "tolerance", "mode", "order", "stencil", "max_elements", "nondet_tol", "resample", "backends", "seed", "expect",
-            "reason", "graph", "timeout", "tags");
+            "reason", "graph", "timeout", "tags", "mask", "sample_seed");
 
     static final long DEFAULT_SEED = 7;
     static final List<Engine> DEFAULT_BACKENDS = List.of(Engine.DEFAULT);
@@ -54,7 +54,9 @@ final class SpecValidator {
         Tolerance tolerance = m.get("tolerance").flatMap(n -> new ToleranceValidator(reader).read(n)).orElse(null);
         Mode mode = m.get("mode").map(this::mode).orElse(Mode.FULL);
         int order = m.get("order").map(this::order).orElse(1);
-        CheckOptions options = options(m);
+        CheckOptions options = options(m)
+                .withSampleSeed(m.get("sample_seed").flatMap(n -> reader.integer(n, "sample_seed")).orElse(null));
+        options = mask(m, inputs, selection.check(), options);
         List<Engine> backends = m.get("backends").map(this::backends).orElse(DEFAULT_BACKENDS);
         long seed = m.get("seed").flatMap(n -> reader.integer(n, "seed")).orElse(DEFAULT_SEED);
         Expectation expect = expectation(m);
@@ -154,6 +156,20 @@ final class SpecValidator {
         })).orElse(d.nondetTol());
         boolean resample = m.get("resample").flatMap(n -> reader.bool(n, "resample")).orElse(d.resample());
         return new CheckOptions(stencil, maxElements, nondetTol, resample);
+    }
+
+    /** The mask's input sides are checked against the inputs that validated; its output sides when the op has run. */
+    private CheckOptions mask(YamlNode.Mapping m, InputsValidator.Result inputs, List<String> check,
+                              CheckOptions options) {
+        Optional<YamlNode> node = m.get("mask");
+        if (node.isEmpty()) {
+            return options;
+        }
+        Map<String, InputSpec> byName = new java.util.LinkedHashMap<>();
+        inputs.specs().forEach(in -> byName.put(in.name(), in));
+        JacobianMask mask = new MaskValidator(reader, inputs.names()).read(node.get(), byName, check);
+        return new CheckOptions(options.stencil(), options.maxElements(), options.nondetTol(), options.resample(),
+                options.sampleSeed(), mask);
     }
 
     private List<Engine> backends(YamlNode node) {

@@ -13,8 +13,11 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * (or directory's) {@code META-INF/services/dev.gradcheck.spi.Operator}, and loaded with
  * {@code gradcheck check --plugin PATH}. From a Java test it is passed to {@code dev.gradcheck.api.GradCheck.of(operator)} directly.
  *
- * <p>The arrays handed to {@code forward} and {@code backward} are copies: an operator may modify them. It is
- * called from one thread at a time and may be called many times with the same inputs.
+ * <p>An operator must leave the arrays it is handed as they are: gradcheck passes copies and compares them with the
+ * originals after each call, and a change fails the check (a caller sharing them would see it). A backward must
+ * read the outputs it is given, not outputs kept from its last forward call: gradcheck does not run the forward
+ * right before every backward. An operator is called from one thread at a time and may be called many times with
+ * the same inputs.
  */
 public interface Operator {
 

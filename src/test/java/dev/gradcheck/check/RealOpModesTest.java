@@ -12,6 +12,8 @@ import dev.gradcheck.result.Sampling;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.result.Verdict;
 import dev.gradcheck.spec.InputValues;
+import java.util.Arrays;
+import java.util.List;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -261,7 +263,14 @@ class RealOpModesTest {
         CheckResult r = check(spec);
         assertEquals(Status.PASSED, r.status(), r.toString());
         GradientResult block = r.rowsOf(CheckKind.JACOBIAN).get(0);
-        assertEquals(new Sampling(16, 400, 16, 400), block.sampling());
+        Sampling sampled = block.sampling();
+        assertEquals(List.of(16, 400L, 16, 400L), List.of(sampled.inputChecked(), sampled.inputTotal(),
+                sampled.outputChecked(), sampled.outputTotal()));
+        assertEquals(16, sampled.inputPositions().size(), "the positions compared are listed");
+        assertEquals(16, sampled.outputPositions().size());
+        for (long[] at : sampled.inputPositions()) {
+            assertTrue(at.length == 2 && at[0] >= 0 && at[0] < 20 && at[1] >= 0 && at[1] < 20, Arrays.toString(at));
+        }
         assertEquals(2 * 16 + 16, block.evaluations(), "32 forwards and 16 backward passes instead of 800 and 400");
         CheckResult wrong = checkCorrupted(spec, Functions.scaledBy(1.01));
         assertEquals(Status.FAILED, wrong.status());

@@ -74,6 +74,60 @@ class OtherCommandsTest {
         assertTrue(r.out().contains("1 spec: 1 valid, 0 invalid"), r.out());
     }
 
+    /** Shapes ND4J's shape function rejects, an argument its kernel rejects, and a known error left alone. */
+    static final String SHAPES = """
+            name: matmul-inner-dims
+            op: matmul
+            inputs:
+              x: {shape: [3, 2]}
+              y: {shape: [3, 4]}
+            ---
+            name: softmax-dim-5
+            op: softmax
+            attrs: {dimension: 5}
+            inputs:
+              x: {shape: [3, 4]}
+            ---
+            name: known-to-fail
+            op: softmax
+            attrs: {dimension: 5}
+            inputs:
+              x: {shape: [3, 4]}
+            expect: error
+            reason: the kernel rejects dimension 5
+            ---
+            name: mask-output
+            op: tanh
+            inputs:
+              x: {shape: [3]}
+            mask: ['y[0]']
+            """;
+
+    @Test
+    void validateRunsNd4jsShapeFunctionAndTheForwardOnceOnOneOpSpecs() throws IOException {
+        Path file = dir.resolve("shapes.yaml");
+        Files.writeString(file, SHAPES);
+        Cli r = Cli.run("validate", file.toString());
+        assertEquals(2, r.exit(), r.out());
+        assertTrue(r.out().contains(file + ":2:5: matmul does not accept inputs x [3, 2], y [3, 4]: ND4J's shape"
+                + " function rejects them"), r.out());
+        assertTrue(r.out().contains(file + ":8:5: softmax rejects inputs x [3, 4] with dimension: 5 when run once"
+                + " on the spec's values"), r.out());
+        assertTrue(r.out().contains(file + ":25:8: mask 'y[0]': 'y' is neither an input nor an output of tanh"),
+                r.out());
+        assertTrue(r.out().contains("4 specs: 1 valid, 3 invalid"), r.out());
+    }
+
+    @Test
+    void checkReportsShapesTheShapeFunctionRejectsAsAnInvalidSpecAtTheOp() throws IOException {
+        Path file = dir.resolve("matmul.yaml");
+        Files.writeString(file, SHAPES.substring(0, SHAPES.indexOf("---")));
+        Cli r = Cli.run("check", file.toString());
+        assertEquals(2, r.exit(), r.out());
+        assertTrue(r.out().contains("INVALID"), r.out());
+        assertTrue(r.out().contains(file + ":2:5: matmul does not accept inputs x [3, 2], y [3, 4]"), r.out());
+    }
+
     @Test
     void validateOfValidSpecsExitsZero() throws IOException {
         Files.writeString(dir.resolve("ok.yaml"), CheckCommandTest.TANH);

@@ -101,6 +101,107 @@ public final class PluginJars {
             "testplugins.ThrowsInBackward", "testplugins.WrongGradientShape", "testplugins.MissingOutput");
 
     /**
+     * Plugins whose bugs the arrays-are-copies contract used to hide: a forward that changes its input in place, a
+     * backward that changes its input or its output gradient, a backward that reads the outputs its last forward
+     * cached (and a correct twin that reads the outputs it is given), a backward that returns a gradient for an
+     * integer input. Each must fail its check.
+     */
+    public static final Map<String, String> BLIND_SPOT_OPERATORS = Map.of(
+            "testplugins/MutatesInputInForward.java", """
+                    package testplugins;
+                    import java.util.Map;
+                    import org.nd4j.linalg.api.ndarray.INDArray;
+                    public class MutatesInputInForward extends Square {
+                        public String name() { return "test_mutates_input_forward"; }
+                        public Map<String, INDArray> forward(Map<String, INDArray> in, Map<String, Object> attrs) {
+                            Map<String, INDArray> y = super.forward(in, attrs);
+                            in.get("x").muli(2); // BUG: scratch work on its input
+                            return y;
+                        }
+                    }
+                    """,
+            "testplugins/MutatesInputInBackward.java", """
+                    package testplugins;
+                    import java.util.Map;
+                    import org.nd4j.linalg.api.ndarray.INDArray;
+                    public class MutatesInputInBackward extends Square {
+                        public String name() { return "test_mutates_input_backward"; }
+                        public Map<String, INDArray> backward(Map<String, INDArray> in, Map<String, INDArray> out,
+                                                              Map<String, INDArray> grads, Map<String, Object> attrs) {
+                            INDArray x = in.get("x");
+                            return Map.of("x", x.muli(grads.get("y")).muli(2 * scale(attrs))); // BUG: in place on x
+                        }
+                    }
+                    """,
+            "testplugins/MutatesGradientInBackward.java", """
+                    package testplugins;
+                    import java.util.Map;
+                    import org.nd4j.linalg.api.ndarray.INDArray;
+                    public class MutatesGradientInBackward extends Square {
+                        public String name() { return "test_mutates_gradient_backward"; }
+                        public Map<String, INDArray> backward(Map<String, INDArray> in, Map<String, INDArray> out,
+                                                              Map<String, INDArray> grads, Map<String, Object> attrs) {
+                            INDArray g = grads.get("y");
+                            return Map.of("x", g.muli(in.get("x")).muli(2 * scale(attrs))); // BUG: in place on dL/dy
+                        }
+                    }
+                    """,
+            "testplugins/CachingExp.java", """
+                    package testplugins;
+                    import dev.gradcheck.spi.Operator;
+                    import java.util.List;
+                    import java.util.Map;
+                    import org.nd4j.linalg.api.ndarray.INDArray;
+                    import org.nd4j.linalg.ops.transforms.Transforms;
+                    /** y = exp(x); dy/dx = y, read from the outputs the last forward cached. */
+                    public class CachingExp implements Operator {
+                        private INDArray lastY;
+                        public String name() { return "test_caching_exp"; }
+                        public List<String> inputNames() { return List.of("x"); }
+                        public List<String> outputNames() { return List.of("y"); }
+                        public Map<String, INDArray> forward(Map<String, INDArray> in, Map<String, Object> attrs) {
+                            lastY = Transforms.exp(in.get("x"), true);
+                            return Map.of("y", lastY);
+                        }
+                        protected INDArray y(Map<String, INDArray> out) { return lastY; } // BUG: not out.get("y")
+                        public Map<String, INDArray> backward(Map<String, INDArray> in, Map<String, INDArray> out,
+                                                              Map<String, INDArray> grads, Map<String, Object> attrs) {
+                            return Map.of("x", grads.get("y").mul(y(out)));
+                        }
+                    }
+                    """,
+            "testplugins/Exp.java", """
+                    package testplugins;
+                    import java.util.Map;
+                    import org.nd4j.linalg.api.ndarray.INDArray;
+                    /** The same op reading the outputs it is given: correct. */
+                    public class Exp extends CachingExp {
+                        public String name() { return "test_exp"; }
+                        protected INDArray y(Map<String, INDArray> out) { return out.get("y"); }
+                    }
+                    """,
+            "testplugins/IndexGradient.java", """
+                    package testplugins;
+                    import java.util.List;
+                    import java.util.Map;
+                    import org.nd4j.linalg.api.ndarray.INDArray;
+                    /** y = scale * x^2, with an integer input idx it ignores, and a gradient for idx all the same. */
+                    public class IndexGradient extends Square {
+                        public String name() { return "test_index_gradient"; }
+                        public List<String> inputNames() { return List.of("x", "idx"); }
+                        public Map<String, INDArray> backward(Map<String, INDArray> in, Map<String, INDArray> out,
+                                                              Map<String, INDArray> grads, Map<String, Object> attrs) {
+                            return Map.of("x", super.backward(in, out, grads, attrs).get("x"),
+                                    "idx", in.get("idx").add(1)); // BUG: an integer input has no gradient
+                        }
+                    }
+                    """);
+
+    public static final List<String> BLIND_SPOT_PROVIDERS = List.of("testplugins.MutatesInputInForward",
+            "testplugins.MutatesInputInBackward", "testplugins.MutatesGradientInBackward", "testplugins.CachingExp",
+            "testplugins.Exp", "testplugins.IndexGradient");
+
+    /**
      * Plugins that break the process they run in: one recursing without end in backward, one calling System.exit
      * in forward (only ever checked in a worker JVM). They extend {@code testplugins.Square}: compile them with
      * {@link #TEST_OPERATORS}.
@@ -136,12 +237,14 @@ public final class PluginJars {
     public static final List<String> DEADLY_PROVIDERS = List.of("testplugins.RecursesInBackward",
             "testplugins.ExitsInForward");
 
-    /** The test operators and the deadly ones together, compiled to {@code dir/classes}. */
+    /** The test operators, the deadly ones and the blind spots together, compiled to {@code dir/classes}. */
     public static Path allClasses(Path dir) throws IOException {
         Map<String, String> sources = new java.util.HashMap<>(TEST_OPERATORS);
         sources.putAll(DEADLY_OPERATORS);
+        sources.putAll(BLIND_SPOT_OPERATORS);
         List<String> providers = new ArrayList<>(TEST_PROVIDERS);
         providers.addAll(DEADLY_PROVIDERS);
+        providers.addAll(BLIND_SPOT_PROVIDERS);
         return classes(dir, sources, providers);
     }
 

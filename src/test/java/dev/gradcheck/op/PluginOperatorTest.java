@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.backend.InProcessBackend;
+import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Engine;
+import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Status;
+import dev.gradcheck.result.Verdict;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.SpecLoader;
@@ -109,6 +112,81 @@ class PluginOperatorTest {
         assertTrue(lines.get(1).startsWith("bad.yaml:1:5: plugin op 'test_square' needs input 'x'"), lines.get(1));
         assertTrue(lines.get(2).startsWith("bad.yaml:2:15: plugin op 'test_square' has no attribute 'scal' (did you"
                 + " mean 'scale'?)"), lines.get(2));
+    }
+
+    // ---- blind spots of the copies contract: each must fail ----
+
+    private static GradientResult row(CheckResult r, CheckKind kind) {
+        return r.rowsOf(kind).get(0);
+    }
+
+    @Test
+    void aForwardThatChangesItsInputInPlaceFails() {
+        CheckResult r = check("test_mutates_input_forward", "");
+        assertEquals(Status.FAILED, r.status(), r.toString());
+        GradientResult mutation = row(r, CheckKind.INPUT_MUTATION);
+        assertEquals(Verdict.INPUT_MUTATED, mutation.verdict());
+        assertEquals("x", mutation.input());
+        assertTrue(mutation.note().contains("forward changed its input 'x' in place (x[0, 0] was "), mutation.note());
+        assertEquals(Verdict.PASS, row(r, CheckKind.JACOBIAN).verdict(), "its gradient is right: only the mutation");
+    }
+
+    @Test
+    void aBackwardThatChangesItsInputInPlaceFails() {
+        CheckResult r = check("test_mutates_input_backward", "");
+        assertEquals(Status.FAILED, r.status(), r.toString());
+        GradientResult mutation = row(r, CheckKind.INPUT_MUTATION);
+        assertEquals(Verdict.INPUT_MUTATED, mutation.verdict());
+        assertTrue(mutation.note().contains("backward changed its input 'x' in place"), mutation.note());
+    }
+
+    @Test
+    void aBackwardThatChangesItsOutputGradientInPlaceFails() {
+        CheckResult r = check("test_mutates_gradient_backward", "");
+        assertEquals(Status.FAILED, r.status(), r.toString());
+        GradientResult mutation = row(r, CheckKind.INPUT_MUTATION);
+        assertEquals(Verdict.INPUT_MUTATED, mutation.verdict());
+        assertEquals("y", mutation.output(), "the output whose gradient it changed");
+        assertTrue(mutation.note().contains("backward changed its output gradient 'y' in place"), mutation.note());
+    }
+
+    @Test
+    void aBackwardReadingOutputsCachedByTheLastForwardFails() {
+        CheckResult r = check("test_caching_exp", "");
+        assertEquals(Status.FAILED, r.status(), r.toString());
+        GradientResult determinism = row(r, CheckKind.DETERMINISM);
+        assertEquals(Verdict.NONDETERMINISTIC, determinism.verdict());
+        assertTrue(determinism.note().contains("after a forward at another point: it reads state the last forward"
+                + " left behind"), determinism.note());
+        CheckResult correct = check("test_exp", "");
+        assertEquals(Status.PASSED, correct.status(), "the same op reading the outputs it is given: " + correct);
+    }
+
+    @Test
+    void aGradientForAnIntegerInputIsAnErrorNotDropped() {
+        CheckResult r = run("""
+                op: test_index_gradient
+                inputs:
+                  x: {shape: [2, 3], init: {uniform: [0.5, 2]}}
+                  idx: {shape: [2], dtype: int32, init: {values: [0, 1]}}
+                """);
+        assertEquals(Status.ERROR, r.status(), r.toString());
+        assertTrue(r.message().contains("plugin op 'test_index_gradient'") && r.message().contains("backward"
+                + " returned a gradient for input 'idx', which is int32 and has no gradient"), r.message());
+    }
+
+    @Test
+    void aPluginsAttributesLeftOutAreNamed() {
+        assertEquals(List.of("scale"), check("test_square", "").defaultedAttributes());
+        assertEquals(List.of(), check("test_square", "attrs: {scale: 2}\n").defaultedAttributes());
+    }
+
+    private static CheckResult run(String yaml) {
+        try {
+            return backend.run(new SpecLoader().loadText("test.yaml", "test", yaml).get(0).specOrThrow());
+        } catch (InvalidSpecException e) {
+            throw new IllegalArgumentException(e);
+        }
     }
 
     @Test

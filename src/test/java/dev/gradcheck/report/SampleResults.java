@@ -4,7 +4,10 @@ import dev.gradcheck.cli.ExitCode;
 import dev.gradcheck.result.BackendDifference;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.EntryRegion;
+import dev.gradcheck.result.EntrySet;
 import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Mismatches;
 import dev.gradcheck.result.Sampling;
 import dev.gradcheck.result.NodeFinding;
 import dev.gradcheck.result.Status;
@@ -59,28 +62,41 @@ final class SampleResults {
                         MAX_REL, 0.0123);
     }
 
-    /** Two inputs, both passing; the worst block is the second one. */
+    /** Two inputs, both passing; the worst block is the second one; the spec's mask left two entries out. */
     private static CheckResult passedMulti() {
         return check("matmul-2x3x4", "specs/linalg.yaml:12:1", "matmul", "float32", Status.PASSED, "pass", null,
                 null,
                 List.of(grad("0", "a", Verdict.PASS, 1e-7, 2e-7, 0.2,
-                                worst(new long[] {0, 0}, new long[] {0, 1}, 1.5, 1.4999998)),
+                                worst(new long[] {0, 0}, new long[] {0, 1}, 1.5, 1.4999998))
+                                .withDiagnosis(new Mismatches(0, 46, 2, null, List.of(), null, null), null),
                         grad("0", "b", Verdict.PASS, 3e-7, 4.5e-7, 0.45,
                                 worst(new long[] {1, 3}, new long[] {2, 3}, -0.75, -0.7499997))),
                 "atol=1e-05, rtol=0.001", 1.5e-3);
     }
 
-    /** One of three blocks mismatches: only that one gets a detail line. */
+    /**
+     * One of three blocks mismatches: only that one gets a detail line, with how many entries mismatch and where
+     * (rows 1-3, on a tie of axes), the worst three, and where each side is nonzero; an attribute was left out.
+     */
     private static CheckResult failedMismatch() {
         return check("softmax-rows", "specs/softmax.yaml:1:1", "softmax", "float64", Status.FAILED, "pass", null,
                 null,
                 List.of(grad("0", "x", Verdict.PASS, 1e-11, 2e-11, 2e-5,
-                                worst(new long[] {0, 0}, new long[] {0, 0}, 0.1, 0.1)),
+                                worst(new long[] {0, 0}, new long[] {0, 0}, 0.1, 0.1))
+                                .withDiagnosis(new Mismatches(0, 784, 0, null, List.of(), null, null), null),
                         grad("0", "w", Verdict.MISMATCH, 0.25, 0.2, 200000.0,
-                                worst(new long[] {1, 2}, new long[] {0, 3}, 0.5, 0.25)),
+                                worst(new long[] {1, 2}, new long[] {0, 3}, 0.5, 0.25))
+                                .withDiagnosis(new Mismatches(6, 16, 0,
+                                        new EntryRegion(List.of("1-3", "i"), List.of("0", "i"), true),
+                                        List.of(worst(new long[] {1, 2}, new long[] {0, 3}, 0.5, 0.25),
+                                                worst(new long[] {2, 2}, new long[] {0, 3}, 0.5, 0.25),
+                                                worst(new long[] {1, 3}, new long[] {0, 4}, 0.0, 0.25)),
+                                        new EntrySet(2, new EntryRegion(List.of("0", "i"), List.of("0", "i"), true)),
+                                        new EntrySet(8, new EntryRegion(List.of(":", "i"), List.of("0", "i"), true))),
+                                        null),
                         grad("1", "x", Verdict.PASS, 1e-12, 1e-12, 1e-6,
                                 worst(new long[] {3}, new long[] {3, 6}, 2.0, 2.0))),
-                MAX_REL, 0.0871);
+                MAX_REL, 0.0871).withDefaultedAttributes(List.of("dimension"));
     }
 
     /**
@@ -119,7 +135,11 @@ final class SampleResults {
                 List.of(new GradientResult("0", "x", CheckKind.JACOBIAN, 1, Verdict.MISMATCH, 0.5, 0.5, 500000.0,
                                 worst(new long[] {1}, new long[] {1}, 1.5, 1.0), 40, 0.01,
                                 "fast mode mismatch (v'Ju analytic 0.7, numerical 0.2); rechecked in full",
-                                new Sampling(8, 64, 8, 64)),
+                                new Sampling(8, 64, 8, 64, positions(1, 5, 9, 20, 33, 41, 50, 63),
+                                        positions(0, 1, 5, 9, 13, 20, 33, 63)))
+                                .withDiagnosis(new Mismatches(1, 64, 0,
+                                        new EntryRegion(List.of("1"), List.of("1"), true),
+                                        List.of(worst(new long[] {1}, new long[] {1}, 1.5, 1.0)), null, null), null),
                         new GradientResult("0", "y", CheckKind.FAST, 1, Verdict.PASS, 1e-10, 1e-10, 1e-4,
                                 worst(new long[] {}, new long[] {}, 0.25, 0.25), 3, 0.001, null, null),
                         new GradientResult("0", "z", CheckKind.JACOBIAN, 1, Verdict.NONDIFFERENTIABLE, 1e-11, 1e-11,
@@ -213,6 +233,10 @@ final class SampleResults {
             double score, WorstElement worst) {
         return new GradientResult(output, input, CheckKind.JACOBIAN, 1, verdict, abs, rel, score, worst, 2L * 12 + 12,
                 0.0042, null, null);
+    }
+
+    private static List<long[]> positions(long... flat) {
+        return java.util.Arrays.stream(flat).mapToObj(i -> new long[] {i}).toList();
     }
 
     private static WorstElement worst(long[] out, long[] in, double analytic, double numerical) {
