@@ -294,6 +294,26 @@ public class SameDiffRepro {
                         .paddingMode(PaddingMode.VALID).dataFormat("NCW").build()),
                 Nd4j.linspace(DataType.DOUBLE, -1, 0.07, 28).reshape(2, 2, 7),
                 Nd4j.linspace(DataType.DOUBLE, 0.5, -0.05, 18).reshape(3, 2, 3), v(0.1, -0.2, 0.3)));
+        // the three ops issue 13 asked to make buildable: im2col and dynamic_stitch through SameDiff's own API
+        // are right (gradcheck builds them the same way); scatter_update fails in SameDiff's API as in a spec
+        cases.put("im2col", () -> check("sd.cnn().im2Col x[1,2,4,4], k2 s1 p0 d1 VALID  [specs: im2col-2x2]",
+                (sd, a) -> sd.cnn().im2Col(a[0], Conv2DConfig.builder().kH(2).kW(2).sH(1).sW(1).pH(0).pW(0).dH(1)
+                        .dW(1).paddingMode(PaddingMode.VALID).build()),
+                Nd4j.linspace(DataType.DOUBLE, -1, 0.0625, 32).reshape(1, 2, 4, 4)));
+        cases.put("dynamic-stitch", () -> check("sd.dynamicStitch({i0 = [0, 2], i1 = [1, 3]}, {d0[2,3], d1[2,3]})"
+                        + "  [specs: dynamic-stitch-interleaved]",
+                (sd, a) -> sd.dynamicStitch(new SDVariable[] {a[0], a[1]}, new SDVariable[] {a[2], a[3]}),
+                Nd4j.createFromArray(0, 2), Nd4j.createFromArray(1, 3),
+                m(new double[][]{{0.1, -0.2, 0.3}, {0.4, 0.5, -0.6}}), m(new double[][]{{-0.7, 0.8, 0.9}, {1.0, -1.1, 1.2}})));
+        cases.put("dynamic-stitch-unsorted", () -> check("sd.dynamicStitch({i0 = [4, 0, 2], i1 = [1, 3]}, {d0[3], d1[2]})"
+                        + "  [specs: dynamic-stitch-unsorted-indices]",
+                (sd, a) -> sd.dynamicStitch(new SDVariable[] {a[0], a[1]}, new SDVariable[] {a[2], a[3]}),
+                Nd4j.createFromArray(4, 0, 2), Nd4j.createFromArray(1, 3), v(0.1, -0.2, 0.3), v(0.4, 0.5)));
+        cases.put("scatter-update", () -> check("sd.scatterUpdate(x[4,3], {0, 2}, updates[2,3])"
+                        + "  [specs: scatter-update-rows]",
+                (sd, a) -> sd.scatterUpdate(a[0], a[1], a[2]),
+                Nd4j.linspace(DataType.DOUBLE, -1, 0.125, 12).reshape(4, 3), Nd4j.createFromArray(0, 2),
+                m(new double[][]{{0.5, -0.5, 0.25}, {1.5, -1.5, 0.75}})));
 
         Set<String> only = new HashSet<>(Arrays.asList(args));
         for (Map.Entry<String, Runnable> e : cases.entrySet()) {

@@ -12,6 +12,7 @@ import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv1D;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv2D;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.Conv3D;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.DeConv3D;
+import org.nd4j.linalg.api.ops.impl.layers.convolution.Im2col;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.LocalResponseNormalization;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.config.Conv1DConfig;
 import org.nd4j.linalg.api.ops.impl.layers.convolution.config.Conv2DConfig;
@@ -30,6 +31,7 @@ import org.nd4j.linalg.api.ops.impl.loss.LogPoissonLoss;
 import org.nd4j.linalg.api.ops.impl.shape.Unstack;
 import org.nd4j.linalg.api.ops.impl.transforms.custom.BatchToSpace;
 import org.nd4j.linalg.api.ops.impl.transforms.custom.CumSum;
+import org.nd4j.linalg.api.ops.impl.transforms.custom.DynamicStitch;
 import org.nd4j.linalg.api.ops.impl.transforms.custom.SpaceToBatch;
 import org.nd4j.linalg.api.ops.impl.transforms.segment.UnsortedSegmentSqrtN;
 
@@ -74,7 +76,10 @@ final class ConfiguredOps {
             Map.entry("batch_to_space", (sd, args, arrays, attrs) -> new BatchToSpace(sd, args.get(0),
                     blocks(attrs), pairs(arrays.get(1)), false)),
             Map.entry("space_to_batch", (sd, args, arrays, attrs) -> new SpaceToBatch(sd,
-                    new SDVariable[] {args.get(0)}, blocks(attrs), pairs(arrays.get(1)), false)));
+                    new SDVariable[] {args.get(0)}, blocks(attrs), pairs(arrays.get(1)), false)),
+            Map.entry("im2col", ConfiguredOps::im2col),
+            // doDiff reads an indices field that only this constructor sets (the generic build throws on it)
+            Map.entry("dynamic_stitch", ConfiguredOps::dynamicStitch));
 
     private ConfiguredOps() {}
 
@@ -136,6 +141,50 @@ final class ConfiguredOps {
                 .build();
         return args.size() > 2 ? new DeConv3D(sd, args.get(0), args.get(1), args.get(2), config)
                 : new DeConv3D(sd, args.get(0), args.get(1), config);
+    }
+
+    /**
+     * As {@code sd.cnn().im2Col(x, config)}: the kernel reads isSameMode as int argument 8, which the descriptor does
+     * not list (gradcheck's catalog adds it); the Java side keeps the config its doDiff hands to im2col_bp. The config
+     * cannot carry a padding value, so a spec that sets a non-zero zeroPadVal is rejected rather than built without it.
+     */
+    private static DifferentialFunction im2col(SameDiff sd, List<SDVariable> args, List<INDArray> arrays,
+                                               Map<String, Object> attrs) {
+        if (real(attrs, "zeroPadVal", 0.0) != 0.0) {
+            throw new IllegalArgumentException("im2col: ND4J's Conv2DConfig cannot carry a non-zero zeroPadVal, so"
+                    + " gradcheck cannot build it faithfully");
+        }
+        Conv2DConfig config = Conv2DConfig.builder()
+                .kH(integer(attrs, "kernelHeight", 1)).kW(integer(attrs, "kernelWidth", 1))
+                .sH(integer(attrs, "strideY", 1)).sW(integer(attrs, "strideX", 1))
+                .pH(integer(attrs, "padHeight", 0)).pW(integer(attrs, "padWidth", 0))
+                .dH(integer(attrs, "dY", 1)).dW(integer(attrs, "dX", 1))
+                .paddingMode(integer(attrs, "isSameMode", 0) == 1 ? PaddingMode.SAME : PaddingMode.VALID)
+                .build();
+        return new Im2col(sd, args.get(0), config);
+    }
+
+    /**
+     * As {@code sd.dynamicStitch(indices, data)}: the spec gives the integer index inputs first, then as many data
+     * inputs, in the kernel's order; numPartitions, if given, must be their number.
+     */
+    private static DifferentialFunction dynamicStitch(SameDiff sd, List<SDVariable> args, List<INDArray> arrays,
+                                                      Map<String, Object> attrs) {
+        int n = args.size() / 2;
+        for (int k = 0; k < args.size(); k++) {
+            boolean index = !arrays.get(k).dataType().isFPType();
+            if (args.size() % 2 != 0 || index != (k < n)) {
+                throw new IllegalArgumentException("dynamic_stitch takes its integer index inputs first, then as many"
+                        + " floating data inputs (i0, i1, ..., d0, d1, ...); got " + args.size() + " inputs, input "
+                        + (k + 1) + " " + (index ? "integer" : "floating"));
+            }
+        }
+        if (attrs.get("numPartitions") != null && integer(attrs, "numPartitions", n) != n) {
+            throw new IllegalArgumentException("dynamic_stitch: numPartitions is " + integer(attrs, "numPartitions", n)
+                    + " but the spec gives " + n + " index inputs");
+        }
+        return new DynamicStitch(sd, args.subList(0, n).toArray(new SDVariable[0]),
+                args.subList(n, args.size()).toArray(new SDVariable[0]));
     }
 
     /** As {@code sd.cnn().localResponseNormalization(x, config)}. */

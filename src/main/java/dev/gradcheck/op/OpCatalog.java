@@ -111,6 +111,10 @@ public final class OpCatalog {
             args.add(new ArgInfo("channelsFirst", ArgInfo.Kind.BOOL, 0));
             args.add(new ArgInfo("noBias", ArgInfo.Kind.BOOL, 1));
         }
+        if (name.equals("im2col") && args.stream().noneMatch(a -> a.kind() == ArgInfo.Kind.INT && a.index() == 8)) {
+            // the kernel reads int argument 8 as isSameMode, which the descriptor leaves out (docs/nd4j-findings.md)
+            args.add(new ArgInfo("isSameMode", ArgInfo.Kind.INT, 8));
+        }
         args.sort(Comparator.comparing(ArgInfo::kind).thenComparingInt(ArgInfo::index));
         return List.copyOf(args);
     }

@@ -50,14 +50,43 @@ class PluginCliTest {
     @Test
     @Tag("slow") // starts worker JVMs
     void pluginsReachTheWorkerJvms() throws IOException {
+        Path dump = dir.resolve("dump");
         Cli r = Cli.runWithWorkers(WorkerOptions.cpu(), "check", "--plugin", exampleJar.toString(),
-                EXAMPLE.resolve("specs").toString(), "--format", "json");
+                EXAMPLE.resolve("specs").toString(), "--format", "json", "--dump", dump.toString());
         assertEquals(1, r.exit(), r.err());
         JsonNode checks = new ObjectMapper().readTree(r.out()).get("checks");
         List<String> statuses = new ArrayList<>();
         checks.forEach(c -> statuses.add(c.get("name").asText() + "=" + c.get("status").asText()));
         assertEquals(List.of("linear-buggy-bias=failed", "linear=passed"), statuses.stream().sorted().toList(),
                 "the worker loaded the plugin's operators, the correct and the buggy one");
+        // the block's diagnosis and its matrices came back from the worker JVM
+        JsonNode manifest = new ObjectMapper().readTree(dump.resolve("manifest.json").toFile());
+        assertEquals(1, manifest.get("blocks").size(), manifest.toString());
+        assertEquals("b", manifest.get("blocks").get(0).get("input").asText());
+        assertTrue(Files.size(dump.resolve(manifest.get("blocks").get(0).get("numerical").asText())) > 8 * 16);
+    }
+
+    @Test
+    void theBiasBugIsSixOfSixteenEntriesInBatchRowsOneToThree() throws IOException {
+        Cli table = Cli.run("check", "--no-color", "--plugin", exampleJar.toString(),
+                EXAMPLE.resolve("specs/linear-buggy-bias.yaml").toString());
+        assertTrue(table.out().contains("\n    6 / 16 entries mismatch, exactly those at y[1-3, i] / b[i]\n"
+                + "    nonzero entries: analytic 2, exactly y[0, i] / b[i]; numerical 8, exactly y[:, i] / b[i]\n"
+                + "    worst 3: y[1, 0] / b[0]: analytic 0, numerical 1; y[1, 1] / b[1]: analytic 0, numerical 1;"
+                + " y[2, 0] / b[0]: analytic 0, numerical 1\n"), table.out());
+        Cli json = Cli.run("check", "--plugin", exampleJar.toString(),
+                EXAMPLE.resolve("specs/linear-buggy-bias.yaml").toString(), "--format", "json");
+        JsonNode db = null;
+        for (JsonNode g : new ObjectMapper().readTree(json.out()).get("checks").get(0).get("gradients")) {
+            if (g.get("kind").asText().equals("jacobian") && g.get("input").asText().equals("b")) {
+                db = g.get("mismatches");
+            }
+        }
+        assertEquals(6, db.get("count").asInt());
+        assertEquals(16, db.get("judged").asInt());
+        assertEquals("y[1-3, i] / b[i]", db.get("where").asText());
+        assertTrue(db.get("region").get("exact").asBoolean());
+        assertEquals(3, db.get("worst").size());
     }
 
     @Test
