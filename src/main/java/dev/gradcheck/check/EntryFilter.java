@@ -13,7 +13,10 @@ interface EntryFilter {
 
     /** Entries either filter leaves out. */
     default EntryFilter or(EntryFilter other) {
-        return other == null || other == NONE ? this : this == NONE ? other : (r, c) -> skips(r, c) || other.skips(r, c);
+        if (other == null || other == NONE) {
+            return this;
+        }
+        return this == NONE ? other : (r, c) -> skips(r, c) || other.skips(r, c);
     }
 
     /** Whole columns. */

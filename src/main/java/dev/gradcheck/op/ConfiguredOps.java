@@ -102,12 +102,7 @@ final class ConfiguredOps {
     /** As {@code sd.cnn().conv2d(x, w, b, config)}; isNCHW 0 means NCHW; weights [kH, kW, iC, oC]. */
     private static DifferentialFunction conv2d(SameDiff sd, List<SDVariable> args, List<INDArray> arrays,
                                                Map<String, Object> attrs) {
-        Conv2DConfig config = Conv2DConfig.builder()
-                .kH(integer(attrs, "kH", 1)).kW(integer(attrs, "kW", 1))
-                .sH(integer(attrs, "sH", 1)).sW(integer(attrs, "sW", 1))
-                .pH(integer(attrs, "pH", 0)).pW(integer(attrs, "pW", 0))
-                .dH(integer(attrs, "dH", 1)).dW(integer(attrs, "dW", 1))
-                .paddingMode(integer(attrs, "isSameMode", 0) == 1 ? PaddingMode.SAME : PaddingMode.VALID)
+        Conv2DConfig config = window2d(attrs, "kH", "kW", "sH", "sW", "pH", "pW", "dH", "dW")
                 .dataFormat(integer(attrs, "isNCHW", 0) == 0 ? "NCHW" : "NHWC")
                 .build();
         return new Conv2D(sd, args.toArray(new SDVariable[0]), config);
@@ -154,14 +149,24 @@ final class ConfiguredOps {
             throw new IllegalArgumentException("im2col: ND4J's Conv2DConfig cannot carry a non-zero zeroPadVal, so"
                     + " gradcheck cannot build it faithfully");
         }
-        Conv2DConfig config = Conv2DConfig.builder()
-                .kH(integer(attrs, "kernelHeight", 1)).kW(integer(attrs, "kernelWidth", 1))
-                .sH(integer(attrs, "strideY", 1)).sW(integer(attrs, "strideX", 1))
-                .pH(integer(attrs, "padHeight", 0)).pW(integer(attrs, "padWidth", 0))
-                .dH(integer(attrs, "dY", 1)).dW(integer(attrs, "dX", 1))
-                .paddingMode(integer(attrs, "isSameMode", 0) == 1 ? PaddingMode.SAME : PaddingMode.VALID)
-                .build();
+        Conv2DConfig config = window2d(attrs, "kernelHeight", "kernelWidth", "strideY", "strideX", "padHeight",
+                "padWidth", "dY", "dX").build();
         return new Im2col(sd, args.get(0), config);
+    }
+
+    /**
+     * A 2-D window from the attributes of these names (kernel, stride, padding, dilation; height before width),
+     * with isSameMode: conv2d and im2col name them differently.
+     */
+    private static Conv2DConfig.Conv2DConfigBuilder window2d(Map<String, Object> attrs, String kH, String kW,
+                                                             String sH, String sW, String pH, String pW, String dH,
+                                                             String dW) {
+        return Conv2DConfig.builder()
+                .kH(integer(attrs, kH, 1)).kW(integer(attrs, kW, 1))
+                .sH(integer(attrs, sH, 1)).sW(integer(attrs, sW, 1))
+                .pH(integer(attrs, pH, 0)).pW(integer(attrs, pW, 0))
+                .dH(integer(attrs, dH, 1)).dW(integer(attrs, dW, 1))
+                .paddingMode(integer(attrs, "isSameMode", 0) == 1 ? PaddingMode.SAME : PaddingMode.VALID);
     }
 
     /**

@@ -3,12 +3,13 @@ package dev.gradcheck.result;
 import java.util.List;
 
 /**
- * Where some entries of a Jacobian block lie (the mismatching ones, say), one token per axis of the output element and of the input element
- * (together they index one Jacobian entry). A token is {@code ":"} (every index of that axis occurs), a list of
- * indices and inclusive ranges ({@code "2"}, {@code "1-3"}, {@code "0, 4-5"}), or a lower-case letter that ties an
- * output axis to an input axis of the same length: every mismatching entry has equal indices there (the
- * diagonal of an elementwise op is {@code out[i, j] / x[i, j]}). A tie over part of an axis reads
- * {@code "i=1-3"}. Reports render it as {@code y[1-3, i] / b[i]}; spec masks use the same notation.
+ * Where some entries of a Jacobian block lie (the mismatching ones, say), one token per axis of the output element
+ * and of the input element (together they index one Jacobian entry). A token is {@code ":"} (every index of that
+ * axis occurs), an index or an inclusive range ({@code "2"}, {@code "1-3"}), a set of them ({@code "{0, 4-5}"}), a
+ * count when they are scattered ({@code "(37 of 100)"}), or a lower-case letter that ties an output axis to an
+ * input axis of the same length: every entry has equal indices there (the diagonal of an elementwise op is
+ * {@code out[i, j] / x[i, j]}). A tie over part of an axis reads {@code "i=1-3"}. Reports render it as
+ * {@code y[1-3, i] / b[i]}; spec masks accept the same notation (bar counts and partial ties).
  *
  * @param output one token per output axis
  * @param input  one token per input axis

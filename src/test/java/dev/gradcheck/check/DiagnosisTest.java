@@ -157,6 +157,15 @@ class DiagnosisTest {
     }
 
     @Test
+    void aGraphNamesItsNodesAttributesLeftAtDefault() {
+        CheckResult r = new GradientChecker(new Nd4jOpBuilder(OpCatalog.nd4j())::build, "cpu").check(Specs.parse(
+                "graph:\n  - {op: elu, in: [x], out: h}\n  - {op: softmax, in: [h], out: y, attrs: {dimension: 1}}\n"
+                        + "inputs:\n  x: {shape: [2, 3]}\n"));
+        assertEquals(Status.FAILED, r.status(), r.toString());
+        assertEquals(List.of("h: alpha"), r.defaultedAttributes(), "softmax's dimension was given, dataType is a type");
+    }
+
+    @Test
     void aRunThatAsksGetsTheFailingBlocksMatricesWithEachEntrysMark() {
         CheckResult r = check(LINEAR, (s, in) -> linearWithBuggyBias(), JacobianCapture.FAILING);
         BlockJacobians j = block(r, "y", "b").jacobians();
