@@ -118,6 +118,31 @@ class OtherCommandsTest {
         assertTrue(r.out().contains("4 specs: 1 valid, 3 invalid"), r.out());
     }
 
+    /**
+     * The engine (ND4J, in a worker JVM outside tests) starts only for a spec that needs a run: none for specs that
+     * fail the checks before it, one for the first that passes them.
+     */
+    @Test
+    void validateStartsTheEngineOnlyWhenASpecNeedsIt() throws IOException {
+        java.util.concurrent.atomic.AtomicInteger started = new java.util.concurrent.atomic.AtomicInteger();
+        dev.gradcheck.backend.BackendFactory counting = (plugins, budget) -> {
+            started.incrementAndGet();
+            return dev.gradcheck.backend.BackendFactory.CPU.create(plugins, budget);
+        };
+        Path bad = dir.resolve("bad.yaml");
+        Files.writeString(bad, "op: softmax\nattrs: {dimensoin: 1}\ninputs:\n  x: {shape: [2, 3]}\n---\n"
+                + "op: tanh\ninputs:\n  x: {shape: [3]}\nmask: ['y[0]']\n");
+        Cli r = Cli.runWithPlugins(counting, "validate", bad.toString());
+        assertEquals(2, r.exit(), r.out());
+        assertTrue(r.out().contains("2 specs: 0 valid, 2 invalid"), r.out());
+        assertEquals(0, started.get(), "no spec got past the static checks, so nothing needed ND4J");
+        Path ok = dir.resolve("ok.yaml");
+        Files.writeString(ok, CheckCommandTest.TANH + "---\n" + CheckCommandTest.TANH.replace("name: ", "name: b"));
+        Cli both = Cli.runWithPlugins(counting, "validate", bad.toString(), ok.toString());
+        assertTrue(both.out().contains("4 specs: 2 valid, 2 invalid"), both.out());
+        assertEquals(1, started.get(), "one engine for the two specs that needed it (the control)");
+    }
+
     @Test
     void checkReportsShapesTheShapeFunctionRejectsAsAnInvalidSpecAtTheOp() throws IOException {
         Path file = dir.resolve("matmul.yaml");

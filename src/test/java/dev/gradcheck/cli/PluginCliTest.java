@@ -132,8 +132,13 @@ class PluginCliTest {
         Cli r = Cli.run("validate", EXAMPLE.resolve("specs/linear.yaml").toString());
         assertEquals(2, r.exit());
         assertTrue(r.out().contains("unknown op 'example_linear'") && r.out().contains("--plugin"), r.out());
-        Cli loaded = Cli.run("validate", "--plugin", exampleJar.toString(), EXAMPLE.resolve("specs").toString());
+        java.util.concurrent.atomic.AtomicInteger engines = new java.util.concurrent.atomic.AtomicInteger();
+        Cli loaded = Cli.runWithPlugins((plugins, budget) -> {
+            engines.incrementAndGet();
+            return dev.gradcheck.backend.BackendFactory.CPU.create(plugins, budget);
+        }, "validate", "--plugin", exampleJar.toString(), EXAMPLE.resolve("specs").toString());
         assertEquals(0, loaded.exit(), loaded.out());
+        assertEquals(0, engines.get(), "a plugin op's spec is validated without ND4J running: no engine started");
     }
 
     @Test
