@@ -36,6 +36,9 @@ public interface Backend extends AutoCloseable {
                 dev.gradcheck.result.Status.ERROR, "the " + engine().specName() + " engine does not validate specs", 0);
     }
 
+    /** Makes the backend ready for a check now, rather than with the first check; nothing to do by default. */
+    default void start() {}
+
     @Override
     default void close() {}
 }

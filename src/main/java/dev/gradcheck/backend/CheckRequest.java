@@ -12,11 +12,19 @@ import dev.gradcheck.spec.Overrides;
  * @param overrides the run's checking settings, for a worker that reads the spec again from its file
  * @param limits    how long the check may take in a worker (a backend in this JVM has no time limit)
  * @param jacobians which compared blocks come back with their matrices (matrices cost transport from a worker)
+ * @param text      the YAML document the spec was read from when that is not its file's content (a spec edited in
+ *                  the shell), for a worker to read instead of the file; null when the file holds it
  */
-public record CheckRequest(OpSpec spec, Overrides overrides, TimeLimits limits, JacobianCapture jacobians) {
+public record CheckRequest(OpSpec spec, Overrides overrides, TimeLimits limits, JacobianCapture jacobians,
+                           String text) {
 
     public CheckRequest {
         jacobians = jacobians == null ? JacobianCapture.NONE : jacobians;
+    }
+
+    /** Read from its file. */
+    public CheckRequest(OpSpec spec, Overrides overrides, TimeLimits limits, JacobianCapture jacobians) {
+        this(spec, overrides, limits, jacobians, null);
     }
 
     /** Without matrices. */

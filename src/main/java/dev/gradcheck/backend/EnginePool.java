@@ -17,6 +17,20 @@ public interface EnginePool extends AutoCloseable {
     /** The engine's lanes, each checking one spec at a time; asked only for an available engine. */
     List<Lane> lanes(Engine engine);
 
+    /**
+     * Starts the engine's first lane now, rather than when its first check comes (a shell that wants its warm
+     * worker ready before the user asks for a check); returns when it is up, or could not start (its first check
+     * then says why). A check that comes meanwhile waits for it.
+     */
+    default void warmUp(Engine engine) {
+        if (availability(engine).usable()) {
+            List<Lane> lanes = lanes(engine);
+            if (!lanes.isEmpty()) {
+                lanes.get(0).start();
+            }
+        }
+    }
+
     /** Ends every check in flight now (Ctrl-C): worker JVMs are killed, not asked to finish. */
     void abort();
 

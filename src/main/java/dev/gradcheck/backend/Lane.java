@@ -23,6 +23,11 @@ public final class Lane implements AutoCloseable {
         return backend;
     }
 
+    /** Starts the lane's backend now (a worker JVM: until it is ready), if it is not running. */
+    public synchronized void start() {
+        backend().start();
+    }
+
     @Override
     public synchronized void close() {
         if (backend != null) {

@@ -73,7 +73,26 @@ public final class WorkerBackend implements Backend {
         }
     }
 
-    private Exchange exchange(CheckRequest request, WorkerProtocol.Request.Kind kind) {
+    /**
+     * Starts a worker now if none is running, and waits until it is ready. A start that fails here is not held
+     * against the checks: the next one tries again, and says why if it fails too.
+     */
+    @Override
+    public synchronized void start() {
+        if (worker != null && !worker.isAlive()) {
+            worker = null;
+        }
+        if (startFailure == null && worker == null) {
+            try {
+                startWorker();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** One at a time: a check that comes while {@link #start} is under way waits for the worker it starts. */
+    private synchronized Exchange exchange(CheckRequest request, WorkerProtocol.Request.Kind kind) {
         OpSpec spec = request.spec();
         long sent = 0;
         try {
@@ -90,7 +109,7 @@ public final class WorkerBackend implements Backend {
             long id = nextId++;
             sent = System.nanoTime();
             worker.send(WorkerProtocol.encode(new WorkerProtocol.Request(id, spec.pos().file(),
-                    spec.pos().toString(), kind, request.overrides(), request.jacobians())));
+                    spec.pos().toString(), kind, request.overrides(), request.jacobians(), request.text())));
             TimeLimits.Limit limit = request.limits().of(spec);
             WorkerProcess.Outcome outcome = worker.next(limit.millis());
             switch (outcome.kind()) {

@@ -96,9 +96,23 @@ public final class WorkerMain {
     }
 
     public static void main(String[] args) throws IOException, PluginException {
+        ignoreInterrupts();
         Setup setup = Setup.fromSystemProperties();
         PluginSet plugins = PluginLoader.load(setup.plugins());
         serve(setup, () -> InProcessBackend.withPlugins(setup.engine(), plugins, setup.budget()), true);
+    }
+
+    /**
+     * A terminal's Ctrl-C reaches every process of the foreground group, workers included. The front end decides
+     * what it ends (it kills the workers of a run it interrupts), so that a shell's warm worker outlives a Ctrl-C
+     * meant for another command.
+     */
+    private static void ignoreInterrupts() {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("INT"), sun.misc.SignalHandler.SIG_IGN);
+        } catch (IllegalArgumentException e) {
+            // no SIGINT on this platform, or the JVM reserved it (-Xrs): the default stays
+        }
     }
 
     private static List<Path> pluginPaths(String property) {
@@ -196,9 +210,14 @@ public final class WorkerMain {
         return m.find() ? m.group(1) : null;
     }
 
-    /** The requested spec, or null when the file no longer holds a valid one there. */
+    /**
+     * The requested spec, or null when the file no longer holds a valid one there. A request that carries its
+     * document's text (a spec edited in the shell) is read from that text, never from the file.
+     */
     private OpSpec find(WorkerProtocol.Request request) {
-        List<LoadedSpec> specs = files.computeIfAbsent(request.file(), f -> new SpecLoader().load(Path.of(f)));
+        List<LoadedSpec> specs = request.text() != null
+                ? new SpecLoader().loadText(request.file(), "edited", request.text())
+                : files.computeIfAbsent(request.file(), f -> new SpecLoader().load(Path.of(f)));
         for (LoadedSpec loaded : specs) {
             if (loaded.pos().toString().equals(request.location()) && loaded.isValid()) {
                 return loaded.spec();

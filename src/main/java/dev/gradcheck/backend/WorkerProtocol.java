@@ -36,9 +36,15 @@ final class WorkerProtocol {
      * @param location the document's {@code file:line:col}, which picks it among the file's documents
      * @param overrides the command line's checking settings, which win over the spec's
      * @param jacobians which compared blocks the reply carries whole (null, from an older front end: none)
+     * @param text     the document to read instead of the file (a spec edited in the shell), or null
      */
     record Request(long id, String file, String location, Kind kind, Overrides overrides,
-                   JacobianCapture jacobians) {
+                   JacobianCapture jacobians, String text) {
+        /** A spec read from its file. */
+        Request(long id, String file, String location, Kind kind, Overrides overrides, JacobianCapture jacobians) {
+            this(id, file, location, kind, overrides, jacobians, null);
+        }
+
         enum Kind { CHECK, SAMPLE, VALIDATE }
     }
 

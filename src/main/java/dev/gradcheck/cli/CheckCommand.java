@@ -129,9 +129,9 @@ final class CheckCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
 
-    private final BackendFactory inProcessBackends;
     private final WorkerOptions workerOptions;
     private final Workspace workspace;
+    private final RunHost host;
 
     /**
      * @param inProcessBackends the engine for {@code --in-process}, made for the run's plugins and memory budget
@@ -139,9 +139,14 @@ final class CheckCommand implements Callable<Integer> {
      *                          an engine of its own)
      */
     CheckCommand(BackendFactory inProcessBackends, WorkerOptions workerOptions, Workspace workspace) {
-        this.inProcessBackends = inProcessBackends;
+        this(workerOptions, workspace, RunHost.process(inProcessBackends, workerOptions));
+    }
+
+    /** @param host where the run gets its engines and hears of Ctrl-C: this process, or the shell */
+    CheckCommand(WorkerOptions workerOptions, Workspace workspace, RunHost host) {
         this.workerOptions = workerOptions;
         this.workspace = workspace;
+        this.host = host;
     }
 
     @Override
@@ -194,7 +199,7 @@ final class CheckCommand implements Callable<Integer> {
         ReportListener report = new ReportListener(new ReportWriter(console, format, output, !noColor, quiet), console,
                 new ExitPolicy(!batch.pathProblems().isEmpty(), selected.empty(), requireBackend), start,
                 details(startedAt, selected, project.ids()));
-        try (EnginePool pool = config.openPool(inProcessBackends, workerOptions)) {
+        try (EnginePool pool = host.pool(config)) {
             RunSession session = new RunSession(config, pool);
             session.addListener(new RunListener() {
                 @Override
@@ -211,9 +216,15 @@ final class CheckCommand implements Callable<Integer> {
             if (durations != null) {
                 session.addListener(new SlowestChecks(durations, console.err()));
             }
-            runUntilDoneOrInterrupted(session);
+            // Ctrl-C (SIGTERM, SIGHUP) ends the session: the report so far, still a valid report, with the exit
+            // code of the interruption
+            try (RunHost.Watch watch = host.onInterrupt(session::interrupt)) {
+                session.run();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             if (session.wasInterrupted()) {
-                return Signals.exitCode(); // the report was written then; the JVM is on its way out
+                return host.interruptedExitCode();
             }
             if (dumper != null && dumper.failed()) {
                 return Math.max(report.exitCode(), ExitCode.USAGE.code());
@@ -249,26 +260,5 @@ final class CheckCommand implements Callable<Integer> {
         boolean usage = !written || invalid || !batch.pathProblems().isEmpty()
                 || selected.specs().isEmpty() && selected.empty() != null;
         return usage ? ExitCode.USAGE.code() : ExitCode.OK.code();
-    }
-
-    /**
-     * Ctrl-C (SIGTERM, SIGHUP) ends the session through a shutdown hook: the report so far, still a valid report,
-     * with the exit code of the signal ({@link Signals}).
-     */
-    private static void runUntilDoneOrInterrupted(RunSession session) {
-        Thread onInterrupt = new Thread(session::interrupt, "gradcheck-interrupt");
-        Signals.watch(); // so that the report written in the hook knows which signal ends the JVM
-        Runtime.getRuntime().addShutdownHook(onInterrupt);
-        try {
-            session.run();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(onInterrupt);
-            } catch (IllegalStateException e) {
-                // already shutting down: the hook writes the report
-            }
-        }
     }
 }

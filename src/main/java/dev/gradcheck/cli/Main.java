@@ -84,13 +84,30 @@ public final class Main {
     /** @param workspace where the command runs: gradcheck.yaml is looked for from its directory up */
     static CommandLine commandLine(PrintWriter out, PrintWriter err, BackendFactory backends, WorkerOptions workers,
                                    Workspace workspace) {
+        return tree(out, err, backends, workers, workspace, RunHost.process(backends, workers), true);
+    }
+
+    /**
+     * The commands as the shell offers them at its prompt: every one but {@code shell}, running checks on the
+     * engines {@code host} gives (the shell's warm worker).
+     */
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, BackendFactory backends, WorkerOptions workers,
+                                   Workspace workspace, RunHost host) {
+        return tree(out, err, backends, workers, workspace, host, false);
+    }
+
+    private static CommandLine tree(PrintWriter out, PrintWriter err, BackendFactory backends, WorkerOptions workers,
+                                    Workspace workspace, RunHost host, boolean withShell) {
         CommandLine cl = new CommandLine(new GradcheckCommand());
-        cl.addSubcommand(new CommandLine(new CheckCommand(backends, workers, workspace)));
+        cl.addSubcommand(new CommandLine(new CheckCommand(workers, workspace, host)));
         cl.addSubcommand(new CommandLine(new ValidateCommand(backends, workers, workspace)));
         cl.addSubcommand(new CommandLine(new ListOpsCommand()));
         cl.addSubcommand(new CommandLine(new BenchCommand()));
         cl.addSubcommand(new CommandLine(new CoverageCommand()));
         cl.addSubcommand(new CommandLine(new MergeCommand(workspace)));
+        if (withShell) {
+            cl.addSubcommand(new CommandLine(new ShellCommand(backends, workers, workspace)));
+        }
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

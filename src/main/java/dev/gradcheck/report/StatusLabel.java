@@ -3,11 +3,11 @@ package dev.gradcheck.report;
 import dev.gradcheck.result.Status;
 
 /** The short label the table shows for a status: upper case where it needs attention. */
-final class StatusLabel {
+public final class StatusLabel {
 
     private StatusLabel() {}
 
-    static String of(Status status) {
+    public static String of(Status status) {
         return switch (status) {
             case PASSED -> "pass";
             case FAILED -> "FAIL";

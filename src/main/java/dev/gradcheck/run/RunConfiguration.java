@@ -13,6 +13,7 @@ import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.Overrides;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -32,10 +33,12 @@ import java.util.Objects;
  * @param failFast       stop at the first check that did not end as expected
  * @param jacobians      which compared blocks come back with their matrices ({@code --dump}: the failing ones; a
  *                       display of heat maps: all); NONE for ordinary runs, which then ship no matrices
+ * @param texts          the YAML of documents that are not their file's content, by the file name their positions
+ *                       carry (specs edited in the shell, {@code FILE (edited)}): a worker reads these, not a file
  */
 public record RunConfiguration(List<LoadedSpec> specs, Overrides overrides, List<Engine> engines, boolean inWorkers,
                                int jobs, Double timeoutSeconds, Long maxMemoryBytes, PluginSet plugins,
-                               boolean failFast, JacobianCapture jacobians) {
+                               boolean failFast, JacobianCapture jacobians, Map<String, String> texts) {
 
     public RunConfiguration {
         specs = List.copyOf(specs);
@@ -43,9 +46,18 @@ public record RunConfiguration(List<LoadedSpec> specs, Overrides overrides, List
         Objects.requireNonNull(plugins, "plugins (PluginSet.EMPTY for none)");
         engines = engines == null ? null : List.copyOf(engines);
         jacobians = jacobians == null ? JacobianCapture.NONE : jacobians;
+        texts = texts == null ? Map.of() : Map.copyOf(texts);
     }
 
-    /** Without matrices in the results. */
+    /** Specs read from their files, with these matrices in the results. */
+    public RunConfiguration(List<LoadedSpec> specs, Overrides overrides, List<Engine> engines, boolean inWorkers,
+                            int jobs, Double timeoutSeconds, Long maxMemoryBytes, PluginSet plugins,
+                            boolean failFast, JacobianCapture jacobians) {
+        this(specs, overrides, engines, inWorkers, jobs, timeoutSeconds, maxMemoryBytes, plugins, failFast,
+                jacobians, Map.of());
+    }
+
+    /** Specs read from their files, without matrices in the results. */
     public RunConfiguration(List<LoadedSpec> specs, Overrides overrides, List<Engine> engines, boolean inWorkers,
                             int jobs, Double timeoutSeconds, Long maxMemoryBytes, PluginSet plugins,
                             boolean failFast) {
@@ -61,19 +73,19 @@ public record RunConfiguration(List<LoadedSpec> specs, Overrides overrides, List
     /** The same run on these engines, whatever the specs say. */
     public RunConfiguration withEngines(List<Engine> chosen) {
         return new RunConfiguration(specs, overrides, chosen, inWorkers, jobs, timeoutSeconds, maxMemoryBytes,
-                plugins, failFast, jacobians);
+                plugins, failFast, jacobians, texts);
     }
 
     /** The same run, stopping at the first check that did not end as expected, or not. */
     public RunConfiguration withFailFast(boolean stop) {
         return new RunConfiguration(specs, overrides, engines, inWorkers, jobs, timeoutSeconds, maxMemoryBytes,
-                plugins, stop, jacobians);
+                plugins, stop, jacobians, texts);
     }
 
     /** The same run, its results carrying the matrices of these blocks ({@link JacobianCapture}). */
     public RunConfiguration withJacobians(JacobianCapture capture) {
         return new RunConfiguration(specs, overrides, engines, inWorkers, jobs, timeoutSeconds, maxMemoryBytes,
-                plugins, failFast, capture);
+                plugins, failFast, capture, texts);
     }
 
     public TimeLimits timeLimits() {

@@ -56,7 +56,7 @@ record RunPlan(List<CheckResult> known, List<Dispatcher.Task> tasks, List<int[]>
                 }
                 if (availability.usable()) {
                     CheckRequest request = new CheckRequest(spec, config.overrides(), config.timeLimits(),
-                            config.jacobians());
+                            config.jacobians(), config.texts().get(spec.pos().file()));
                     tasks.add(new Dispatcher.Task(known.size(), request, engine, compare));
                     known.add(null);
                 } else {

@@ -146,6 +146,15 @@ public final class SpecLoader {
         }
     }
 
+    /** The file's text as {@link #load} reads it, or null when it cannot be read ({@link #load} says why). */
+    static String textOf(Path file) {
+        try {
+            return readUtf8(file);
+        } catch (UnreadableFileException e) {
+            return null;
+        }
+    }
+
     /** File name without its last extension: {@code specs/softmax.yaml} is named {@code softmax}. */
     static String stem(Path file) {
         Path fileName = file.getFileName();

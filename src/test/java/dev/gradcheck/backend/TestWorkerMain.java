@@ -19,7 +19,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 /**
  * A worker with test-only operators that misbehave the ways real ones do, and otherwise ND4J's ops:
  * {@code test-exit} calls System.exit({@code code}) as a careless plugin might; {@code test-oom} throws
- * OutOfMemoryError; {@code test-sleep} hangs for
+ * OutOfMemoryError; {@code test-pid} errors with its JVM's process id (which worker ran a check); {@code test-sleep}
+ * hangs for
  * {@code seconds} (first creating the file {@code marker}, when given, so a test knows it is running).
  * With the system property {@value #PERTURB} = p, every op's outputs and gradients are scaled by 1 + p: a
  * consistent engine that computes slightly different numbers, as another backend might.
@@ -56,6 +57,8 @@ public final class TestWorkerMain {
                 case "test-sleep":
                     sleep(spec);
                     throw new IllegalStateException("woke up");
+                case "test-pid":
+                    throw new IllegalStateException("worker pid " + ProcessHandle.current().pid());
                 default:
                     return nd4j.build(spec, inputs);
             }

@@ -1,0 +1,161 @@
+package dev.gradcheck.cli;
+
+import dev.gradcheck.backend.BackendFactory;
+import dev.gradcheck.backend.WorkerOptions;
+import dev.gradcheck.op.PluginSet;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.TerminalBuilder;
+import org.jline.terminal.spi.SystemStream;
+import org.jline.terminal.spi.TerminalProvider;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code gradcheck shell}: the interactive shell with a warm worker ({@link Shell}). */
+@Command(name = "shell", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        sortOptions = false,
+        description = {
+            "An interactive shell: load a spec, change it (delta, tolerance, mode, attributes, input values), check"
+                + " it again and again on one warm worker JVM, so a re-check costs the check and not a start-up."
+                + " Every gradcheck command works at its prompt too. Type 'help' there.",
+            "At a terminal: line editing, Tab completion (commands, options, paths, op names, spec keys), history"
+                + " kept across sessions, Ctrl-C stops a check. Piped input is read as a script: results on stdout,"
+                + " each failing line reported on stderr with its number, and the script goes on."},
+        footer = {"%nExamples:",
+            "  gradcheck shell specs/activations/tanh.yaml",
+            "  printf 'load x.yaml%\\ncheck%\\nset delta 1e-4%\\ncheck%\\nexit%\\n' | gradcheck shell",
+            "%nExit code: 'exit CODE' exits with CODE. Otherwise 0 at a terminal; reading a script, the highest exit"
+                + " code of its lines (0 when every line succeeded), as for check: 1 a mismatch, 2 a usage error or"
+                + " invalid spec, 3 an operator error."})
+final class ShellCommand implements Callable<Integer> {
+
+    static final String HISTORY_ENV = "GRADCHECK_HISTORY";
+
+    @Parameters(arity = "0..1", paramLabel = "SPEC", description = "A spec file to load at the start.")
+    Path spec;
+
+    @Option(names = "--name", paramLabel = "NAME", description = "Which spec of SPEC to load (default: its first).")
+    String name;
+
+    @Option(names = "--history", paramLabel = "FILE",
+            description = "Where the history of typed lines is kept (default: $" + HISTORY_ENV
+                    + ", else ~/.gradcheck_history).")
+    Path history;
+
+    @Option(names = "--no-history", description = "Keep no history file.")
+    boolean noHistory;
+
+    @Option(names = "--no-color", description = "Never colour the results.")
+    boolean noColor;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS",
+            description = "Time limit of one check in the worker (a spec's timeout: wins; default: 300).")
+    Double timeout;
+
+    @Mixin
+    MaxMemoryOption maxMemory = new MaxMemoryOption();
+
+    @Option(names = "--in-process",
+            description = "Check in this JVM instead of a worker JVM: no crash isolation, no time limits; for"
+                    + " debugging.")
+    boolean inProcess;
+
+    @Mixin
+    PluginOptions pluginOptions;
+
+    @Spec
+    CommandSpec command;
+
+    private final BackendFactory backends;
+    private final WorkerOptions workers;
+    private final Workspace workspace;
+    /** Where lines come from: stdin, unless a test gives a script. */
+    InputStream input = System.in;
+    /** Whether input is a terminal; null: ask JLine. Tests set it. */
+    Boolean interactive;
+
+    ShellCommand(BackendFactory backends, WorkerOptions workers, Workspace workspace) {
+        this.backends = backends;
+        this.workers = workers;
+        this.workspace = workspace;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        Console console = Console.of(command);
+        if (timeout != null && !(timeout > 0)) {
+            throw new picocli.CommandLine.ParameterException(command.commandLine(),
+                    "--timeout must be > 0 seconds, got " + timeout);
+        }
+        PluginSet plugins = pluginOptions.loadOrReport(console.err());
+        if (plugins == null) {
+            return ExitCode.USAGE.code();
+        }
+        try (WarmEngines engines = new WarmEngines(backends, inProcess ? null : workers, plugins, maxMemory.bytes,
+                timeout)) {
+            RunHost host = engines;
+            Shell shell = new Shell(console.out(), console.err(), !noColor && console.colorTerminal(), engines,
+                    Main.commandLine(console.out(), console.err(), backends, inProcess ? null : workers, workspace,
+                            host));
+            if (engines.inWorkers()) {
+                engines.warmUpInBackground();
+            }
+            int start = ExitCode.OK.code();
+            if (spec != null) {
+                List<String> load = name == null ? List.of("load", spec.toString())
+                        : List.of("load", spec.toString(), name);
+                start = shell.run(load, String.join(" ", load));
+            }
+            if (interactive != null ? interactive : inputIsTerminal()) {
+                try (Terminal terminal = terminal()) {
+                    return shell.runInteractive(terminal, historyFile());
+                }
+            }
+            BufferedReader script = new BufferedReader(new InputStreamReader(input, StandardCharsets.UTF_8));
+            return Math.max(start, shell.runScript(script));
+        }
+    }
+
+    /** The history file: --history, else $GRADCHECK_HISTORY, else ~/.gradcheck_history; null with --no-history. */
+    Path historyFile() {
+        if (noHistory) {
+            return null;
+        }
+        if (history != null) {
+            return history;
+        }
+        String env = System.getenv(HISTORY_ENV);
+        if (env != null && !env.isBlank()) {
+            return Path.of(env);
+        }
+        return Path.of(System.getProperty("user.home"), ".gradcheck_history");
+    }
+
+    /**
+     * The terminal the prompt and line editing go to: stderr when it is a terminal (as bash's prompt does, so
+     * stdout carries results alone), else stdout. TERM=dumb gives JLine's dumb terminal: no cursor movement.
+     */
+    private Terminal terminal() throws IOException {
+        return TerminalBuilder.builder().system(true).systemOutput(TerminalBuilder.SystemOutput.SysErrOrSysOut)
+                .name("gradcheck").dumb(true).build();
+    }
+
+    private static boolean inputIsTerminal() {
+        try {
+            return TerminalProvider.load("jni").isSystemStream(SystemStream.Input);
+        } catch (Exception | LinkageError e) {
+            return System.console() != null;
+        }
+    }
+}
