@@ -5,6 +5,7 @@ import dev.gradcheck.backend.EnginePool;
 import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.op.PluginSet;
 import dev.gradcheck.report.ReportFormat;
+import dev.gradcheck.result.JacobianCapture;
 import dev.gradcheck.report.RunDetails;
 import dev.gradcheck.run.RunCache;
 import dev.gradcheck.run.RunConfiguration;
@@ -52,7 +53,8 @@ final class CheckCommand implements Callable<Integer> {
             converter = FormatConverter.class,
             completionCandidates = FormatConverter.Names.class,
             description = "Report format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}); json is versioned"
-                    + " (docs/report-schema.md), junit is JUnit XML for CI servers.")
+                    + " (docs/report-schema.md), junit is JUnit XML for CI servers, html one self-contained page with a"
+                    + " heat map of each failing Jacobian block.")
     ReportFormat format;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
@@ -195,7 +197,7 @@ final class CheckCommand implements Callable<Integer> {
 
         RunConfiguration config = new RunConfiguration(selected.specs(), overrides,
                 engineChoice == null ? null : engineChoice.engines(), !inProcess && workerOptions != null, jobs, timeout,
-                maxMemory.bytes, plugins, failFast).withJacobians(dump.capture());
+                maxMemory.bytes, plugins, failFast).withJacobians(capture());
         ReportListener report = new ReportListener(new ReportWriter(console, format, output, !noColor, quiet), console,
                 new ExitPolicy(!batch.pathProblems().isEmpty(), selected.empty(), requireBackend), start,
                 details(startedAt, selected, project.ids()));
@@ -231,6 +233,11 @@ final class CheckCommand implements Callable<Integer> {
             }
         }
         return report.exitCode();
+    }
+
+    /** The matrices the results carry: the failing blocks' for --dump and for the HTML page's heat maps. */
+    private JacobianCapture capture() {
+        return format == ReportFormat.HTML ? JacobianCapture.FAILING : dump.capture();
     }
 
     /** When and where this run is, its shard, and each check's id (from its location and name). */

@@ -100,6 +100,7 @@ public final class Main {
                                     Workspace workspace, RunHost host, boolean withShell) {
         CommandLine cl = new CommandLine(new GradcheckCommand());
         cl.addSubcommand(new CommandLine(new CheckCommand(workers, workspace, host)));
+        cl.addSubcommand(new CommandLine(new ExplainCommand(workers, host)));
         cl.addSubcommand(new CommandLine(new ValidateCommand(backends, workers, workspace)));
         cl.addSubcommand(new CommandLine(new ListOpsCommand()));
         cl.addSubcommand(new CommandLine(new BenchCommand()));

@@ -4,6 +4,8 @@ import dev.gradcheck.backend.BackendFactory;
 import dev.gradcheck.backend.EnginePool;
 import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.run.RunConfiguration;
+import dev.gradcheck.run.RunOutcome;
+import dev.gradcheck.run.RunSession;
 
 /**
  * What a command that runs checks gets from where it runs: the engines, and how an interruption reaches the run.
@@ -23,6 +25,19 @@ interface RunHost {
 
     /** The exit code of a run that was interrupted. */
     int interruptedExitCode();
+
+    /**
+     * Runs {@code config} on this host's engines, the user's interruption ending the run (the outcome then says
+     * so), for commands that want the results rather than a report.
+     */
+    default RunOutcome run(RunConfiguration config) throws InterruptedException {
+        try (EnginePool pool = pool(config)) {
+            RunSession session = new RunSession(config, pool);
+            try (Watch watch = onInterrupt(session::interrupt)) {
+                return session.run();
+            }
+        }
+    }
 
     /** Stops watching for interruptions. */
     interface Watch extends AutoCloseable {

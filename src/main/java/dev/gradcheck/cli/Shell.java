@@ -41,6 +41,8 @@ final class Shell implements AutoCloseable {
     /** "line 3: " while reading a script, so an error names its line. */
     private String where = "";
     private boolean exitRequested;
+    /** The terminal read from, or null for a script. */
+    private Terminal terminal;
     private Integer exitCode;
 
     /**
@@ -76,6 +78,11 @@ final class Shell implements AutoCloseable {
 
     boolean color() {
         return color;
+    }
+
+    /** The columns results may fill: the terminal's, else as {@link ExplainCommand.Columns} says. */
+    int width() {
+        return terminal != null && terminal.getWidth() > 0 ? terminal.getWidth() : ExplainCommand.Columns.of();
     }
 
     WorkingSpec working() {
@@ -120,6 +127,7 @@ final class Shell implements AutoCloseable {
      * @return {@code exit}'s code, else 0: whoever sat at the terminal saw every error as it came
      */
     int runInteractive(Terminal terminal, Path history) {
+        this.terminal = terminal;
         LineReaderBuilder builder = LineReaderBuilder.builder().terminal(terminal).appName("gradcheck")
                 .parser(parser).completer(new ShellCompleter(this));
         if (history != null) {
@@ -198,10 +206,16 @@ final class Shell implements AutoCloseable {
         }
     }
 
-    /** The shell verb a line names; {@code check} alone is {@code rerun}. */
+    /**
+     * The shell verb a line names; {@code check} alone is {@code rerun}, {@code explain} alone the verb and
+     * {@code explain FILE} the command.
+     */
     private CommandLine verb(String name, List<String> words) {
         if (name.equals("check") && words.size() == 1) {
             return verbs.getSubcommands().get("rerun");
+        }
+        if (name.equals("explain") && words.size() > 1) {
+            return null; // explain FILE: the gradcheck command
         }
         return verbs.getSubcommands().get(name);
     }

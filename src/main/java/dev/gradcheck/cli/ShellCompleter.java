@@ -111,7 +111,11 @@ final class ShellCompleter implements Completer {
     private CommandLine command(List<String> words) {
         String name = words.get(0);
         CommandLine verb = shell.verbs().getSubcommands().get(name);
-        return verb != null ? verb : shell.commands().getSubcommands().get(name);
+        CommandLine command = shell.commands().getSubcommands().get(name);
+        // a verb that takes nothing after it (explain) leaves the words that follow to the command of its name
+        boolean bare = verb != null && verb.getCommandSpec().positionalParameters().isEmpty()
+                && verb.getCommandSpec().options().isEmpty();
+        return verb != null && !(bare && command != null) ? verb : command;
     }
 
     private static boolean isBoolean(OptionSpec option) {

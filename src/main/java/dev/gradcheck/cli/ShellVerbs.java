@@ -152,6 +152,40 @@ final class ShellVerbs {
         return exit;
     }
 
+    @Command(name = "explain", description = "Check the spec as it stands and draw each Jacobian block: numerical,"
+            + " analytic and difference heat maps, the mismatch count and pattern ('explain FILE' is the gradcheck"
+            + " command, for any spec file).")
+    int explain() throws InterruptedException {
+        CheckResult result = checkQuietly();
+        if (result == null) {
+            return ExitCode.INTERRUPTED.code();
+        }
+        new HeatMapScreen(shell.color(), shell.width()).print(result, out());
+        return ExitCode.of(List.of(result));
+    }
+
+    @Command(name = "jacobians", aliases = "jac", description = "Print the Jacobian blocks of the last check as"
+            + " numbers, numerical above analytic (the spec is checked first if it has not been); a block is cut"
+            + " to its first " + JacobianNumbers.ROWS + " rows and " + JacobianNumbers.COLS + " columns.")
+    int jacobians() throws InterruptedException {
+        CheckResult result = working.last() != null ? working.last() : checkQuietly();
+        if (result == null) {
+            return ExitCode.INTERRUPTED.code();
+        }
+        JacobianNumbers.print(result, out());
+        return ExitCode.OK.code();
+    }
+
+    /** Checks the spec without printing the table; null when interrupted. */
+    private CheckResult checkQuietly() throws InterruptedException {
+        RunOutcome outcome = working.check(engines);
+        if (outcome.interrupted() || outcome.results().isEmpty()) {
+            err().println("interrupted");
+            return null;
+        }
+        return outcome.results().get(0);
+    }
+
     @Command(name = "reset", description = "Drop every edit: the spec as its file has it.")
     int reset() {
         working.edit(SpecDocument::reset);

@@ -1,10 +1,8 @@
 package dev.gradcheck.cli;
 
-import dev.gradcheck.backend.EnginePool;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.run.RunConfiguration;
 import dev.gradcheck.run.RunOutcome;
-import dev.gradcheck.run.RunSession;
 import dev.gradcheck.spec.SpecDocument;
 import java.nio.file.Path;
 import java.util.List;
@@ -94,13 +92,7 @@ final class WorkingSpec {
         String text = d.textForWorker();
         RunConfiguration config = engines.configure(List.of(d.spec()),
                 text == null ? Map.of() : Map.of(d.label(), text));
-        RunOutcome outcome;
-        try (EnginePool pool = engines.pool(config)) {
-            RunSession session = new RunSession(config, pool);
-            try (RunHost.Watch watch = engines.onInterrupt(session::interrupt)) {
-                outcome = session.run();
-            }
-        }
+        RunOutcome outcome = engines.run(config);
         if (!outcome.interrupted() && !outcome.results().isEmpty()) {
             previous = last;
             last = outcome.results().get(0);

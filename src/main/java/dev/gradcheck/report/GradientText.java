@@ -59,7 +59,7 @@ final class GradientText {
      * A numbered output ("0") reads badly as {@code 0[1, 2]}, so it becomes {@code out}; a named graph output keeps
      * its name. The block's own label ({@code d1/dx}) still says which output it was.
      */
-    private static String outputLabel(String output) {
+    static String outputLabel(String output) {
         return output == null || output.isEmpty() || output.chars().allMatch(Character::isDigit) ? "out" : output;
     }
 

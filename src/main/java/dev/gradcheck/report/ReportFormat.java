@@ -12,7 +12,8 @@ import java.util.stream.Collectors;
 public enum ReportFormat {
     TABLE(TableRenderer::new),
     JSON(JsonRenderer::new),
-    JUNIT(JUnitRenderer::new);
+    JUNIT(JUnitRenderer::new),
+    HTML(HtmlRenderer::new);
 
     private final Supplier<ReportRenderer> factory;
 
@@ -25,7 +26,7 @@ public enum ReportFormat {
         return factory.get();
     }
 
-    /** The name users type: {@code table}, {@code json}, {@code junit}. */
+    /** The name users type: {@code table}, {@code json}, {@code junit}, {@code html}. */
     public String cliName() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -21,12 +21,15 @@ class ShellScriptTest {
     @TempDir
     Path dir;
 
+    /** A spec whose check passes in a fraction of a second. */
+    static final String TANH_SMALL =
+            "name: tanh-small\nop: tanh\ninputs:\n  x: {shape: [3, 4], init: {uniform: [-2, 2]}}\n";
+
     Path tanh;
 
     @BeforeEach
     void spec() throws IOException {
-        tanh = Files.writeString(dir.resolve("tanh.yaml"),
-                "name: tanh-small\nop: tanh\ninputs:\n  x: {shape: [3, 4], init: {uniform: [-2, 2]}}\n");
+        tanh = Files.writeString(dir.resolve("tanh.yaml"), TANH_SMALL);
     }
 
     @Test
@@ -114,7 +117,7 @@ class ShellScriptTest {
         ShellRun run = ShellRun.inProcess("help\nhelp set\nhelp nothing\n");
         String out = run.out();
         for (String verb : List.of("load", "set", "unset", "delta", "tolerance", "mode", "attr", "input", "rerun",
-                "show", "reset", "save", "exit", "check", "validate", "list-ops", "coverage")) {
+                "show", "reset", "save", "explain", "jacobians", "exit", "check", "validate", "list-ops", "coverage")) {
             assertTrue(out.contains("\n  " + verb + " "), verb + " in:\n" + out);
         }
         assertTrue(out.contains("set delta 1e-4"), "help set shows its examples: " + out);
@@ -130,6 +133,22 @@ class ShellScriptTest {
         assertTrue(run.err().contains("line 4: save: " + copy + " exists; 'save " + copy + " --force' replaces it"),
                 run.err());
         assertTrue(run.out().contains("name: tanh-small\n") && run.out().contains("delta: 1.0E-5\n"), run.out());
+    }
+
+    @Test
+    void explainDrawsTheLoadedSpecsBlocksAndJacobiansPrintsTheirNumbers() {
+        ShellRun run = ShellRun.inProcess("load specs/reductions/cumulative.yaml cumprod-axis0\nexplain\njacobians\n"
+                + "exit\n");
+        String out = run.out();
+        assertTrue(out.contains("cumprod-axis0  xfail"), out);
+        assertTrue(out.contains("numerical") && out.contains("analytic") && out.contains("|analytic - numerical|"),
+                out);
+        assertTrue(out.lines().anyMatch(l -> l.startsWith("   ") && l.contains("X")), "the wrong backward's entries are marked: " + out);
+        assertTrue(out.contains("entries mismatch"), "the count and pattern: " + out);
+        assertTrue(out.matches("(?s).*numerical:\n +-?\\d\\.\\d{4}e[-+]\\d\\d.*"), "numbers: " + out);
+        assertTrue(out.contains("*"), "a mismatching number is starred: " + out);
+        assertEquals(0, run.exit(), run.err());
+        assertFalse(run.hasStackTrace(), run.err());
     }
 
     /** The table rows of every check printed (lines that start with a status). */

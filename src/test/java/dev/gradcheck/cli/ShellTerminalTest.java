@@ -117,6 +117,10 @@ class ShellTerminalTest {
             screen = t.waitFor("1 check: 1 passed, 0 failed (", 2, CHECK);
             assertEquals(2, screen.stream().filter(l -> l.startsWith("pass    tanh-small")).count(),
                     "the shell goes on after Ctrl-C, on a fresh worker:\n" + String.join("\n", screen));
+            t.keys("explain", "Enter");
+            screen = t.waitFor("(colour: blue negative", CHECK);
+            assertTrue(screen.stream().anyMatch(l -> l.contains("numerical") && l.contains("|analytic - numerical|")),
+                    "a terminal gets the three maps side by side, in colour:\n" + String.join("\n", screen));
             t.keys("exit", "Enter");
             assertEquals(0, t.exitCode(CHECK));
         }

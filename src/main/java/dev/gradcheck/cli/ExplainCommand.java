@@ -1,0 +1,135 @@
+package dev.gradcheck.cli;
+
+import dev.gradcheck.backend.WorkerOptions;
+import dev.gradcheck.op.PluginSet;
+import dev.gradcheck.report.ReportContext;
+import dev.gradcheck.report.ReportFormat;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.JacobianCapture;
+import dev.gradcheck.result.Summary;
+import dev.gradcheck.run.RunConfiguration;
+import dev.gradcheck.run.RunOutcome;
+import dev.gradcheck.spec.LoadedSpec;
+import dev.gradcheck.spec.SpecError;
+import dev.gradcheck.spec.SpecLoader;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code gradcheck explain}: checks a spec and draws each Jacobian block it compared ({@link HeatMapScreen}). */
+@Command(name = "explain", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        sortOptions = false,
+        description = {"Check the specs of SPEC (or the one named NAME) and draw, for every Jacobian block compared,"
+                + " the numerical, analytic and difference Jacobians as heat maps, with the block's verdict and how"
+                + " many entries mismatch and where. Colour on a terminal; two characters per cell otherwise."},
+        footer = {"%nExamples:",
+            "  gradcheck explain specs/activations/smooth.yaml --name softplus-rank2",
+            "  gradcheck explain specs/linalg/matrix.yaml --name matrix-inverse-batch --html inverse.html",
+            "%nThe terminal's width is read from $COLUMNS (default 120)."})
+final class ExplainCommand implements Callable<Integer> {
+
+    @Parameters(paramLabel = "SPEC", description = "A spec file.")
+    Path spec;
+
+    @Option(names = "--name", paramLabel = "NAME", description = "Draw only the spec of this name.")
+    String name;
+
+    @Option(names = "--html", paramLabel = "FILE",
+            description = "Also write the pictures as one self-contained HTML page (SVG heat maps).")
+    Path html;
+
+    @Option(names = "--no-color", description = "Draw with characters, never colour.")
+    boolean noColor;
+
+    @Option(names = "--in-process", description = "Check in this JVM instead of a worker JVM.")
+    boolean inProcess;
+
+    @Mixin
+    CheckingOptions checking = new CheckingOptions();
+
+    @Mixin
+    PluginOptions pluginOptions;
+
+    @Spec
+    CommandSpec command;
+
+    private final WorkerOptions workers;
+    private final RunHost host;
+
+    ExplainCommand(WorkerOptions workers, RunHost host) {
+        this.workers = workers;
+        this.host = host;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Console console = Console.of(command);
+        List<LoadedSpec> specs = new SpecLoader().load(spec);
+        if (name != null) {
+            specs = specs.stream().filter(s -> s.name().equals(name)).toList();
+            if (specs.isEmpty()) {
+                console.err().println("gradcheck: no spec named '" + name + "' in " + spec + "; it has: "
+                        + String.join(", ", new SpecLoader().load(spec).stream().map(LoadedSpec::name).toList()));
+                return ExitCode.USAGE.code();
+            }
+        }
+        boolean invalid = false;
+        for (LoadedSpec s : specs) {
+            for (SpecError e : s.errors()) {
+                console.err().println(e);
+                invalid = true;
+            }
+        }
+        PluginSet plugins = pluginOptions.loadOrReport(console.err());
+        if (plugins == null) {
+            return ExitCode.USAGE.code();
+        }
+        RunConfiguration config = new RunConfiguration(specs, checking.overrides(command), null,
+                !inProcess && workers != null, 1, null, null, plugins, false, JacobianCapture.ALL);
+        RunOutcome outcome = host.run(config);
+        if (outcome.interrupted()) {
+            return host.interruptedExitCode();
+        }
+        HeatMapScreen screen = new HeatMapScreen(!noColor && console.colorTerminal(), Columns.of());
+        for (CheckResult r : outcome.results()) {
+            screen.print(r, console.out());
+            console.out().println();
+        }
+        int exit = Math.max(ExitCode.of(outcome.results()), invalid ? ExitCode.USAGE.code() : 0);
+        if (html != null) {
+            try (Writer w = Files.newBufferedWriter(html, StandardCharsets.UTF_8)) {
+                ReportFormat.HTML.renderer().render(outcome.results(),
+                        Summary.of(outcome.results(), outcome.seconds(), exit),
+                        ReportContext.plain(VersionProvider.version()), w);
+            } catch (IOException e) {
+                console.err().println("gradcheck: cannot write " + html + ": " + e.getMessage());
+                return ExitCode.USAGE.code();
+            }
+            console.err().println("wrote " + html);
+        }
+        console.out().flush();
+        return exit;
+    }
+
+    /** The terminal's width, as the shell exports it; 120 when it is not known. */
+    static final class Columns {
+        static int of() {
+            try {
+                String columns = System.getenv("COLUMNS");
+                return columns == null ? 120 : Math.max(40, Integer.parseInt(columns.strip()));
+            } catch (NumberFormatException e) {
+                return 120;
+            }
+        }
+    }
+}
