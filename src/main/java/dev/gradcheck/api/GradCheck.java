@@ -191,6 +191,25 @@ public final class GradCheck {
         return this;
     }
 
+    /**
+     * Whether full mode compresses one side of each Jacobian (default true: every entry is still judged; false
+     * computes both sides line by line; docs/checking.md, "Compressed Jacobians").
+     */
+    public GradCheck compress(boolean compress) {
+        options = options.withCompress(compress);
+        return this;
+    }
+
+    /** Threads evaluating the check's rows and columns (1 to 64; default: the processors, at most 8). */
+    public GradCheck threads(int n) {
+        if (!CheckOptions.validThreads(n)) {
+            throw new IllegalArgumentException("threads must be between 1 and " + CheckOptions.MAX_THREADS
+                    + ", got " + n);
+        }
+        options = options.withThreads(n);
+        return this;
+    }
+
     /** The largest difference allowed between two runs of the backward (default 0; finite and >= 0). */
     public GradCheck nondetTol(double tol) {
         if (!CheckOptions.validNondetTol(tol)) {

@@ -3,49 +3,59 @@ package dev.gradcheck.check;
 import dev.gradcheck.op.Differentiable;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * The op's own backward, one row at a time: row j of d out / d x is the vector-Jacobian product with a one-hot
  * cotangent at out_j (and zero cotangents on every other output). Only the requested rows are built when the
- * check samples.
+ * check samples. As a {@link JacobianSide}, a cotangent Σ w_j·e_j gives Σ w_j·row_j in one backward pass.
  */
-final class AnalyticJacobian {
+final class AnalyticJacobian implements JacobianSide {
 
-    private AnalyticJacobian() {}
+    private final Differentiable f;
+    private final Map<String, INDArray> inputs;
+    private final Map<String, INDArray> zeroCotangents;
+    private final List<String> outputs;
+    private final List<String> wrt;
+    private final Map<String, Counter> passes = new HashMap<>();
 
     /**
-     * @param zeroCotangents one zero array per floating output, in that output's shape and dtype; the one for
-     *                       {@code out} is set one-hot in turn and restored
-     * @param rows           the flat output indices to build, or null for all
+     * @param zeroCotangents one zero array per floating output, in that output's shape and dtype; the one of the
+     *                       output evaluated is set in turn and restored
+     */
+    AnalyticJacobian(Differentiable f, Map<String, INDArray> inputs, Map<String, INDArray> zeroCotangents,
+                     List<String> outputs, List<String> wrt) {
+        this.f = f;
+        this.inputs = inputs;
+        this.zeroCotangents = zeroCotangents;
+        this.outputs = outputs;
+        this.wrt = wrt;
+        outputs.forEach(out -> passes.put(out, new Counter()));
+    }
+
+    /**
+     * @param rows the flat output indices to build, or null for all
      * @return Jacobians keyed by input; an input the backward gives no gradient gets zero rows
      */
     static Map<String, Jacobian> compute(Differentiable f, Map<String, INDArray> inputs,
                                          Map<String, INDArray> zeroCotangents, String out, List<String> wrt,
                                          int[] rows, Counter backwardPasses) {
+        AnalyticJacobian side = new AnalyticJacobian(f, inputs, zeroCotangents, List.of(out), wrt);
         INDArray cotangent = zeroCotangents.get(out);
         int m = rows == null ? Math.toIntExact(cotangent.length()) : rows.length;
         Map<String, double[][]> values = new HashMap<>();
         for (String in : wrt) {
-            values.put(in, new double[m][Math.toIntExact(inputs.get(in).length())]);
+            values.put(in, new double[m][]);
         }
         for (int r = 0; r < m; r++) {
-            int j = rows == null ? r : rows[r];
-            cotangent.putScalar(j, 1.0);
-            Map<String, INDArray> grads;
-            try {
-                grads = f.vjp(inputs, zeroCotangents, wrt);
-            } finally {
-                cotangent.putScalar(j, 0.0);
-            }
+            Map<String, double[]> row = side.evaluate(out, new int[] {rows == null ? r : rows[r]}, new double[] {1});
             backwardPasses.add(1);
             for (String in : wrt) {
-                INDArray g = grads.get(in);
-                if (g != null) {
-                    values.get(in)[r] = flatGradient(g, inputs.get(in), in);
-                }
+                values.get(in)[r] = row.get(in);
             }
         }
         Map<String, Jacobian> byInput = new HashMap<>();
@@ -53,6 +63,68 @@ final class AnalyticJacobian {
             byInput.put(in, new Jacobian(cotangent.shape(), inputs.get(in).shape(), values.get(in), rows, null));
         }
         return byInput;
+    }
+
+    @Override
+    public List<String> units() {
+        return outputs;
+    }
+
+    @Override
+    public List<String> crossUnits() {
+        return wrt;
+    }
+
+    @Override
+    public int lineCount(String out) {
+        return Math.toIntExact(zeroCotangents.get(out).length());
+    }
+
+    @Override
+    public int crossLength(String in) {
+        return Math.toIntExact(inputs.get(in).length());
+    }
+
+    /** One backward pass with cotangent Σ weights[k]·e_lines[k] on {@code out}; no gradient reads as zeros. */
+    @Override
+    public Map<String, double[]> evaluate(String out, int[] lines, double[] weights) {
+        INDArray cotangent = zeroCotangents.get(out);
+        Map<String, INDArray> grads;
+        try {
+            for (int k = 0; k < lines.length; k++) {
+                cotangent.putScalar(lines[k], weights[k]);
+            }
+            grads = f.vjp(inputs, zeroCotangents, wrt);
+        } finally {
+            for (int line : lines) {
+                cotangent.putScalar(line, 0.0);
+            }
+        }
+        passes.get(out).add(1);
+        Map<String, double[]> byInput = new LinkedHashMap<>();
+        for (String in : wrt) {
+            INDArray g = grads.get(in);
+            byInput.put(in, g == null ? new double[crossLength(in)] : flatGradient(g, inputs.get(in), in));
+        }
+        return byInput;
+    }
+
+    /** The mantissa bits of the output's dtype: weights on that grid are cotangent values exactly. */
+    @Override
+    public int weightBits(String out) {
+        DataType dtype = zeroCotangents.get(out).dataType();
+        return switch (dtype) {
+            case DOUBLE -> 52;
+            case FLOAT -> 23;
+            case HALF -> 10;
+            case BFLOAT16 -> 7;
+            default -> 0;
+        };
+    }
+
+    @Override
+    public long evaluations(String out) {
+        return passes.get(out).value();
     }
 
     /** A gradient must have its input's shape; anything else is the backward's error, said plainly. */

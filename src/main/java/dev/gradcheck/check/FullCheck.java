@@ -6,6 +6,7 @@ import static dev.gradcheck.spec.MemoryBudget.saturatingMul;
 import dev.gradcheck.op.ClippedGraph;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Mismatches;
 import dev.gradcheck.result.Sampling;
 import dev.gradcheck.result.Verdict;
 import dev.gradcheck.spec.MemoryBudget;
@@ -45,6 +46,64 @@ final class FullCheck implements CheckMode {
 
     /** The blocks of the given inputs only (fast mode rechecks its failing inputs in full). */
     static List<GradientResult> blocks(CheckTarget t, Settings s, List<String> inputs) {
+        if (CompressedJacobians.denseBecause(s, t.reference().clippedGraph().isPresent()) != null) {
+            return denseBlocks(t, s, inputs);
+        }
+        return compressedBlocks(t, s, inputs);
+    }
+
+    /**
+     * Every entry of every block, one side computed in full and the other in compressed groups; a block that
+     * disagrees anywhere is judged as a dense one (kinks probed), on values recomputed line by line where a group
+     * did not pass its screen.
+     */
+    private static List<GradientResult> compressedBlocks(CheckTarget t, Settings s, List<String> inputs) {
+        Map<String, NumericalDerivative> derivatives = new HashMap<>();
+        Map<String, Counter> numericalEvals = new HashMap<>();
+        Map<String, long[]> inputShapes = new HashMap<>();
+        for (String in : inputs) {
+            Counter evals = new Counter();
+            numericalEvals.put(in, evals);
+            derivatives.put(in, t.numerical(s, evals));
+            inputShapes.put(in, t.refInputs().get(in).shape());
+        }
+        Map<String, long[]> outputShapes = t.outputShapes();
+        NumericalJacobian numerical = new NumericalJacobian(derivatives, numericalEvals, inputShapes, inputs,
+                t.outputs(), outputShapes);
+        AnalyticJacobian analytic = new AnalyticJacobian(t.test(), t.testInputs(), t.zeroCotangents(), t.outputs(),
+                inputs);
+        CompressedJacobians.Blocks blocks = CompressedJacobians.compute(analytic, numerical,
+                CompressedJacobians.choose(analytic, numerical, FiniteDifferences.offsets(s.stencil()).length),
+                s.tolerance(), s.seed(), outputShapes, inputShapes);
+        List<GradientResult> results = new ArrayList<>();
+        for (String out : t.outputs()) {
+            double scale = t.scale(out);
+            for (String in : inputs) {
+                long compareStart = System.nanoTime();
+                SparseBlock block = blocks.block(out, in);
+                JacobianComparison.Row row = JacobianComparison.compare(block, s.tolerance(), s.delta(), scale);
+                Judged judged = new Judged(row, null, null);
+                // a passing block agrees everywhere (no mask, no capture here: CompressedJacobians.denseBecause)
+                Mismatches found = new Mismatches(0, Flat.size(block.outputShape()) * Flat.size(block.inputShape()),
+                        0, null, List.of(), null, null);
+                if (!row.verdict().passed()) { // judged, diagnosed and reported as a dense block
+                    Jacobian[] dense = block.dense();
+                    judged = judge(dense[0], dense[1], EntryFilter.NONE, s, in, out, scale, derivatives.get(in));
+                    found = BlockDiagnosis.of(dense[0], dense[1], EntryFilter.columns(judged.kinks()),
+                            EntryFilter.NONE, s.tolerance()::score, JacobianComparison.noiseFloor(scale, s.delta()));
+                }
+                double seconds = blocks.numericalSeconds().getOrDefault(in, 0.0)
+                        + blocks.analyticSeconds().getOrDefault(out, 0.0) + (System.nanoTime() - compareStart) / 1e9;
+                results.add(judged.row().toResult(out, in, CheckKind.JACOBIAN, t.order(),
+                        numerical.evaluations(in) + analytic.evaluations(out), seconds, judged.note(), null)
+                        .withDiagnosis(found, null));
+            }
+        }
+        return results;
+    }
+
+    /** Both sides line by line: every column differentiated, every row a backward pass. */
+    private static List<GradientResult> denseBlocks(CheckTarget t, Settings s, List<String> inputs) {
         Map<String, int[]> cols = new HashMap<>();
         Map<String, NumericalDerivative> derivatives = new HashMap<>();
         Map<String, Counter> numericalEvals = new HashMap<>();

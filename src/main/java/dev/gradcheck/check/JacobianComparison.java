@@ -35,66 +35,113 @@ final class JacobianComparison {
      */
     static Row compare(Jacobian analytic, Jacobian numerical, EntryFilter skip, Tolerance tolerance,
                        double delta, double outputScale) {
-        double maxAbs = 0;
-        double maxRel = 0;
-        double maxScore = Double.NEGATIVE_INFINITY;
-        double maxNumerical = -1;
-        int largestRow = 0;
-        int largestCol = 0;
-        boolean analyticAllZero = true;
-        int worstRow = 0;
-        int worstCol = 0;
-        int nonFiniteRow = -1;
-        int nonFiniteCol = -1;
+        Accumulator acc = new Accumulator(tolerance);
         for (int j = 0; j < numerical.rowCount(); j++) {
             for (int i = 0; i < numerical.colCount(); i++) {
-                if (skip != null && skip.skips(j, i)) {
-                    continue;
-                }
-                double a = analytic.values()[j][i];
-                double n = numerical.values()[j][i];
-                double score = tolerance.score(a, n);
-                // A NaN score beats everything and is never displaced, so the report shows it.
-                if (score > maxScore || (Double.isNaN(score) && !Double.isNaN(maxScore))) {
-                    maxScore = score;
-                    worstRow = j;
-                    worstCol = i;
-                }
-                maxAbs = Math.max(maxAbs, Double.isNaN(a - n) ? Double.POSITIVE_INFINITY : Math.abs(a - n));
-                maxRel = Math.max(maxRel, Tolerance.relativeError(a, n));
-                if (Math.abs(n) > maxNumerical) { // where a zero analytic gradient is most plainly wrong
-                    maxNumerical = Math.abs(n);
-                    largestRow = j;
-                    largestCol = i;
-                }
-                analyticAllZero &= a == 0;
-                if (nonFiniteRow < 0 && !(Double.isFinite(a) && Double.isFinite(n))) {
-                    nonFiniteRow = j;
-                    nonFiniteCol = i;
+                if (skip == null || !skip.skips(j, i)) {
+                    acc.add(numerical.row(j), numerical.col(i), analytic.values()[j][i], numerical.values()[j][i]);
                 }
             }
         }
-        boolean empty = maxScore == Double.NEGATIVE_INFINITY;
-        Verdict verdict;
-        if (empty) {
-            maxScore = 0;
-            verdict = Verdict.PASS;
-        } else if (nonFiniteRow >= 0) {
-            verdict = Verdict.NON_FINITE; // never a pass, whatever the tolerance
-            worstRow = nonFiniteRow;
-            worstCol = nonFiniteCol;
-        } else if (analyticAllZero && maxNumerical > noiseFloor(outputScale, delta)) {
-            verdict = Verdict.ZERO_GRADIENT;
-            worstRow = largestRow;
-            worstCol = largestCol;
-        } else {
-            verdict = maxScore <= 1 ? Verdict.PASS : Verdict.MISMATCH;
+        return acc.row(numerical.outputShape(), numerical.inputShape(), delta, outputScale);
+    }
+
+    /**
+     * The same comparison over a block given as its entries (a compressed check's): every entry not listed is zero
+     * on both sides, which scores 0 and changes none of the figures, so the row is the one the dense block gives.
+     */
+    static Row compare(SparseBlock block, Tolerance tolerance, double delta, double outputScale) {
+        Accumulator acc = new Accumulator(tolerance);
+        for (int k = 0; k < block.size(); k++) {
+            acc.add(block.row(k), block.col(k), block.analytic(k), block.numerical(k));
         }
-        WorstElement worst = empty ? null : new WorstElement(
-                Flat.unravel(numerical.row(worstRow), numerical.outputShape()),
-                Flat.unravel(numerical.col(worstCol), numerical.inputShape()),
-                analytic.values()[worstRow][worstCol], numerical.values()[worstRow][worstCol]);
-        return new Row(verdict, maxAbs, maxRel, maxScore, worst);
+        return acc.row(block.outputShape(), block.inputShape(), delta, outputScale);
+    }
+
+    /**
+     * The figures of a block, entry by entry in row-major order (the first of equal scores is the worst, so the
+     * order decides which element a report names).
+     */
+    private static final class Accumulator {
+        private final Tolerance tolerance;
+        private double maxAbs;
+        private double maxRel;
+        private double maxScore = Double.NEGATIVE_INFINITY;
+        private double maxNumerical = -1;
+        private boolean analyticAllZero = true;
+        private int worstRow;
+        private int worstCol;
+        private double worstA;
+        private double worstN;
+        private int largestRow;
+        private int largestCol;
+        private double largestA;
+        private double largestN;
+        private int nonFiniteRow = -1;
+        private int nonFiniteCol;
+        private double nonFiniteA;
+        private double nonFiniteN;
+
+        Accumulator(Tolerance tolerance) {
+            this.tolerance = tolerance;
+        }
+
+        /** One entry at flat output index {@code row}, flat input index {@code col}. */
+        void add(int row, int col, double a, double n) {
+            double score = tolerance.score(a, n);
+            // A NaN score beats everything and is never displaced, so the report shows it.
+            if (score > maxScore || (Double.isNaN(score) && !Double.isNaN(maxScore))) {
+                maxScore = score;
+                worstRow = row;
+                worstCol = col;
+                worstA = a;
+                worstN = n;
+            }
+            maxAbs = Math.max(maxAbs, Double.isNaN(a - n) ? Double.POSITIVE_INFINITY : Math.abs(a - n));
+            maxRel = Math.max(maxRel, Tolerance.relativeError(a, n));
+            if (Math.abs(n) > maxNumerical) { // where a zero analytic gradient is most plainly wrong
+                maxNumerical = Math.abs(n);
+                largestRow = row;
+                largestCol = col;
+                largestA = a;
+                largestN = n;
+            }
+            analyticAllZero &= a == 0;
+            if (nonFiniteRow < 0 && !(Double.isFinite(a) && Double.isFinite(n))) {
+                nonFiniteRow = row;
+                nonFiniteCol = col;
+                nonFiniteA = a;
+                nonFiniteN = n;
+            }
+        }
+
+        Row row(long[] outputShape, long[] inputShape, double delta, double outputScale) {
+            if (maxScore == Double.NEGATIVE_INFINITY) { // no entry compared
+                return new Row(Verdict.PASS, maxAbs, maxRel, 0, null);
+            }
+            Verdict verdict;
+            int r = worstRow;
+            int c = worstCol;
+            double a = worstA;
+            double n = worstN;
+            if (nonFiniteRow >= 0) {
+                verdict = Verdict.NON_FINITE; // never a pass, whatever the tolerance
+                r = nonFiniteRow;
+                c = nonFiniteCol;
+                a = nonFiniteA;
+                n = nonFiniteN;
+            } else if (analyticAllZero && maxNumerical > noiseFloor(outputScale, delta)) {
+                verdict = Verdict.ZERO_GRADIENT;
+                r = largestRow;
+                c = largestCol;
+                a = largestA;
+                n = largestN;
+            } else {
+                verdict = maxScore <= 1 ? Verdict.PASS : Verdict.MISMATCH;
+            }
+            WorstElement worst = new WorstElement(Flat.unravel(r, outputShape), Flat.unravel(c, inputShape), a, n);
+            return new Row(verdict, maxAbs, maxRel, maxScore, worst);
+        }
     }
 
     /** The figures of one compared block, before they are labelled with what was compared. */

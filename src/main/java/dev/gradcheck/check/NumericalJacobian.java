@@ -3,15 +3,38 @@ package dev.gradcheck.check;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * The numerical Jacobian, column by column: column i of d out / d x is the derivative of every output along
  * x_i, taken with the spec's stencil on the float64 reference build (the reference is better than what it
- * judges). Only the requested columns are built when the check samples.
+ * judges). Only the requested columns are built when the check samples. As a {@link JacobianSide}, the derivative
+ * along Σ w_i·e_i gives Σ w_i·column_i of every block of that input in one stencil's evaluations.
  */
-final class NumericalJacobian {
+final class NumericalJacobian implements JacobianSide {
 
-    private NumericalJacobian() {}
+    private final Map<String, NumericalDerivative> derivatives;
+    private final Map<String, Counter> evaluations;
+    private final Map<String, long[]> inputShapes;
+    private final List<String> wrt;
+    private final List<String> outputs;
+    private final Map<String, long[]> outputShapes;
+
+    /**
+     * @param derivatives one derivative of the reference per input in {@code wrt}, each counting into its counter
+     */
+    NumericalJacobian(Map<String, NumericalDerivative> derivatives, Map<String, Counter> evaluations,
+                      Map<String, long[]> inputShapes, List<String> wrt, List<String> outputs,
+                      Map<String, long[]> outputShapes) {
+        this.derivatives = derivatives;
+        this.evaluations = evaluations;
+        this.inputShapes = inputShapes;
+        this.wrt = wrt;
+        this.outputs = outputs;
+        this.outputShapes = outputShapes;
+    }
 
     /**
      * @param cols the flat input indices to differentiate by, or null for all
@@ -38,5 +61,54 @@ final class NumericalJacobian {
             result.put(out, new Jacobian(shape, inputShape, v, null, cols));
         }
         return result;
+    }
+
+    @Override
+    public List<String> units() {
+        return wrt;
+    }
+
+    @Override
+    public List<String> crossUnits() {
+        return outputs;
+    }
+
+    @Override
+    public int lineCount(String in) {
+        return Math.toIntExact(Flat.size(inputShapes.get(in)));
+    }
+
+    @Override
+    public int crossLength(String out) {
+        return Math.toIntExact(Flat.size(outputShapes.get(out)));
+    }
+
+    /**
+     * One column alone with weight 1 is differentiated exactly as a dense check does (x_i moved by ±δ); a weighted
+     * set of columns is differentiated along the direction Σ w_i·e_i (x_i moved by ±δ·w_i).
+     */
+    @Override
+    public Map<String, double[]> evaluate(String in, int[] lines, double[] weights) {
+        NumericalDerivative d = derivatives.get(in);
+        if (lines.length == 1 && weights[0] == 1) {
+            return d.alongElement(in, lines[0]);
+        }
+        double[] direction = new double[lineCount(in)];
+        for (int k = 0; k < lines.length; k++) {
+            direction[lines[k]] = weights[k];
+        }
+        INDArray u = Nd4j.createFromArray(direction).reshape('c', inputShapes.get(in)).castTo(DataType.DOUBLE);
+        return d.along(Map.of(in, u));
+    }
+
+    /** Directions are float64 arrays. */
+    @Override
+    public int weightBits(String in) {
+        return 52;
+    }
+
+    @Override
+    public long evaluations(String in) {
+        return evaluations.get(in).value();
     }
 }

@@ -18,7 +18,8 @@ import dev.gradcheck.spec.Tolerance;
  * @param capture    which compared blocks hand back their matrices
  */
 record Settings(double delta, Tolerance tolerance, Stencil stencil, Integer maxElements, double nondetTol,
-                long seed, Long sampleSeed, JacobianMask mask, JacobianCapture capture) {
+                long seed, Long sampleSeed, JacobianMask mask, JacobianCapture capture, boolean compress,
+                int threads) {
 
     /** The spec's settings; the step defaults for the float64 reference, the tolerance for the dtype under test. */
     static Settings of(OpSpec spec) {
@@ -30,7 +31,8 @@ record Settings(double delta, Tolerance tolerance, Stencil stencil, Integer maxE
         Tolerance tolerance = spec.tolerance() != null ? spec.tolerance() : Defaults.tolerance(dtypeUnderTest(spec));
         CheckOptions o = spec.options();
         return new Settings(delta, tolerance, o.stencil(), o.maxElements(), o.nondetTol(), spec.seed(),
-                o.sampleSeed(), o.mask(), capture);
+                o.sampleSeed(), o.mask(), capture, o.compress(),
+                o.threads() != null ? o.threads() : defaultThreads());
     }
 
     /** The seed of every sample the check draws (elements, fast-mode directions). */
@@ -52,6 +54,27 @@ record Settings(double delta, Tolerance tolerance, Stencil stencil, Integer maxE
 
     /** The same settings for a fresh draw of the inputs. */
     Settings withSeed(long newSeed) {
-        return new Settings(delta, tolerance, stencil, maxElements, nondetTol, newSeed, sampleSeed, mask, capture);
+        return new Settings(delta, tolerance, stencil, maxElements, nondetTol, newSeed, sampleSeed, mask, capture,
+                compress, threads);
+    }
+
+    /** The same settings computing both sides of every block line by line (the dense check). */
+    Settings dense() {
+        return new Settings(delta, tolerance, stencil, maxElements, nondetTol, seed, sampleSeed, mask, capture,
+                false, threads);
+    }
+
+    /** The same settings evaluating on this many threads. */
+    Settings withThreads(int n) {
+        return new Settings(delta, tolerance, stencil, maxElements, nondetTol, seed, sampleSeed, mask, capture,
+                compress, n);
+    }
+
+    /**
+     * Threads when none are asked for: this machine's processors, at most 8 (a check's arrays are small, so more
+     * threads mostly contend for memory bandwidth); 1 where the evaluations are too few to pay for copies.
+     */
+    static int defaultThreads() {
+        return Math.min(8, Runtime.getRuntime().availableProcessors());
     }
 }

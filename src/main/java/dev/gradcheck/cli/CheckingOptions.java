@@ -43,6 +43,17 @@ final class CheckingOptions {
             description = "At a nondifferentiable point, draw new random inputs (up to 5 times) until it is smooth.")
     Boolean resample;
 
+    @Option(names = "--compress", negatable = true,
+            description = "Full mode computes one side of each Jacobian in full and the other in a few compressed,"
+                    + " randomly weighted evaluations, judging every entry (default; docs/checking.md);"
+                    + " --no-compress computes both sides line by line.")
+    Boolean compress;
+
+    @Option(names = "--threads", paramLabel = "N",
+            description = "Threads evaluating one check's rows and columns (default: the processors, at most 8,"
+                    + " shared by --jobs); results are the same for any N.")
+    Integer threads;
+
     /** The options as overrides; validated here so a bad value is a usage error before any spec runs. */
     Overrides overrides(CommandLine.Model.CommandSpec command) {
         if (order != null && !CheckOptions.validOrder(order)) {
@@ -56,7 +67,11 @@ final class CheckingOptions {
             throw new CommandLine.ParameterException(command.commandLine(), "--nondet-tol must be finite and >= 0, got "
                     + nondetTol);
         }
-        return new Overrides(mode, order, stencil, maxElements, nondetTol, resample);
+        if (threads != null && !CheckOptions.validThreads(threads)) {
+            throw new CommandLine.ParameterException(command.commandLine(), "--threads must be between 1 and "
+                    + CheckOptions.MAX_THREADS + ", got " + threads);
+        }
+        return new Overrides(mode, order, stencil, maxElements, nondetTol, resample, compress, threads);
     }
 
     static final class ModeConverter implements CommandLine.ITypeConverter<Mode> {

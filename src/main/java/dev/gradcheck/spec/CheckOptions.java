@@ -12,19 +12,26 @@ import dev.gradcheck.result.Stencil;
  * @param sampleSeed  the seed of the sample {@code maxElements} takes and of fast mode's directions; null uses the
  *                    spec's {@code seed}, so a new sample need not redraw the inputs
  * @param mask        Jacobian entries left out of judging
+ * @param compress    full mode computes one side of each Jacobian in full and the other in compressed groups
+ *                    (docs/checking.md); false computes both sides line by line
+ * @param threads     how many threads evaluate a check's lines, or null for the default (not a spec key: a
+ *                    machine's setting, given by {@code --threads} or the library; results do not depend on it)
  */
 public record CheckOptions(Stencil stencil, Integer maxElements, double nondetTol, boolean resample,
-                           Long sampleSeed, JacobianMask mask) {
+                           Long sampleSeed, JacobianMask mask, boolean compress, Integer threads) {
 
     public static final CheckOptions DEFAULT = new CheckOptions(Stencil.CENTRAL, null, 0.0, false);
+
+    /** The most threads one check may use: more only contend for memory bandwidth on small arrays. */
+    public static final int MAX_THREADS = 64;
 
     public CheckOptions {
         mask = mask == null ? JacobianMask.NONE : mask;
     }
 
-    /** Without a sample seed of its own or a mask. */
+    /** Without a sample seed of its own or a mask; compressed, on the default threads. */
     public CheckOptions(Stencil stencil, Integer maxElements, double nondetTol, boolean resample) {
-        this(stencil, maxElements, nondetTol, resample, null, JacobianMask.NONE);
+        this(stencil, maxElements, nondetTol, resample, null, JacobianMask.NONE, true, null);
     }
 
     // The bounds every way in applies (a spec, the command line, the library API), each with its own message.
@@ -41,20 +48,36 @@ public record CheckOptions(Stencil stencil, Integer maxElements, double nondetTo
         return Double.isFinite(tol) && tol >= 0;
     }
 
+    public static boolean validThreads(long n) {
+        return n >= 1 && n <= MAX_THREADS;
+    }
+
     public CheckOptions withStencil(Stencil s) {
-        return new CheckOptions(s, maxElements, nondetTol, resample, sampleSeed, mask);
+        return new CheckOptions(s, maxElements, nondetTol, resample, sampleSeed, mask, compress, threads);
     }
 
     public CheckOptions withMaxElements(Integer n) {
-        return new CheckOptions(stencil, n, nondetTol, resample, sampleSeed, mask);
+        return new CheckOptions(stencil, n, nondetTol, resample, sampleSeed, mask, compress, threads);
     }
 
     public CheckOptions withNondetTol(double tol) {
-        return new CheckOptions(stencil, maxElements, tol, resample, sampleSeed, mask);
+        return new CheckOptions(stencil, maxElements, tol, resample, sampleSeed, mask, compress, threads);
     }
 
     public CheckOptions withSampleSeed(Long seed) {
-        return new CheckOptions(stencil, maxElements, nondetTol, resample, seed, mask);
+        return new CheckOptions(stencil, maxElements, nondetTol, resample, seed, mask, compress, threads);
+    }
+
+    public CheckOptions withMask(JacobianMask m) {
+        return new CheckOptions(stencil, maxElements, nondetTol, resample, sampleSeed, m, compress, threads);
+    }
+
+    public CheckOptions withCompress(boolean c) {
+        return new CheckOptions(stencil, maxElements, nondetTol, resample, sampleSeed, mask, c, threads);
+    }
+
+    public CheckOptions withThreads(Integer n) {
+        return new CheckOptions(stencil, maxElements, nondetTol, resample, sampleSeed, mask, compress, n);
     }
 
     CheckOptions with(Overrides o) {
@@ -63,6 +86,8 @@ public record CheckOptions(Stencil stencil, Integer maxElements, double nondetTo
                 o.maxElements() != null ? o.maxElements() : maxElements,
                 o.nondetTol() != null ? o.nondetTol() : nondetTol,
                 o.resample() != null ? o.resample() : resample,
-                sampleSeed, mask);
+                sampleSeed, mask,
+                o.compress() != null ? o.compress() : compress,
+                o.threads() != null ? o.threads() : threads);
     }
 }

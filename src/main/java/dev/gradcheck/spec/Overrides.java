@@ -7,7 +7,7 @@ import dev.gradcheck.result.Stencil;
  * Checking settings given on the command line, which win over the spec's own; null leaves the spec's value.
  */
 public record Overrides(Mode mode, Integer order, Stencil stencil, Integer maxElements, Double nondetTol,
-                        Boolean resample) {
+                        Boolean resample, Boolean compress, Integer threads) {
 
-    public static final Overrides NONE = new Overrides(null, null, null, null, null, null);
+    public static final Overrides NONE = new Overrides(null, null, null, null, null, null, null, null);
 }

@@ -13,7 +13,7 @@ final class SpecValidator {
 
     static final List<String> KEYS = List.of("name", "op", "attrs", "inputs", "output", "check", "no_grad", "delta",
             "tolerance", "mode", "order", "stencil", "max_elements", "nondet_tol", "resample", "backends", "seed", "expect",
-            "reason", "graph", "timeout", "tags", "mask", "sample_seed");
+            "reason", "graph", "timeout", "tags", "mask", "sample_seed", "compress");
 
     static final long DEFAULT_SEED = 7;
     static final List<Engine> DEFAULT_BACKENDS = List.of(Engine.DEFAULT);
@@ -155,7 +155,9 @@ final class SpecValidator {
             return Optional.of(v);
         })).orElse(d.nondetTol());
         boolean resample = m.get("resample").flatMap(n -> reader.bool(n, "resample")).orElse(d.resample());
-        return new CheckOptions(stencil, maxElements, nondetTol, resample);
+        boolean compress = m.get("compress").flatMap(n -> reader.bool(n, "compress")).orElse(d.compress());
+        return new CheckOptions(stencil, maxElements, nondetTol, resample).withCompress(compress)
+                .withThreads(d.threads());
     }
 
     /** The mask's input sides are checked against the inputs that validated; its output sides when the op has run. */
@@ -168,8 +170,7 @@ final class SpecValidator {
         Map<String, InputSpec> byName = new java.util.LinkedHashMap<>();
         inputs.specs().forEach(in -> byName.put(in.name(), in));
         JacobianMask mask = new MaskValidator(reader, inputs.names()).read(node.get(), byName, check);
-        return new CheckOptions(options.stencil(), options.maxElements(), options.nondetTol(), options.resample(),
-                options.sampleSeed(), mask);
+        return options.withMask(mask);
     }
 
     private List<Engine> backends(YamlNode node) {

@@ -35,7 +35,18 @@ class RealOpTest {
                 """);
         assertEquals(Status.PASSED, r.status(), r.toString());
         assertTrue(r.gradients().get(0).maxRelError() < 1e-7);
-        assertEquals(2 * 15 + 15, r.gradients().get(0).evaluations(), "2 forwards per input element, 1 backward per output");
+        assertEquals(15 + 2 * 5, r.gradients().get(0).evaluations(), "compressed: 1 backward per output element,"
+                + " 2 forwards per group of columns whose rows do not overlap (one column of each softmax row: 5)");
+        CheckResult dense = check("""
+                op: softmax
+                attrs: {dimension: 1}
+                compress: false
+                inputs:
+                  x: {shape: [3, 5], init: {uniform: [-2, 2]}}
+                """);
+        assertEquals(Status.PASSED, dense.status(), dense.toString());
+        assertEquals(2 * 15 + 15, dense.gradients().get(0).evaluations(), "dense: 2 forwards per input element,"
+                + " 1 backward per output");
     }
 
     @Test

@@ -1,0 +1,42 @@
+package dev.gradcheck.check;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One side of a target's Jacobian blocks, evaluated along weighted lines: the analytic side by output rows (one
+ * backward pass with cotangent Σ w_l·e_l on an output gives Σ w_l·row_l of every block of that output), the numerical
+ * side by input columns (one derivative along Σ w_l·e_l of an input gives Σ w_l·column_l of every block of that
+ * input). A unit is what one evaluation varies (an output, an input); its cross units are the blocks' other
+ * dimension (the inputs, the outputs). A line alone with weight 1 is evaluated exactly as a dense check does.
+ */
+interface JacobianSide {
+
+    /** The outputs (analytic side) or the inputs (numerical side). */
+    List<String> units();
+
+    /** The inputs (analytic side) or the outputs (numerical side). */
+    List<String> crossUnits();
+
+    /** Rows of an output, or columns of an input. */
+    int lineCount(String unit);
+
+    /** The length of one line's values in a cross unit's block. */
+    int crossLength(String crossUnit);
+
+    /**
+     * Σ_l weights[l]·line_l of {@code unit}, one flat vector per cross unit.
+     *
+     * @param lines distinct line indices, ascending
+     */
+    Map<String, double[]> evaluate(String unit, int[] lines, double[] weights);
+
+    /**
+     * How many bits after the point a weight may have so that the evaluation applies it exactly (the dtype the
+     * weights are written in: a cotangent of the output's dtype, a float64 direction).
+     */
+    int weightBits(String unit);
+
+    /** Evaluations spent so far on a unit (forward evaluations, or backward passes). */
+    long evaluations(String unit);
+}
