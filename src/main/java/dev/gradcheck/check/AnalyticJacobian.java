@@ -21,7 +21,7 @@ final class AnalyticJacobian implements JacobianSide {
     private final Map<String, INDArray> zeroCotangents;
     private final List<String> outputs;
     private final List<String> wrt;
-    private final Map<String, Counter> passes = new HashMap<>();
+    private final Map<String, Counter> passes;
 
     /**
      * @param zeroCotangents one zero array per floating output, in that output's shape and dtype; the one of the
@@ -29,12 +29,30 @@ final class AnalyticJacobian implements JacobianSide {
      */
     AnalyticJacobian(Differentiable f, Map<String, INDArray> inputs, Map<String, INDArray> zeroCotangents,
                      List<String> outputs, List<String> wrt) {
+        this(f, inputs, zeroCotangents, outputs, wrt, new HashMap<>());
+        outputs.forEach(out -> passes.put(out, new Counter()));
+    }
+
+    private AnalyticJacobian(Differentiable f, Map<String, INDArray> inputs, Map<String, INDArray> zeroCotangents,
+                             List<String> outputs, List<String> wrt, Map<String, Counter> passes) {
         this.f = f;
         this.inputs = inputs;
         this.zeroCotangents = zeroCotangents;
         this.outputs = outputs;
         this.wrt = wrt;
-        outputs.forEach(out -> passes.put(out, new Counter()));
+        this.passes = passes;
+    }
+
+    /**
+     * The inputs are only read, so the copy shares them; it writes cotangents of its own, made as zeros (this side's
+     * may hold a weight while it evaluates on the calling thread).
+     */
+    @Override
+    public AnalyticJacobian copy(ParallelLines.Copies copies) {
+        Map<String, INDArray> cotangents = new LinkedHashMap<>();
+        zeroCotangents.forEach((out, c) -> cotangents.put(out, org.nd4j.linalg.factory.Nd4j.zeros(c.dataType(),
+                c.shape())));
+        return new AnalyticJacobian(copies.of(f), inputs, cotangents, outputs, wrt, passes);
     }
 
     /**
@@ -44,19 +62,25 @@ final class AnalyticJacobian implements JacobianSide {
     static Map<String, Jacobian> compute(Differentiable f, Map<String, INDArray> inputs,
                                          Map<String, INDArray> zeroCotangents, String out, List<String> wrt,
                                          int[] rows, Counter backwardPasses) {
+        return compute(f, inputs, zeroCotangents, out, wrt, rows, backwardPasses, new ParallelLines(1));
+    }
+
+    /** The same, the rows spread over {@code threads}. */
+    static Map<String, Jacobian> compute(Differentiable f, Map<String, INDArray> inputs,
+                                         Map<String, INDArray> zeroCotangents, String out, List<String> wrt,
+                                         int[] rows, Counter backwardPasses, ParallelLines threads) {
         AnalyticJacobian side = new AnalyticJacobian(f, inputs, zeroCotangents, List.of(out), wrt);
         INDArray cotangent = zeroCotangents.get(out);
         int m = rows == null ? Math.toIntExact(cotangent.length()) : rows.length;
+        List<Map<String, double[]>> computed = threads.run(m, new JacobianSide.Lines(side, out, rows));
+        backwardPasses.add(side.evaluations(out));
         Map<String, double[][]> values = new HashMap<>();
         for (String in : wrt) {
-            values.put(in, new double[m][]);
-        }
-        for (int r = 0; r < m; r++) {
-            Map<String, double[]> row = side.evaluate(out, new int[] {rows == null ? r : rows[r]}, new double[] {1});
-            backwardPasses.add(1);
-            for (String in : wrt) {
-                values.get(in)[r] = row.get(in);
+            double[][] v = new double[m][];
+            for (int r = 0; r < m; r++) {
+                v[r] = computed.get(r).get(in);
             }
+            values.put(in, v);
         }
         Map<String, Jacobian> byInput = new HashMap<>();
         for (String in : wrt) {

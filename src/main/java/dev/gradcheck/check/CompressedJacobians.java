@@ -54,17 +54,20 @@ final class CompressedJacobians {
     /** unit of the compressed side -> cross unit -> its block's lines: the known side's nonzeros, then ours. */
     private final Map<String, Map<String, SparseLines>> knownLines = new HashMap<>();
     private final Map<String, Map<String, SparseLines>> compressedLines = new HashMap<>();
-    private final Map<JacobianSide, Map<String, Long>> nanos = new HashMap<>();
+    private final ParallelLines threads;
+    /** Seconds per side and unit: each phase's wall time shared out by the units' share of the work. */
+    private final Map<JacobianSide, Map<String, Double>> seconds = new HashMap<>();
     private int groups;
     private int recomputedGroups;
 
     private CompressedJacobians(JacobianSide known, JacobianSide compressed, Compressed which, Tolerance tolerance,
-                                long seed) {
+                                long seed, ParallelLines threads) {
         this.known = known;
         this.compressed = compressed;
         this.which = which;
         this.tolerance = tolerance;
         this.seed = seed;
+        this.threads = threads;
     }
 
     /**
@@ -135,14 +138,12 @@ final class CompressedJacobians {
 
     static Blocks compute(AnalyticJacobian analytic, NumericalJacobian numerical, Compressed which,
                           Tolerance tolerance, long seed, Map<String, long[]> outputShapes,
-                          Map<String, long[]> inputShapes) {
+                          Map<String, long[]> inputShapes, ParallelLines threads) {
         CompressedJacobians c = which == Compressed.ANALYTIC
-                ? new CompressedJacobians(numerical, analytic, which, tolerance, seed)
-                : new CompressedJacobians(analytic, numerical, which, tolerance, seed);
+                ? new CompressedJacobians(numerical, analytic, which, tolerance, seed, threads)
+                : new CompressedJacobians(analytic, numerical, which, tolerance, seed, threads);
         c.computeKnown();
-        for (String unit : c.compressed.units()) {
-            c.computeCompressed(unit);
-        }
+        c.computeCompressed();
         Map<String, Map<String, SparseBlock>> byOutput = new LinkedHashMap<>();
         for (String out : analytic.units()) {
             Map<String, SparseBlock> byInput = new LinkedHashMap<>();
@@ -151,7 +152,73 @@ final class CompressedJacobians {
             }
             byOutput.put(out, byInput);
         }
-        return new Blocks(byOutput, c.seconds(analytic), c.seconds(numerical), which, c.groups, c.recomputedGroups);
+        return new Blocks(byOutput, c.seconds.getOrDefault(analytic, Map.of()),
+                c.seconds.getOrDefault(numerical, Map.of()), which, c.groups, c.recomputedGroups);
+    }
+
+    /** One evaluation of a side: a unit's lines with their weights. */
+    private record Task(String unit, int[] lines, double[] weights) {}
+
+    /**
+     * Evaluates tasks of one side (on several threads when the work is long enough), each result passed through
+     * {@code keep} on the thread that computed it, and books the phase's time to the tasks' units.
+     */
+    private <R> List<R> evaluate(JacobianSide side, List<Task> tasks,
+                                 java.util.function.Function<Map<String, double[]>, R> keep) {
+        long start = System.nanoTime();
+        long[] taskNanos = new long[tasks.size()];
+        List<R> results = threads.run(tasks.size(), new Evaluations<>(side, tasks, keep, taskNanos));
+        double wall = (System.nanoTime() - start) / 1e9;
+        double total = java.util.Arrays.stream(taskNanos).sum();
+        Map<String, Double> bySide = seconds.computeIfAbsent(side, k -> new HashMap<>());
+        for (int k = 0; k < tasks.size(); k++) {
+            double share = total == 0 ? 1.0 / tasks.size() : taskNanos[k] / total;
+            bySide.merge(tasks.get(k).unit(), wall * share, Double::sum);
+        }
+        return results;
+    }
+
+    private record Evaluations<R>(JacobianSide side, List<Task> tasks,
+                                  java.util.function.Function<Map<String, double[]>, R> keep, long[] taskNanos)
+            implements ParallelLines.Evaluator<R> {
+        @Override
+        public R evaluate(int k) {
+            long start = System.nanoTime();
+            Task t = tasks.get(k);
+            R r = keep.apply(side.evaluate(t.unit(), t.lines(), t.weights()));
+            taskNanos[k] = System.nanoTime() - start;
+            return r;
+        }
+
+        @Override
+        public Evaluations<R> copy(ParallelLines.Copies copies) {
+            return new Evaluations<>(side.copy(copies), tasks, keep, taskNanos);
+        }
+    }
+
+    /** The nonzeros of each vector of an evaluation: positions, then values. */
+    private record Nonzeros(Map<String, int[]> positions, Map<String, double[]> values) {
+        static Nonzeros of(Map<String, double[]> evaluated) {
+            Map<String, int[]> positions = new HashMap<>();
+            Map<String, double[]> values = new HashMap<>();
+            evaluated.forEach((unit, v) -> {
+                int n = 0;
+                for (double x : v) {
+                    n += x != 0 ? 1 : 0; // NaN too
+                }
+                int[] p = new int[n];
+                double[] x = new double[n];
+                for (int i = 0, k = 0; i < v.length; i++) {
+                    if (v[i] != 0) {
+                        p[k] = i;
+                        x[k++] = v[i];
+                    }
+                }
+                positions.put(unit, p);
+                values.put(unit, x);
+            });
+            return new Nonzeros(positions, values);
+        }
     }
 
     /** The known side line by line, kept as the nonzeros of each block, by the compressed side's lines. */
@@ -163,63 +230,95 @@ final class CompressedJacobians {
             }
             knownLines.put(unit, byCross);
         }
+        List<Task> tasks = new ArrayList<>();
         for (String knownUnit : known.units()) {
             for (int q = 0; q < known.lineCount(knownUnit); q++) {
-                Map<String, double[]> line = evaluate(known, knownUnit, new int[] {q}, new double[] {1});
-                for (String unit : compressed.units()) {
-                    double[] values = line.get(unit);
-                    SparseLines lines = knownLines.get(unit).get(knownUnit);
-                    for (int l = 0; l < values.length; l++) {
-                        if (values[l] != 0) { // NaN too
-                            lines.add(l, q, values[l]);
-                        }
-                    }
+                tasks.add(new Task(knownUnit, new int[] {q}, new double[] {1}));
+            }
+        }
+        List<Nonzeros> lines = evaluate(known, tasks, Nonzeros::of);
+        for (int k = 0; k < tasks.size(); k++) {
+            String knownUnit = tasks.get(k).unit();
+            int q = tasks.get(k).lines()[0];
+            for (String unit : compressed.units()) {
+                int[] at = lines.get(k).positions().get(unit);
+                double[] values = lines.get(k).values().get(unit);
+                SparseLines block = knownLines.get(unit).get(knownUnit);
+                for (int e = 0; e < at.length; e++) {
+                    block.add(at[e], q, values[e]);
                 }
             }
         }
     }
 
-    /** One unit of the compressed side: its groups, each evaluated once, screened, and recomputed if need be. */
-    private void computeCompressed(String unit) {
+    /**
+     * The compressed side: every unit's groups evaluated once, screened, and the groups that fail the screen
+     * evaluated again line by line.
+     */
+    private void computeCompressed() {
+        List<Task> tasks = new ArrayList<>();
+        for (String unit : compressed.units()) {
+            Map<String, SparseLines> ours = new HashMap<>();
+            compressed.crossUnits().forEach(cross -> ours.put(cross, new SparseLines(compressed.lineCount(unit))));
+            compressedLines.put(unit, ours);
+            int[][] groupsOfUnit = zeroGradientNeedsEveryColumn(unit) ? Colouring.alone(compressed.lineCount(unit))
+                    : colour(unit);
+            for (int g = 0; g < groupsOfUnit.length; g++) {
+                int[] members = groupsOfUnit[g];
+                double[] w = members.length == 1 ? new double[] {1}
+                        : weights(unit, g, members.length, compressed.weightBits(unit));
+                tasks.add(new Task(unit, members, w));
+            }
+        }
+        List<Map<String, double[]>> measured = evaluate(compressed, tasks, v -> v);
+        List<Task> again = new ArrayList<>();
+        for (int k = 0; k < tasks.size(); k++) {
+            Task t = tasks.get(k);
+            if (t.lines().length == 1) {
+                keepLine(t.unit(), t.lines()[0], measured.get(k));
+            } else if (!screened(t, measured.get(k))) {
+                for (int l : t.lines()) {
+                    again.add(new Task(t.unit(), new int[] {l}, new double[] {1}));
+                }
+            }
+            measured.set(k, null);
+        }
+        List<Map<String, double[]>> lines = evaluate(compressed, again, v -> v);
+        for (int k = 0; k < again.size(); k++) {
+            keepLine(again.get(k).unit(), again.get(k).lines()[0], lines.get(k));
+        }
+    }
+
+    private void keepLine(String unit, int line, Map<String, double[]> values) {
+        compressed.crossUnits().forEach(cross -> compressedLines.get(unit).get(cross).set(line, values.get(cross)));
+    }
+
+    /** Groups of the unit's lines whose known supports (over every cross unit's block) do not overlap. */
+    private int[][] colour(String unit) {
         List<String> crosses = compressed.crossUnits();
-        Map<String, SparseLines> known = knownLines.get(unit);
-        Map<String, SparseLines> ours = new HashMap<>();
+        Map<String, SparseLines> knownOfUnit = knownLines.get(unit);
         int lines = compressed.lineCount(unit);
-        crosses.forEach(cross -> ours.put(cross, new SparseLines(lines)));
-        compressedLines.put(unit, ours);
-        int[][] groupsOfUnit = Colouring.alone(lines);
-        if (!zeroGradientNeedsEveryColumn(unit)) {
-            int[] offsets = new int[crosses.size() + 1];
+        int[] offsets = new int[crosses.size() + 1];
+        for (int v = 0; v < crosses.size(); v++) {
+            offsets[v + 1] = offsets[v] + compressed.crossLength(crosses.get(v));
+        }
+        int[][] supports = new int[lines][];
+        for (int l = 0; l < lines; l++) {
+            int size = 0;
+            for (String cross : crosses) {
+                size += knownOfUnit.get(cross).size(l);
+            }
+            int[] support = new int[size];
+            int k = 0;
             for (int v = 0; v < crosses.size(); v++) {
-                offsets[v + 1] = offsets[v] + compressed.crossLength(crosses.get(v));
-            }
-            int[][] supports = new int[lines][];
-            for (int l = 0; l < lines; l++) {
-                int size = 0;
-                for (String cross : crosses) {
-                    size += known.get(cross).size(l);
+                SparseLines block = knownOfUnit.get(crosses.get(v));
+                for (int e = 0; e < block.size(l); e++) {
+                    support[k++] = offsets[v] + block.position(l, e);
                 }
-                int[] support = new int[size];
-                int k = 0;
-                for (int v = 0; v < crosses.size(); v++) {
-                    SparseLines block = known.get(crosses.get(v));
-                    for (int e = 0; e < block.size(l); e++) {
-                        support[k++] = offsets[v] + block.position(l, e);
-                    }
-                }
-                supports[l] = support;
             }
-            groupsOfUnit = Colouring.groups(supports, offsets[crosses.size()]);
+            supports[l] = support;
         }
-        for (int g = 0; g < groupsOfUnit.length; g++) {
-            int[] members = groupsOfUnit[g];
-            if (members.length == 1 || !evaluateGroup(unit, g, members)) {
-                for (int l : members) { // alone, or recomputed line by line
-                    Map<String, double[]> line = evaluate(compressed, unit, new int[] {l}, new double[] {1});
-                    crosses.forEach(cross -> ours.get(cross).set(l, line.get(cross)));
-                }
-            }
-        }
+        return Colouring.groups(supports, offsets[crosses.size()]);
     }
 
     /**
@@ -240,14 +339,14 @@ final class CompressedJacobians {
     }
 
     /**
-     * Evaluates one group along its weighted lines and screens every entry; keeps the attributed values when all
-     * pass the screen.
+     * Screens every entry of one group's evaluation; keeps the attributed values when all pass.
      *
-     * @return false when the group must be recomputed line by line
+     * @return false when the group must be evaluated again line by line
      */
-    private boolean evaluateGroup(String unit, int g, int[] members) {
+    private boolean screened(Task t, Map<String, double[]> measured) {
         groups++;
-        double[] w = weights(unit, g, members.length, compressed.weightBits(unit));
+        int[] members = t.lines();
+        double[] w = t.weights();
         int min1 = 0;
         int min2 = 1;
         if (w[min2] < w[min1]) {
@@ -262,15 +361,14 @@ final class CompressedJacobians {
                 min2 = k;
             }
         }
-        Map<String, double[]> measured = evaluate(compressed, unit, members, w);
-        Map<String, SparseLines> known = knownLines.get(unit);
+        Map<String, SparseLines> knownOfUnit = knownLines.get(t.unit());
         List<Attribution> attributed = new ArrayList<>();
         for (String cross : compressed.crossUnits()) {
             double[] c = measured.get(cross);
             int[] owner = new int[c.length];
             java.util.Arrays.fill(owner, -1);
             double[] ownerValue = new double[c.length];
-            SparseLines block = known.get(cross);
+            SparseLines block = knownOfUnit.get(cross);
             for (int k = 0; k < members.length; k++) {
                 for (int e = 0; e < block.size(members[k]); e++) {
                     owner[block.position(members[k], e)] = k;
@@ -302,7 +400,7 @@ final class CompressedJacobians {
             }
         }
         for (Attribution a : attributed) {
-            compressedLines.get(unit).get(a.cross()).add(a.line(), a.position(), a.value());
+            compressedLines.get(t.unit()).get(a.cross()).add(a.line(), a.position(), a.value());
         }
         return true;
     }
@@ -332,21 +430,6 @@ final class CompressedJacobians {
             w[k] = 1 + j / (double) steps;
         }
         return w;
-    }
-
-    private Map<String, double[]> evaluate(JacobianSide side, String unit, int[] lines, double[] weights) {
-        long start = System.nanoTime();
-        try {
-            return side.evaluate(unit, lines, weights);
-        } finally {
-            nanos.computeIfAbsent(side, k -> new HashMap<>()).merge(unit, System.nanoTime() - start, Long::sum);
-        }
-    }
-
-    private Map<String, Double> seconds(JacobianSide side) {
-        Map<String, Double> seconds = new HashMap<>();
-        nanos.getOrDefault(side, Map.of()).forEach((unit, ns) -> seconds.put(unit, ns / 1e9));
-        return seconds;
     }
 
     /** The entries of block (out, in): the known side's nonzeros and the compressed side's, merged by position. */

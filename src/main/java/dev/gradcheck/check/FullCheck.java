@@ -46,10 +46,12 @@ final class FullCheck implements CheckMode {
 
     /** The blocks of the given inputs only (fast mode rechecks its failing inputs in full). */
     static List<GradientResult> blocks(CheckTarget t, Settings s, List<String> inputs) {
-        if (CompressedJacobians.denseBecause(s, t.reference().clippedGraph().isPresent()) != null) {
-            return denseBlocks(t, s, inputs);
+        try (ParallelLines threads = new ParallelLines(s.threads())) {
+            if (CompressedJacobians.denseBecause(s, t.reference().clippedGraph().isPresent()) != null) {
+                return denseBlocks(t, s, inputs, threads);
+            }
+            return compressedBlocks(t, s, inputs, threads);
         }
-        return compressedBlocks(t, s, inputs);
     }
 
     /**
@@ -57,7 +59,8 @@ final class FullCheck implements CheckMode {
      * disagrees anywhere is judged as a dense one (kinks probed), on values recomputed line by line where a group
      * did not pass its screen.
      */
-    private static List<GradientResult> compressedBlocks(CheckTarget t, Settings s, List<String> inputs) {
+    private static List<GradientResult> compressedBlocks(CheckTarget t, Settings s, List<String> inputs,
+                                                         ParallelLines threads) {
         Map<String, NumericalDerivative> derivatives = new HashMap<>();
         Map<String, Counter> numericalEvals = new HashMap<>();
         Map<String, long[]> inputShapes = new HashMap<>();
@@ -69,12 +72,12 @@ final class FullCheck implements CheckMode {
         }
         Map<String, long[]> outputShapes = t.outputShapes();
         NumericalJacobian numerical = new NumericalJacobian(derivatives, numericalEvals, inputShapes, inputs,
-                t.outputs(), outputShapes);
+                t.outputs(), outputShapes, t.reference(), t.refInputs());
         AnalyticJacobian analytic = new AnalyticJacobian(t.test(), t.testInputs(), t.zeroCotangents(), t.outputs(),
                 inputs);
         CompressedJacobians.Blocks blocks = CompressedJacobians.compute(analytic, numerical,
                 CompressedJacobians.choose(analytic, numerical, FiniteDifferences.offsets(s.stencil()).length),
-                s.tolerance(), s.seed(), outputShapes, inputShapes);
+                s.tolerance(), s.seed(), outputShapes, inputShapes, threads);
         List<GradientResult> results = new ArrayList<>();
         for (String out : t.outputs()) {
             double scale = t.scale(out);
@@ -103,7 +106,8 @@ final class FullCheck implements CheckMode {
     }
 
     /** Both sides line by line: every column differentiated, every row a backward pass. */
-    private static List<GradientResult> denseBlocks(CheckTarget t, Settings s, List<String> inputs) {
+    private static List<GradientResult> denseBlocks(CheckTarget t, Settings s, List<String> inputs,
+                                                    ParallelLines threads) {
         Map<String, int[]> cols = new HashMap<>();
         Map<String, NumericalDerivative> derivatives = new HashMap<>();
         Map<String, Counter> numericalEvals = new HashMap<>();
@@ -125,7 +129,7 @@ final class FullCheck implements CheckMode {
                 NumericalDerivative d = t.numerical(s, evals);
                 derivatives.put(in, d);
                 numerical.put(in, NumericalJacobian.compute(d, shape, in, t.outputs(), t.outputShapes(),
-                        cols.get(in)));
+                        cols.get(in), threads, t.reference()));
             }
             numericalSeconds.put(in, (System.nanoTime() - start) / 1e9);
         }
@@ -137,7 +141,7 @@ final class FullCheck implements CheckMode {
             int[] rows = sampledRows(t, s, out, scale, numerical);
             Counter passes = new Counter();
             Map<String, Jacobian> analytic = AnalyticJacobian.compute(t.test(), t.testInputs(), zeros, out, inputs,
-                    rows, passes);
+                    rows, passes, threads);
             double analyticSeconds = (System.nanoTime() - start) / 1e9;
             for (String in : inputs) {
                 long compareStart = System.nanoTime();

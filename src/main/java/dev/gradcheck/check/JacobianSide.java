@@ -37,6 +37,25 @@ interface JacobianSide {
      */
     int weightBits(String unit);
 
-    /** Evaluations spent so far on a unit (forward evaluations, or backward passes). */
+    /** Evaluations spent so far on a unit (forward evaluations, or backward passes), by this side and its copies. */
     long evaluations(String unit);
+
+    /**
+     * This side over copies of its functions and of the arrays it writes, for another thread; it counts into the
+     * same counters.
+     */
+    JacobianSide copy(ParallelLines.Copies copies);
+
+    /** Lines one at a time, as the dense check computes them: task k is line {@code lines[k]} (or k), weight 1. */
+    record Lines(JacobianSide side, String unit, int[] lines) implements ParallelLines.Evaluator<Map<String, double[]>> {
+        @Override
+        public Map<String, double[]> evaluate(int task) {
+            return side.evaluate(unit, new int[] {lines == null ? task : lines[task]}, new double[] {1});
+        }
+
+        @Override
+        public Lines copy(ParallelLines.Copies copies) {
+            return new Lines(side.copy(copies), unit, lines);
+        }
+    }
 }

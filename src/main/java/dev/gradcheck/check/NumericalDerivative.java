@@ -31,7 +31,7 @@ final class NumericalDerivative {
                         List<String> outputs, Stencil stencil, double delta, Counter evaluations) {
         this.f = f;
         this.inputs = inputs;
-        this.outputs = outputs;
+        this.outputs = new java.util.ArrayList<>(outputs);
         this.stencil = stencil;
         this.delta = delta;
         this.evaluations = evaluations;
@@ -43,6 +43,29 @@ final class NumericalDerivative {
 
     double delta() {
         return delta;
+    }
+
+    /** The arrays this derivative perturbs in place (and restores). */
+    Map<String, INDArray> inputs() {
+        return inputs;
+    }
+
+    /**
+     * The same derivative of another function (a copy, for another thread) over other input arrays, counting into
+     * the same counter.
+     */
+    NumericalDerivative on(Differentiable other, Map<String, INDArray> otherInputs) {
+        NumericalDerivative d = new NumericalDerivative(other, otherInputs, Map.of(), List.of(), stencil, delta,
+                evaluations);
+        return d.expecting(outputs, shapes, dtypes);
+    }
+
+    private NumericalDerivative expecting(List<String> outs, Map<String, long[]> outShapes,
+                                          Map<String, DataType> outDtypes) {
+        this.outputs.addAll(outs);
+        shapes.putAll(outShapes);
+        dtypes.putAll(outDtypes);
+        return this;
     }
 
     /** d outputs / d input[i], flat per output. */

@@ -1,6 +1,8 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.op.Differentiable;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -21,19 +23,43 @@ final class NumericalJacobian implements JacobianSide {
     private final List<String> wrt;
     private final List<String> outputs;
     private final Map<String, long[]> outputShapes;
+    private final Differentiable reference;
+    /** The inputs as they were before any evaluation: the arrays the derivatives perturb change meanwhile. */
+    private final Map<String, INDArray> unperturbed;
 
     /**
-     * @param derivatives one derivative of the reference per input in {@code wrt}, each counting into its counter
+     * @param derivatives     one derivative of {@code reference} per input in {@code wrt}, each counting into its
+     *                        counter
+     * @param referenceInputs the arrays the derivatives perturb (every input of the reference)
      */
     NumericalJacobian(Map<String, NumericalDerivative> derivatives, Map<String, Counter> evaluations,
                       Map<String, long[]> inputShapes, List<String> wrt, List<String> outputs,
-                      Map<String, long[]> outputShapes) {
+                      Map<String, long[]> outputShapes, Differentiable reference,
+                      Map<String, INDArray> referenceInputs) {
         this.derivatives = derivatives;
         this.evaluations = evaluations;
         this.inputShapes = inputShapes;
         this.wrt = wrt;
         this.outputs = outputs;
         this.outputShapes = outputShapes;
+        this.reference = reference;
+        this.unperturbed = new LinkedHashMap<>();
+        referenceInputs.forEach((name, x) -> unperturbed.put(name, x.dup()));
+    }
+
+    /**
+     * Over a copy of the reference and of the input arrays it perturbs (taken from the inputs before any evaluation,
+     * since this side's may be moved by δ while it evaluates on the calling thread), counting into the same
+     * counters.
+     */
+    @Override
+    public NumericalJacobian copy(ParallelLines.Copies copies) {
+        Differentiable f = copies.of(reference);
+        Map<String, INDArray> inputs = new LinkedHashMap<>();
+        unperturbed.forEach((name, x) -> inputs.put(name, x.dup()));
+        Map<String, NumericalDerivative> copied = new HashMap<>();
+        derivatives.forEach((in, d) -> copied.put(in, d.on(f, inputs)));
+        return new NumericalJacobian(copied, evaluations, inputShapes, wrt, outputs, outputShapes, f, inputs);
     }
 
     /**
@@ -42,10 +68,24 @@ final class NumericalJacobian implements JacobianSide {
      */
     static Map<String, Jacobian> compute(NumericalDerivative numerical, long[] inputShape, String wrt,
                                          List<String> outputs, Map<String, long[]> outputShapes, int[] cols) {
+        return compute(numerical, inputShape, wrt, outputs, outputShapes, cols, null, null);
+    }
+
+    /**
+     * The same, on several threads when {@code threads} is given (each over a copy of {@code reference} and of
+     * {@code inputs}, the arrays the derivative perturbs).
+     */
+    static Map<String, Jacobian> compute(NumericalDerivative numerical, long[] inputShape, String wrt,
+                                         List<String> outputs, Map<String, long[]> outputShapes, int[] cols,
+                                         ParallelLines threads, Differentiable reference) {
         int n = cols == null ? Math.toIntExact(Flat.size(inputShape)) : cols.length;
         Map<String, double[][]> values = new HashMap<>();
+        List<Map<String, double[]>> columns = threads == null ? null : threads.run(n, new JacobianSide.Lines(
+                new NumericalJacobian(Map.of(wrt, numerical), Map.of(), Map.of(wrt, inputShape), List.of(wrt), outputs,
+                        outputShapes, reference, numerical.inputs()), wrt, cols));
         for (int c = 0; c < n; c++) {
-            Map<String, double[]> column = numerical.alongElement(wrt, cols == null ? c : cols[c]);
+            Map<String, double[]> column = columns != null ? columns.get(c)
+                    : numerical.alongElement(wrt, cols == null ? c : cols[c]);
             for (String out : outputs) {
                 double[] d = column.get(out);
                 double[][] v = values.computeIfAbsent(out, k -> new double[d.length][n]);
@@ -110,5 +150,10 @@ final class NumericalJacobian implements JacobianSide {
     @Override
     public long evaluations(String in) {
         return evaluations.get(in).value();
+    }
+
+    /** The derivative of one input, for kink probes. */
+    NumericalDerivative derivative(String in) {
+        return derivatives.get(in);
     }
 }

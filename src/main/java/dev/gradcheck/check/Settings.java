@@ -32,7 +32,7 @@ record Settings(double delta, Tolerance tolerance, Stencil stencil, Integer maxE
         CheckOptions o = spec.options();
         return new Settings(delta, tolerance, o.stencil(), o.maxElements(), o.nondetTol(), spec.seed(),
                 o.sampleSeed(), o.mask(), capture, o.compress(),
-                o.threads() != null ? o.threads() : defaultThreads());
+                o.threads() != null ? o.threads() : CheckOptions.defaultThreads(1));
     }
 
     /** The seed of every sample the check draws (elements, fast-mode directions). */
@@ -56,25 +56,5 @@ record Settings(double delta, Tolerance tolerance, Stencil stencil, Integer maxE
     Settings withSeed(long newSeed) {
         return new Settings(delta, tolerance, stencil, maxElements, nondetTol, newSeed, sampleSeed, mask, capture,
                 compress, threads);
-    }
-
-    /** The same settings computing both sides of every block line by line (the dense check). */
-    Settings dense() {
-        return new Settings(delta, tolerance, stencil, maxElements, nondetTol, seed, sampleSeed, mask, capture,
-                false, threads);
-    }
-
-    /** The same settings evaluating on this many threads. */
-    Settings withThreads(int n) {
-        return new Settings(delta, tolerance, stencil, maxElements, nondetTol, seed, sampleSeed, mask, capture,
-                compress, n);
-    }
-
-    /**
-     * Threads when none are asked for: this machine's processors, at most 8 (a check's arrays are small, so more
-     * threads mostly contend for memory bandwidth); 1 where the evaluations are too few to pay for copies.
-     */
-    static int defaultThreads() {
-        return Math.min(8, Runtime.getRuntime().availableProcessors());
     }
 }

@@ -11,6 +11,7 @@ import dev.gradcheck.run.RunCache;
 import dev.gradcheck.run.RunConfiguration;
 import dev.gradcheck.run.RunListener;
 import dev.gradcheck.run.RunSession;
+import dev.gradcheck.spec.CheckOptions;
 import dev.gradcheck.spec.Overrides;
 import dev.gradcheck.spec.SpecIds;
 import java.io.IOException;
@@ -163,6 +164,9 @@ final class CheckCommand implements Callable<Integer> {
         Overrides overrides = checking.overrides(command);
         if (jobs < 1) {
             throw new ParameterException(command.commandLine(), "--jobs must be at least 1, got " + jobs);
+        }
+        if (overrides.threads() == null && jobs > 1 && !inProcess) { // the workers share the processors
+            overrides = overrides.withThreads(CheckOptions.defaultThreads(jobs));
         }
         if (timeout != null && !(timeout > 0)) {
             throw new ParameterException(command.commandLine(), "--timeout must be > 0 seconds, got " + timeout);

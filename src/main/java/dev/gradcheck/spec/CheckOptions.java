@@ -22,7 +22,7 @@ public record CheckOptions(Stencil stencil, Integer maxElements, double nondetTo
 
     public static final CheckOptions DEFAULT = new CheckOptions(Stencil.CENTRAL, null, 0.0, false);
 
-    /** The most threads one check may use: more only contend for memory bandwidth on small arrays. */
+    /** The most threads one check may use. */
     public static final int MAX_THREADS = 64;
 
     public CheckOptions {
@@ -32,6 +32,15 @@ public record CheckOptions(Stencil stencil, Integer maxElements, double nondetTo
     /** Without a sample seed of its own or a mask; compressed, on the default threads. */
     public CheckOptions(Stencil stencil, Integer maxElements, double nondetTol, boolean resample) {
         this(stencil, maxElements, nondetTol, resample, null, JacobianMask.NONE, true, null);
+    }
+
+    /**
+     * Threads per check when none are asked for, where {@code sharers} checks run side by side (--jobs): this
+     * machine's processors shared among them, at most 8 (a check's arrays are small, so more threads mostly contend
+     * for memory bandwidth). A check starts helper threads only once its evaluations have run for a while.
+     */
+    public static int defaultThreads(int sharers) {
+        return Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()) / Math.max(1, sharers));
     }
 
     // The bounds every way in applies (a spec, the command line, the library API), each with its own message.

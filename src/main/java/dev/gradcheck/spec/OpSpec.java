@@ -53,6 +53,12 @@ public record OpSpec(
                 backends, seed, expect, graph, timeoutSeconds);
     }
 
+    /** This spec with other checking settings. */
+    public OpSpec withOptions(CheckOptions o) {
+        return new OpSpec(name, pos, op, attrs, inputs, outputs, check, noGrad, delta, tolerance, mode, order, o,
+                backends, seed, expect, graph, timeoutSeconds);
+    }
+
     /**
      * A one-op spec for one node of this graph spec, over the given inputs, with this spec's checking settings;
      * used to check a node on its own. Its check list is every floating input.

@@ -10,4 +10,9 @@ public record Overrides(Mode mode, Integer order, Stencil stencil, Integer maxEl
                         Boolean resample, Boolean compress, Integer threads) {
 
     public static final Overrides NONE = new Overrides(null, null, null, null, null, null, null, null);
+
+    /** The same overrides with a thread count (given, or the default for checks sharing the machine). */
+    public Overrides withThreads(Integer n) {
+        return new Overrides(mode, order, stencil, maxElements, nondetTol, resample, compress, n);
+    }
 }

@@ -9,6 +9,14 @@ final class Specs {
 
     private Specs() {}
 
+    static OpSpec valid(dev.gradcheck.spec.LoadedSpec loaded) {
+        try {
+            return loaded.specOrThrow();
+        } catch (InvalidSpecException e) {
+            throw new IllegalArgumentException("test spec is invalid: " + e.errors(), e);
+        }
+    }
+
     static OpSpec parse(String yaml) {
         try {
             return new SpecLoader().loadText("test.yaml", "test", yaml).get(0).specOrThrow();

@@ -183,6 +183,15 @@ class CheckCommandTest {
         assertEquals(2, block.at("/sampled/input_elements").asInt(), block.toString());
         assertEquals(4 * 2 + 2, block.get("evaluations").asInt(), "five-point: 4 forwards per sampled element");
 
+        Cli compressed = Cli.run("check", dir.toString(), "--threads", "2", "--format", "json");
+        Cli dense = Cli.run("check", dir.toString(), "--no-compress", "--threads", "1", "--format", "json");
+        JsonNode c = new ObjectMapper().readTree(compressed.out()).at("/checks/0/gradients/0");
+        JsonNode d = new ObjectMapper().readTree(dense.out()).at("/checks/0/gradients/0");
+        assertEquals("pass", c.get("verdict").asText(), compressed.out());
+        assertEquals("pass", d.get("verdict").asText(), dense.out());
+        assertTrue(c.get("evaluations").asInt() < d.get("evaluations").asInt(), "compressed by default, dense with"
+                + " --no-compress: " + c.get("evaluations") + " against " + d.get("evaluations"));
+
         Cli fast = Cli.run("check", dir.toString(), "--mode", "fast", "--format", "json");
         assertEquals("fast", new ObjectMapper().readTree(fast.out()).at("/checks/0/gradients/0/kind").asText());
 
@@ -191,7 +200,7 @@ class CheckCommandTest {
         assertTrue(resample.out().contains("resample: true has no effect"), resample.out());
 
         for (String[] bad : new String[][] {{"--stencil", "fivepoint"}, {"--order", "3"}, {"--max-elements", "0"},
-                {"--nondet-tol", "-1"}, {"--mode", "exhaustive"}}) {
+                {"--nondet-tol", "-1"}, {"--mode", "exhaustive"}, {"--threads", "0"}, {"--threads", "65"}}) {
             Cli r = Cli.run("check", dir.toString(), bad[0], bad[1]);
             assertEquals(2, r.exit(), String.join(" ", bad));
             assertTrue(r.err().contains(bad[0]) || r.err().contains(bad[1]), r.err());

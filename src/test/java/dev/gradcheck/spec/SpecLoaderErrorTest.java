@@ -545,13 +545,15 @@ class SpecLoaderErrorTest {
                 max_elements: 0
                 nondet_tol: -1
                 resample: maybe
+                compress: 3
                 """);
         assertError(errors, 3, 10, "unknown stencil 'fivepoint' (did you mean 'five-point'?); valid: central, "
                 + "five-point, richardson");
         assertError(errors, 4, 15, "'max_elements' must be a positive integer, got 0");
         assertError(errors, 5, 13, "'nondet_tol' must be >= 0, got -1");
         assertError(errors, 6, 11, "expected true or false for 'resample'");
-        assertEquals(4, errors.size(), () -> SpecFiles.render(errors));
+        assertError(errors, 7, 11, "expected true or false for 'compress'");
+        assertEquals(5, errors.size(), () -> SpecFiles.render(errors));
     }
 
     @Test
