@@ -3,6 +3,7 @@ package dev.gradcheck.backend;
 import dev.gradcheck.check.BackendSampler;
 import dev.gradcheck.check.FunctionFactory;
 import dev.gradcheck.check.GraphAwareChecker;
+import dev.gradcheck.op.FunctionCache;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.OpCatalog;
 import dev.gradcheck.op.OpResolver;
@@ -24,6 +25,7 @@ public final class InProcessBackend implements Backend {
     private final FunctionFactory factory;
     private final PluginSet plugins;
     private final MemoryBudget budget;
+    private final FunctionCache cache;
 
     /**
      * @param engine  the engine ND4J runs on in this JVM (one per JVM, chosen at start-up), as results name it
@@ -31,26 +33,45 @@ public final class InProcessBackend implements Backend {
      * @param budget  the most memory one check may plan to use
      */
     public InProcessBackend(Engine engine, FunctionFactory factory, MemoryBudget budget) {
-        this(engine, factory, PluginSet.EMPTY, budget);
+        this(engine, factory, PluginSet.EMPTY, budget, null);
     }
 
-    private InProcessBackend(Engine engine, FunctionFactory factory, PluginSet plugins, MemoryBudget budget) {
+    /** @param cache the cache behind {@code factory}, emptied when this backend closes; or null */
+    public InProcessBackend(Engine engine, FunctionFactory factory, MemoryBudget budget, FunctionCache cache) {
+        this(engine, factory, PluginSet.EMPTY, budget, cache);
+    }
+
+    private InProcessBackend(Engine engine, FunctionFactory factory, PluginSet plugins, MemoryBudget budget,
+                             FunctionCache cache) {
         this.engine = engine;
         this.checker = new GraphAwareChecker(factory, engine.specName(), budget);
         this.factory = factory;
         this.plugins = plugins;
         this.budget = budget;
+        this.cache = cache;
+    }
+
+    @Override
+    public void close() {
+        if (cache != null) {
+            cache.clear();
+        }
     }
 
     /**
      * ND4J's ops and the given plugin ops (already checked for name clashes), built within {@code budget}: an op's
-     * outputs are weighed before it runs.
+     * outputs are weighed before it runs. The functions of recent specs are kept for their next check
+     * ({@link FunctionCache}).
      */
     public static InProcessBackend withPlugins(Engine engine, PluginSet plugins, MemoryBudget budget) {
-        FunctionFactory ops = plugins.isEmpty() ? new Nd4jOpBuilder(OpCatalog.nd4j(), budget)::build
+        FunctionCache.Builder ops = plugins.isEmpty() ? new Nd4jOpBuilder(OpCatalog.nd4j(), budget)::build
                 : new OpResolver(OpCatalog.nd4j(), plugins, budget)::build;
-        return new InProcessBackend(engine, ops, plugins, budget);
+        FunctionCache cache = new FunctionCache(ops, KEPT_FUNCTIONS);
+        return new InProcessBackend(engine, cache::build, plugins, budget, cache);
     }
+
+    /** Built functions kept for a rerun of the same spec: enough for a shell's working set. */
+    public static final int KEPT_FUNCTIONS = 16;
 
     @Override
     public Engine engine() {
