@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gradcheck.backend.Backend;
 import dev.gradcheck.backend.InProcessBackend;
 import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.op.ForwardingFunction;
+import dev.gradcheck.op.FunctionCache;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.Nd4jOpBuilder.Executor;
 import dev.gradcheck.op.OpCatalog;
@@ -44,6 +46,8 @@ public final class Bench {
     private final Map<Executor, Nd4jOpBuilder> builders = new EnumMap<>(Executor.class);
     /** Whole checks go through the in-process engine, as --in-process and the library run them. */
     private final Map<Executor, Backend> checkers = new EnumMap<>(Executor.class);
+    /** The same without keeping built functions: every check builds its function afresh (a first check's cost). */
+    private final Map<Executor, Backend> freshCheckers = new EnumMap<>(Executor.class);
 
     public Bench(int repeats, PrintWriter out) {
         this.repeats = repeats;
@@ -52,7 +56,9 @@ public final class Bench {
         for (Executor e : Executor.values()) {
             Nd4jOpBuilder b = builder.withExecutor(e);
             builders.put(e, b);
-            checkers.put(e, new InProcessBackend(Engine.CPU, b::build, MemoryBudget.forThisJvm()));
+            FunctionCache cache = new FunctionCache(b::build, InProcessBackend.KEPT_FUNCTIONS);
+            checkers.put(e, new InProcessBackend(Engine.CPU, cache::build, MemoryBudget.forThisJvm(), cache));
+            freshCheckers.put(e, new InProcessBackend(Engine.CPU, b::build, MemoryBudget.forThisJvm()));
         }
     }
 
@@ -80,6 +86,88 @@ public final class Bench {
                 + " median of " + repeats + " after a warm-up. direct = compiled ND4J calls, samediff = SameDiff's"
                 + " session for every call (-Dgradcheck.executor=samediff). PyTorch beside it: bench/compare.");
         out.flush();
+    }
+
+    /**
+     * The scaling table: for each of {@link BenchCase#SCALING}, a full check's forward evaluations and backward passes
+     * and its time, compressed (on the default threads and on one) and dense ({@code compress: false}), median of
+     * the repeats after a warm-up, on the direct executor.
+     */
+    public void scaling() throws InvalidSpecException {
+        out.printf("%-24s %6s %6s %9s %9s %10s %10s %9s %9s %10s %7s%n", "CASE", "N", "M", "FORWARDS", "BACKWARDS",
+                "FULL", "1 THREAD", "FORWARDS", "BACKWARDS", "DENSE", "DENSE/");
+        out.printf("%-24s %6s %6s %9s %9s %10s %10s %9s %9s %10s %7s%n", "", "", "", "compressed", "", "", "",
+                "dense", "", "1 THREAD", "FULL");
+        out.flush();
+        for (BenchCase c : BenchCase.SCALING) {
+            OpSpec spec = parse(c.yaml());
+            long n = spec.check().stream().mapToLong(name -> spec.input(name).length()).sum();
+            OpSpec dense = spec.withOptions(spec.options().withCompress(false).withThreads(1));
+            OpSpec one = spec.withOptions(spec.options().withThreads(1));
+            long[] compressedCalls = calls(one);
+            long[] denseCalls = calls(dense);
+            double full = medianCheck(spec, checkers.get(Executor.DIRECT), c.label());
+            double single = medianCheck(one, checkers.get(Executor.DIRECT), c.label());
+            double denseMs = medianCheck(dense, checkers.get(Executor.DIRECT), c.label());
+            long m = compressedCalls[2];
+            out.printf("%-24s %6d %6d %9d %9d %8.3f s %8.3f s %9d %9d %8.3f s %6.1fx%n", c.label(), n, m,
+                    compressedCalls[0], compressedCalls[1], full / 1e3, single / 1e3, denseCalls[0], denseCalls[1],
+                    denseMs / 1e3, denseMs / full);
+            out.flush();
+        }
+        out.println();
+        out.println("N: input elements checked, M: output elements. FORWARDS / BACKWARDS: evaluations of the function"
+                + " and backward passes one full check makes (sanity checks included: 1 forward, 3 backward passes)."
+                + " FULL: a whole full check, compressed (the default), on the default threads ("
+                + dev.gradcheck.spec.CheckOptions.defaultThreads(1) + " here); 1 THREAD: the same on one thread;"
+                + " DENSE: compress: false on one thread. Median of " + repeats + " after a warm-up, direct executor.");
+        out.flush();
+    }
+
+    /** Forward evaluations, backward passes and the first output's length of one check of the spec. */
+    private long[] calls(OpSpec spec) {
+        long[] counts = new long[3];
+        Backend counting = new InProcessBackend(Engine.CPU, (s, in) -> new Counting(
+                builders.get(Executor.DIRECT).build(s, in), counts), MemoryBudget.forThisJvm());
+        CheckResult r = counting.run(spec);
+        if (r.gradients().stream().anyMatch(g -> !g.verdict().passed())) {
+            throw new IllegalStateException(spec.op().value() + " did not pass: " + r);
+        }
+        return counts;
+    }
+
+    /** Counts forward evaluations and backward passes (copies for other threads count into the same). */
+    private static final class Counting extends ForwardingFunction {
+        private final long[] counts;
+
+        Counting(Differentiable f, long[] counts) {
+            super(f);
+            this.counts = counts;
+        }
+
+        @Override
+        public Map<String, INDArray> forward(Map<String, INDArray> inputs) {
+            Map<String, INDArray> y = f.forward(inputs);
+            synchronized (counts) {
+                counts[0]++;
+                counts[2] = y.values().iterator().next().length();
+            }
+            return y;
+        }
+
+        @Override
+        public Map<String, INDArray> vjp(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
+                                         List<String> wrt) {
+            synchronized (counts) {
+                counts[1]++;
+            }
+            return f.vjp(inputs, cotangents, wrt);
+        }
+
+        @Override
+        public Differentiable copy() {
+            return new Counting(f.copy(), counts);
+        }
     }
 
     /**
@@ -113,14 +201,20 @@ public final class Bench {
         switch (cmd) {
             case "cases" -> {
                 var list = reply.putArray("cases");
-                BenchCase.ALL.forEach(c -> list.addObject().put("id", c.id()).put("label", c.label()));
+                for (BenchCase c : BenchCase.set(request.path("set").asText("six"))) {
+                    OpSpec spec = parse(c.yaml());
+                    list.addObject().put("id", c.id()).put("label", c.label()).put("n", spec.check().stream()
+                            .mapToLong(name -> spec.input(name).length()).sum());
+                }
             }
             case "check" -> {
                 BenchCase c = bench(request);
                 String mode = request.path("mode").asText("full");
-                OpSpec spec = parse(c.yaml(mode));
+                OpSpec spec = withOptions(parse(c.yaml(mode)), request);
+                Backend checker = (request.path("cache").asBoolean(true) ? checkers : freshCheckers)
+                        .get(executor(request));
                 long start = System.nanoTime();
-                CheckResult r = checkers.get(executor(request)).run(spec);
+                CheckResult r = checker.run(spec);
                 reply.put("ms", (System.nanoTime() - start) / 1e6);
                 reply.put("status", r.status().name().toLowerCase(java.util.Locale.ROOT));
                 reply.put("evaluations", r.gradients().stream().mapToLong(GradientResult::evaluations).sum());
@@ -134,6 +228,18 @@ public final class Bench {
             }
             default -> throw new IllegalArgumentException("unknown request '" + cmd + "' (cases, check, costs, quit)");
         }
+    }
+
+    /** A check request's optional "compress" (true/false) and "threads" (N), as --no-compress and --threads set them. */
+    private static OpSpec withOptions(OpSpec spec, JsonNode request) {
+        dev.gradcheck.spec.CheckOptions o = spec.options();
+        if (request.has("compress")) {
+            o = o.withCompress(request.get("compress").asBoolean());
+        }
+        if (request.has("threads")) {
+            o = o.withThreads(request.get("threads").asInt());
+        }
+        return spec.withOptions(o);
     }
 
     private static BenchCase bench(JsonNode request) {
@@ -180,8 +286,10 @@ public final class Bench {
 
     /** The median of {@code repeats} whole checks after one warm-up (class loading, JIT, SameDiff's first gradient). */
     private double medianCheck(BenchCase c, String mode, Executor executor) throws InvalidSpecException {
-        OpSpec spec = parse(c.yaml(mode));
-        Backend checker = checkers.get(executor);
+        return medianCheck(parse(c.yaml(mode)), checkers.get(executor), c.label() + " in " + mode + " mode");
+    }
+
+    private double medianCheck(OpSpec spec, Backend checker, String what) {
         checker.run(spec);
         double[] millis = new double[repeats];
         for (int i = 0; i < repeats; i++) {
@@ -189,7 +297,7 @@ public final class Bench {
             CheckResult r = checker.run(spec);
             millis[i] = (System.nanoTime() - t) / 1e6;
             if (r.gradients().stream().anyMatch(g -> !g.verdict().passed())) {
-                throw new IllegalStateException(c.label() + " did not pass in " + mode + " mode: " + r);
+                throw new IllegalStateException(what + " did not pass: " + r);
             }
         }
         Arrays.sort(millis);

@@ -35,6 +35,35 @@ record BenchCase(String id, String label, String yaml, String nativeOp, long[] i
                   x: {shape: [16, 32], init: {uniform: [-2, 2]}}
                 """, "softmax", new long[] {1}));
 
+    /**
+     * How a full check's cost grows with the input size N and the output size M: elementwise (N = M, diagonal),
+     * softmax over rows of 32 (block-diagonal), square matmuls up to 64x64 (N = 2n², M = n², dense rows). The
+     * matmuls' inputs are in [0.5, 1.5]: in [-2, 2] a 64x64 matmul's smallest Jacobian entries (~1e-3) sit within
+     * the finite differences' rounding of float64's default tolerance, and the check fails (both ways).
+     */
+    static final List<BenchCase> SCALING = List.of(
+        tanh(100), tanh(400), tanh(1000), tanh(2000), tanh(4000),
+        softmax(8, 32), softmax(32, 32), softmax(128, 32),
+        matmul(8), matmul(16), matmul(32), matmul(48), matmul(64));
+
+    private static BenchCase softmax(int rows, int cols) {
+        return new BenchCase("softmax-" + rows + "x" + cols, "softmax " + rows + "x" + cols + ", dim 1", """
+                op: softmax
+                attrs: {dimension: 1}
+                inputs:
+                  x: {shape: [%d, %d], init: {uniform: [-2, 2]}}
+                """.formatted(rows, cols), "softmax", new long[] {1});
+    }
+
+    private static BenchCase matmul(int n) {
+        return new BenchCase("matmul-" + n, "matmul " + n + "x" + n + " . " + n + "x" + n, """
+                op: matmul
+                inputs:
+                  a: {shape: [%d, %d], init: {uniform: [0.5, 1.5]}}
+                  b: {shape: [%d, %d], init: {uniform: [0.5, 1.5]}}
+                """.formatted(n, n, n, n), "matmul", new long[0]);
+    }
+
     private static BenchCase tanh(int n) {
         return new BenchCase("tanh-" + n, "tanh " + n, """
                 op: tanh
@@ -43,8 +72,19 @@ record BenchCase(String id, String label, String yaml, String nativeOp, long[] i
                 """.formatted(n), "tanh", new long[0]);
     }
 
+    /** A case of either list by its id (a case in both is the same spec). */
     static Optional<BenchCase> byId(String id) {
-        return ALL.stream().filter(c -> c.id().equals(id)).findFirst();
+        return java.util.stream.Stream.concat(ALL.stream(), SCALING.stream()).filter(c -> c.id().equals(id))
+                .findFirst();
+    }
+
+    /** {@code six} (the default): {@link #ALL}; {@code scaling}: {@link #SCALING}. */
+    static List<BenchCase> set(String name) {
+        return switch (name) {
+            case "six" -> ALL;
+            case "scaling" -> SCALING;
+            default -> throw new IllegalArgumentException("no set of bench cases '" + name + "' (six, scaling)");
+        };
     }
 
     /** The spec in a mode: {@code full} as written, {@code fast} with {@code mode: fast}. */

@@ -30,10 +30,17 @@ final class BenchCommand implements Callable<Integer> {
     String executor;
 
     @Option(names = "--serve", description = "Read JSON requests from stdin, one per line, and answer each on"
-            + " stdout (bench/compare drives it): {\"cmd\": \"cases\"}, {\"cmd\": \"check\", \"case\": ID,"
-            + " \"mode\": \"full\"|\"fast\", \"executor\": \"direct\"|\"samediff\"}, {\"cmd\": \"costs\", \"case\": ID,"
-            + " \"executor\": ...}, {\"cmd\": \"quit\"}.")
+            + " stdout (bench/compare drives it): {\"cmd\": \"cases\"} (or with \"set\": \"scaling\"),"
+            + " {\"cmd\": \"check\", \"case\": ID,"
+            + " \"mode\": \"full\"|\"fast\", \"executor\": \"direct\"|\"samediff\", and optionally \"compress\":"
+            + " false, \"threads\": N, \"cache\": false (build the function afresh)}, {\"cmd\": \"costs\", \"case\":"
+            + " ID, \"executor\": ...}, {\"cmd\": \"quit\"}.")
     boolean serve;
+
+    @Option(names = "--scaling", description = "How a full check's cost grows with the input size N and the output"
+            + " size M (tanh up to 4000, softmax rows, square matmuls up to 64x64): evaluations and seconds,"
+            + " compressed and dense.")
+    boolean scaling;
 
     @Spec
     CommandSpec command;
@@ -43,6 +50,10 @@ final class BenchCommand implements Callable<Integer> {
         Bench bench = new Bench(Math.max(1, repeat), command.commandLine().getOut());
         if (serve) {
             bench.serve(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));
+            return ExitCode.OK.code();
+        }
+        if (scaling) {
+            bench.scaling();
             return ExitCode.OK.code();
         }
         try {

@@ -47,6 +47,7 @@ class BenchServeTest {
                 "{\"cmd\": \"cases\"}");
         assertEquals(6, r.size(), "one reply per request, none after quit: " + r);
         assertEquals(6, r.get(0).get("cases").size());
+        assertEquals(100, r.get(0).at("/cases/0/n").asLong(), "tanh 100 checks 100 input elements");
         for (JsonNode check : List.of(r.get(1), r.get(2))) {
             assertEquals("passed", check.get("status").asText(), check.toString());
             assertTrue(check.get("ms").asDouble() > 0 && check.get("evaluations").asLong() > 0, check.toString());
@@ -56,6 +57,26 @@ class BenchServeTest {
         assertEquals("", costs.get("session_use").asText(), "tanh runs on the direct executor throughout");
         assertTrue(r.get(4).get("error").asText().contains("no bench case 'no-such-case'"), r.get(4).toString());
         assertTrue(r.get(5).has("error"), r.get(5).toString());
+    }
+
+    @Test
+    void listsTheScalingCasesAndChecksThemByIdUpToA64x64Matmul() throws Exception {
+        List<JsonNode> r = serve("{\"cmd\": \"cases\", \"set\": \"scaling\"}",
+                "{\"cmd\": \"check\", \"case\": \"matmul-8\", \"compress\": false, \"threads\": 1}",
+                "{\"cmd\": \"check\", \"case\": \"matmul-8\"}",
+                "{\"cmd\": \"cases\", \"set\": \"nine\"}");
+        JsonNode cases = r.get(0).get("cases");
+        assertEquals(BenchCase.SCALING.size(), cases.size());
+        JsonNode last = cases.get(cases.size() - 1);
+        assertEquals("matmul-64", last.get("id").asText());
+        assertEquals(2 * 64 * 64, last.get("n").asLong(), "both 64x64 inputs checked");
+        JsonNode dense = r.get(1);
+        JsonNode compressed = r.get(2);
+        assertEquals("passed", dense.get("status").asText(), dense.toString());
+        assertEquals("passed", compressed.get("status").asText(), compressed.toString());
+        assertTrue(compressed.get("evaluations").asLong() < dense.get("evaluations").asLong(),
+                "compressed by default: " + compressed + " against " + dense);
+        assertTrue(r.get(3).get("error").asText().contains("no set of bench cases 'nine'"), r.get(3).toString());
     }
 
     /** bench/compare holds the PyTorch version of each case under the same id: the two lists must not drift. */
@@ -69,6 +90,7 @@ class BenchServeTest {
         }
         Set<String> ours = new TreeSet<>();
         BenchCase.ALL.forEach(c -> ours.add(c.id()));
+        BenchCase.SCALING.forEach(c -> ours.add(c.id()));
         assertEquals(ours, torch);
     }
 }
