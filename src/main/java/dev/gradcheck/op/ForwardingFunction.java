@@ -67,6 +67,16 @@ public abstract class ForwardingFunction implements Differentiable {
     }
 
     @Override
+    public List<String> attributesLeftAtDefault() {
+        return f.attributesLeftAtDefault();
+    }
+
+    @Override
+    public List<String> argumentsChanged() {
+        return f.argumentsChanged();
+    }
+
+    @Override
     public java.util.OptionalLong plannedOutputBytes() {
         return f.plannedOutputBytes();
     }
