@@ -3,7 +3,6 @@ package dev.gradcheck.cli;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gradcheck.op.Backwards;
 import dev.gradcheck.op.OpCatalog;
 import dev.gradcheck.op.OpInfo;
 import dev.gradcheck.spec.Expectation;
@@ -91,7 +90,7 @@ final class CoverageCommand implements Callable<Integer> {
             console.err().println("gradcheck: " + invalid + " invalid spec(s) not counted ('gradcheck validate' lists"
                     + " them)");
         }
-        List<Row> rows = Backwards.withBackward(catalog).stream()
+        List<Row> rows = catalog.withBackward().stream()
                 .map(o -> new Row(o, specsPerOp.getOrDefault(o.name(), 0), passingPerOp.getOrDefault(o.name(), 0)))
                 .toList();
         PrintWriter out = console.out();

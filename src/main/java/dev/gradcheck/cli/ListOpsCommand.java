@@ -105,15 +105,7 @@ final class ListOpsCommand implements Callable<Integer> {
                 g.writeStringField("class", o.javaClass());
                 g.writeBooleanField("checkable", o.checkable());
                 g.writeBooleanField("bp_kernel", o.bpKernel());
-                g.writeArrayFieldStart("args");
-                for (ArgInfo a : o.args()) {
-                    g.writeStartObject();
-                    g.writeStringField("name", a.name());
-                    g.writeStringField("kind", a.kind().label());
-                    g.writeNumberField("index", a.index());
-                    g.writeEndObject();
-                }
-                g.writeEndArray();
+                OpCatalog.writeArgs(g, "args", o.args()); // as the op catalog holds them
                 g.writeEndObject();
             }
             g.writeEndArray();

@@ -20,5 +20,10 @@ public record ArgInfo(String name, Kind kind, int index) {
         public String label() {
             return label;
         }
+
+        /** The kind a label names ({@link #label()}), if any. */
+        public static java.util.Optional<Kind> fromLabel(String label) {
+            return java.util.Arrays.stream(values()).filter(k -> k.label.equals(label)).findFirst();
+        }
     }
 }

@@ -8,7 +8,6 @@ import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
-import dev.gradcheck.spec.SpecError;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -65,7 +64,7 @@ final class GraphBuilder {
     private Built buildWeighed(OpSpec spec, Map<String, INDArray> inputs, GradientClip clip, MemoryBudget budget)
             throws InvalidSpecException {
         GraphSpec graph = spec.graph();
-        validateNodes(graph);
+        ops.validateOps(spec); // every node's op and attributes at once, so one run shows every such mistake
         List<Differentiable> nodes = new ArrayList<>();
         try {
             Map<String, INDArray> values = new HashMap<>(inputs);
@@ -122,23 +121,6 @@ final class GraphBuilder {
                     + (a.dataType() == DataType.DOUBLE ? "" : " " + dtype));
         }
         return String.join(", ", described);
-    }
-
-    /** Every node's op and attributes at once, so one run shows every such mistake in the graph. */
-    private void validateNodes(GraphSpec graph) throws InvalidSpecException {
-        List<SpecError> errors = new ArrayList<>();
-        for (GraphNode node : graph.nodes()) {
-            try {
-                ops.validateOp(node.op(), node.attrs());
-            } catch (InvalidSpecException e) {
-                errors.addAll(e.errors());
-            }
-        }
-        if (!errors.isEmpty()) {
-            errors.sort(java.util.Comparator.comparingInt((SpecError e) -> e.pos().line())
-                    .thenComparingInt(e -> e.pos().col()));
-            throw new InvalidSpecException(errors);
-        }
     }
 
     /**

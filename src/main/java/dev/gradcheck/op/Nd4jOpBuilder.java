@@ -7,7 +7,6 @@ import dev.gradcheck.spec.Located;
 import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SourcePos;
-import dev.gradcheck.spec.Suggestions;
 import java.lang.reflect.Constructor;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,6 +19,7 @@ import java.util.Set;
 import org.nd4j.autodiff.functions.DifferentialFunction;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.imports.converters.DifferentialFunctionClassHolder;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.BaseReduceOp;
 import org.nd4j.linalg.api.ops.BaseScalarOp;
@@ -38,6 +38,7 @@ public final class Nd4jOpBuilder {
     private final OpCatalog catalog;
     /** What a build may allocate: an op's outputs are weighed against it before the op first runs. */
     private final MemoryBudget budget;
+    private final CatalogOps catalogOps;
 
     /** A builder that weighs nothing (tests, and builds whose size was weighed elsewhere). */
     public Nd4jOpBuilder(OpCatalog catalog) {
@@ -47,6 +48,7 @@ public final class Nd4jOpBuilder {
     public Nd4jOpBuilder(OpCatalog catalog, MemoryBudget budget) {
         this.catalog = catalog;
         this.budget = budget;
+        this.catalogOps = new CatalogOps(catalog);
     }
 
     /** How graphs clip gradients: {@link GradientClip#BY_VALUE} unless a test swaps in a wrong one. */
@@ -108,25 +110,26 @@ public final class Nd4jOpBuilder {
         if (spec.graph() != null) {
             return new GraphBuilder(this).validate(spec, budget);
         }
-        validateOp(spec.op(), spec.attrs());
+        validateOps(spec);
         return Map.of();
     }
 
-    void validateOp(Located<String> op, Map<String, Located<Object>> attrs) throws InvalidSpecException {
-        bind(lookup(op), attrs);
+    /** The op names and attributes of a one-op or graph spec, against the catalog alone (no ND4J). */
+    void validateOps(OpSpec spec) throws InvalidSpecException {
+        catalogOps.validate(spec);
     }
 
-    private static AttributeBinder.Bound bind(OpInfo info, Map<String, Located<Object>> attrs)
-            throws InvalidSpecException {
-        DifferentialFunction proto = OpCatalog.prototype(info.name());
-        return AttributeBinder.bind(info.name(), bindableArgs(proto, info.args()), propertyNames(proto), attrs);
+    /** The op's shared instance in SameDiff's class registry, which the op's class and Java properties come from. */
+    static DifferentialFunction prototype(String name) {
+        return DifferentialFunctionClassHolder.getInstance().getInstance(name);
     }
 
     /**
      * Positional arguments reach only custom ops. Legacy ops (transforms, reductions, ...) are configured through
-     * Java properties, plus a reduction's dimensions; their descriptor's other arguments cannot be set.
+     * Java properties, plus a reduction's dimensions; their descriptor's other arguments cannot be set. The op
+     * catalog records the result ({@link OpBinding}), which binds a spec's attributes without ND4J.
      */
-    private static List<ArgInfo> bindableArgs(DifferentialFunction proto, List<ArgInfo> args) {
+    static List<ArgInfo> bindableArgs(DifferentialFunction proto, List<ArgInfo> args) {
         if (proto instanceof DynamicCustomOp) {
             return args;
         }
@@ -227,7 +230,7 @@ public final class Nd4jOpBuilder {
     List<String> leftAtDefault(Located<String> op, Map<String, Located<Object>> attrs) throws InvalidSpecException {
         OpInfo info = lookup(op);
         List<String> names = new ArrayList<>();
-        for (ArgInfo arg : bindableArgs(OpCatalog.prototype(info.name()), info.args())) {
+        for (ArgInfo arg : catalog.binding(info.name()).positional()) {
             if (arg.kind() != ArgInfo.Kind.DTYPE && arg.kind() != ArgInfo.Kind.INPUT && !attrs.containsKey(arg.name())
                     && !names.contains(arg.name())) {
                 names.add(arg.name());
@@ -353,9 +356,9 @@ public final class Nd4jOpBuilder {
      */
     List<SDVariable> addOp(SameDiff sd, Located<String> opName, Map<String, Located<Object>> attrs,
                            SDVariable[] args, List<INDArray> arrays) throws InvalidSpecException {
-        OpInfo info = lookup(opName);
-        DifferentialFunction proto = OpCatalog.prototype(info.name());
-        AttributeBinder.Bound bound = bind(info, attrs);
+        OpInfo info = catalogOps.lookup(opName);
+        DifferentialFunction proto = prototype(info.name());
+        AttributeBinder.Bound bound = catalogOps.bind(info, attrs);
         Optional<ConfiguredOps.Construction> configured = ConfiguredOps.find(info.name());
         DifferentialFunction op;
         if (configured.isPresent()) {
@@ -366,22 +369,6 @@ public final class Nd4jOpBuilder {
             op = blank(proto, sd, args, bound);
         }
         return new ArrayList<>(List.of(op.outputVariables()));
-    }
-
-    private OpInfo lookup(Located<String> op) throws InvalidSpecException {
-        String name = op.value();
-        OpInfo info = catalog.find(name).filter(OpInfo::checkable).orElse(null);
-        if (info == null) {
-            boolean nativeOnly = catalog.find(name).isPresent();
-            String msg = nativeOnly
-                    ? "op '" + name + "' exists only in ND4J's native registry, with no SameDiff class to build and"
-                      + " differentiate it"
-                    : "unknown op '" + name + "'" + Suggestions.closest(name, catalog.checkableNames())
-                      .map(s -> " (did you mean '" + s + "'?)").orElse("")
-                      + "; `gradcheck list-ops` lists them (plugin ops once loaded with --plugin)";
-            throw new InvalidSpecException(op.pos(), msg);
-        }
-        return info;
     }
 
     /** Variance and standard deviation take Bessel's correction before keepDims; it defaults to on, as in ND4J. */

@@ -1,121 +1,277 @@
 package dev.gradcheck.op;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.nd4j.autodiff.functions.DifferentialFunction;
-import org.nd4j.imports.converters.DifferentialFunctionClassHolder;
-import org.nd4j.ir.OpDescriptorHolder;
-import org.nd4j.ir.OpNamespace;
-import org.nd4j.linalg.api.ops.CustomOpDescriptor;
-import org.nd4j.linalg.factory.Nd4j;
 
-/** The ND4J operators a spec can name: SameDiff's op classes, the native registry, and the op descriptors. */
+/**
+ * The ND4J operators a spec can name: their SameDiff classes, native backward kernels, named arguments, and
+ * whether SameDiff can differentiate them. Read from {@value #RESOURCE}, which the build writes beside this class
+ * ({@link OpCatalogGenerator}, in Maven's process-classes phase), so that list-ops, coverage and validate answer
+ * without starting ND4J (about 2 s of native and class-registry start-up). No ND4J class is touched here; only a
+ * class path without the resource (a build that skipped the generator) scans ND4J instead, as slowly as before.
+ */
 public final class OpCatalog {
+
+    /** The resource's name, relative to this class. */
+    public static final String RESOURCE = "op-catalog.json";
+    /** The resource's layout; a reader refuses another. */
+    static final int FORMAT = 1;
+
+    /** Jackson's streaming layer alone: no object mapper to start for 700 small records. */
+    private static final JsonFactory JSON = new JsonFactory();
 
     private static volatile OpCatalog instance;
 
-    private final Map<String, OpInfo> ops;
+    private final Map<String, Entry> ops;
 
-    private OpCatalog(Map<String, OpInfo> ops) {
-        this.ops = ops;
+    /**
+     * One operator as the catalog knows it.
+     *
+     * @param info     what list-ops shows
+     * @param backward whether it has a backward pass: a native {@code NAME_bp} kernel, or a Java {@code doDiff}
+     *                 through which SameDiff differentiates it (probed at generation, see {@link OpCatalogGenerator})
+     * @param binding  what a spec's {@code attrs} may set, and how
+     */
+    record Entry(OpInfo info, boolean backward, OpBinding binding) {}
+
+    OpCatalog(List<Entry> entries) {
+        Map<String, Entry> byName = new TreeMap<>();
+        entries.forEach(e -> byName.put(e.info().name(), e));
+        this.ops = byName;
     }
 
+    /** ND4J's operators, as the build recorded them (read once per JVM). */
     public static OpCatalog nd4j() {
         if (instance == null) {
             synchronized (OpCatalog.class) {
                 if (instance == null) {
-                    instance = new OpCatalog(load());
+                    instance = load();
                 }
             }
         }
         return instance;
     }
 
+    private static OpCatalog load() {
+        try (InputStream in = OpCatalog.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                return OpCatalogGenerator.scan(); // no generated catalog on this class path: ask ND4J itself
+            }
+            return read(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read gradcheck's op catalog (" + RESOURCE + ")", e);
+        }
+    }
+
     public Optional<OpInfo> find(String name) {
-        return Optional.ofNullable(ops.get(name));
+        return Optional.ofNullable(ops.get(name)).map(Entry::info);
     }
 
     /** Every operator, sorted by name; includes registry-only names that no spec can build (checkable false). */
     public List<OpInfo> all() {
-        List<OpInfo> list = new ArrayList<>(ops.values());
-        list.sort(Comparator.comparing(OpInfo::name));
-        return list;
+        return ops.values().stream().map(Entry::info).toList();
     }
 
     public Set<String> checkableNames() {
         Set<String> names = new TreeSet<>();
-        ops.values().stream().filter(OpInfo::checkable).forEach(o -> names.add(o.name()));
+        ops.values().stream().map(Entry::info).filter(OpInfo::checkable).forEach(o -> names.add(o.name()));
         return names;
     }
 
-    static DifferentialFunction prototype(String name) {
-        return DifferentialFunctionClassHolder.getInstance().getInstance(name);
+    /** The operators with a backward pass (a native kernel or a Java {@code doDiff}), sorted by name. */
+    public List<OpInfo> withBackward() {
+        return ops.values().stream().filter(Entry::backward).map(Entry::info).toList();
     }
 
-    private static Map<String, OpInfo> load() {
-        Map<String, CustomOpDescriptor> registry = Nd4j.getExecutioner().getCustomOperations();
-        Set<String> names = new TreeSet<>(registry.keySet());
-        DifferentialFunctionClassHolder holder = DifferentialFunctionClassHolder.getInstance();
-        for (String n : holder.opNames()) {
-            if (n != null && holder.getInstance(n) != null) {
-                names.add(n);
-            }
+    /** How a spec's attributes reach the op; only for a checkable op of this catalog. */
+    OpBinding binding(String name) {
+        Entry e = ops.get(name);
+        if (e == null || e.binding() == null) {
+            throw new IllegalArgumentException("no binding for op '" + name + "' in the catalog");
         }
-        Map<String, OpInfo> ops = new TreeMap<>();
-        for (String name : names) {
-            if (name.endsWith("_bp") && names.contains(name.substring(0, name.length() - 3))) {
-                continue; // a backward kernel is a property of its forward op, not an op to check
-            }
-            DifferentialFunction proto = holder.getInstance(name);
-            String cls = proto == null ? null : proto.getClass().getName();
-            ops.put(name, new OpInfo(name, "nd4j", cls, registry.containsKey(name + "_bp"), describe(name)));
-        }
-        return ops;
+        return e.binding();
     }
 
-    /** Named arguments from ND4J's op descriptors; ops without a descriptor have none. */
-    static List<ArgInfo> describe(String name) {
-        OpNamespace.OpDescriptor d;
-        try {
-            d = OpDescriptorHolder.descriptorForOpName(name);
-        } catch (RuntimeException e) {
-            return List.of();
+    /** The catalog as the resource holds it; {@code key} says what it was generated from. */
+    void write(OutputStream out, String key) throws IOException {
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            g.writeStartObject();
+            g.writeNumberField("format", FORMAT);
+            g.writeStringField("key", key);
+            g.writeArrayFieldStart("ops");
+            for (Entry e : ops.values()) {
+                OpInfo o = e.info();
+                g.writeRaw('\n'); // one op per line: readable, and diffs between two generations stay small
+                g.writeStartObject();
+                g.writeStringField("name", o.name());
+                g.writeStringField("class", o.javaClass());
+                g.writeBooleanField("bp_kernel", o.bpKernel());
+                g.writeBooleanField("backward", e.backward());
+                writeArgs(g, "args", o.args());
+                if (e.binding() != null) {
+                    writeArgs(g, "positional", e.binding().positional());
+                    g.writeArrayFieldStart("properties");
+                    for (String p : new TreeSet<>(e.binding().properties())) {
+                        g.writeString(p);
+                    }
+                    g.writeEndArray();
+                }
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
         }
-        if (d == null) {
-            return List.of();
+    }
+
+    /** Arguments as JSON objects (name, kind, index): the catalog's layout, which list-ops --json prints too. */
+    public static void writeArgs(JsonGenerator g, String field, List<ArgInfo> args) throws IOException {
+        g.writeArrayFieldStart(field);
+        for (ArgInfo a : args) {
+            g.writeStartObject();
+            g.writeStringField("name", a.name());
+            g.writeStringField("kind", a.kind().label());
+            g.writeNumberField("index", a.index());
+            g.writeEndObject();
         }
-        List<ArgInfo> args = new ArrayList<>();
-        for (OpNamespace.ArgDescriptor a : d.getArgDescriptorList()) {
-            ArgInfo.Kind kind = switch (a.getArgType()) {
-                case INT32, INT64 -> ArgInfo.Kind.INT;
-                case FLOAT, DOUBLE -> ArgInfo.Kind.FLOAT;
-                case BOOL -> ArgInfo.Kind.BOOL;
-                case DATA_TYPE -> ArgInfo.Kind.DTYPE;
-                case INPUT_TENSOR -> ArgInfo.Kind.INPUT;
-                default -> null; // outputs and unused kinds are not arguments a spec sets
-            };
-            if (kind != null && !a.getName().equals("inPlace")) {
-                args.add(new ArgInfo(a.getName(), kind, a.getArgIndex()));
+        g.writeEndArray();
+    }
+
+    /** The key a resource was generated with, or null when it has none or cannot be read. */
+    static String keyOf(InputStream in) {
+        try (JsonParser p = JSON.createParser(in)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                p.nextToken();
+                if (field.equals("key")) {
+                    return p.getValueAsString();
+                }
+                p.skipChildren();
+            }
+            return null;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Reads a catalog {@link #write} wrote. A streaming parse: a worker and list-ops read all 700 ops at start-up,
+     * where a tree of nodes cost several times as long.
+     */
+    static OpCatalog read(InputStream in) throws IOException {
+        List<Entry> entries = new ArrayList<>();
+        int format = -1;
+        try (JsonParser p = JSON.createParser(in)) {
+            expect(p, p.nextToken(), JsonToken.START_OBJECT);
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                if (field.equals("format")) {
+                    format = p.getIntValue();
+                } else if (field.equals("ops")) {
+                    if (format != FORMAT) {
+                        throw new IOException("op catalog of another format (" + format + ", expected " + FORMAT
+                                + "): rebuild gradcheck (mvn package)");
+                    }
+                    expect(p, value, JsonToken.START_ARRAY);
+                    while (p.nextToken() == JsonToken.START_OBJECT) {
+                        entries.add(readEntry(p));
+                    }
+                } else {
+                    p.skipChildren();
+                }
             }
         }
-        if (name.equals("layer_norm")) {
-            // ND4J's descriptor names bool 0 noBias, but the kernel and LayerNorm read bool 0 as channelsFirst and
-            // bool 1 as noBias (docs/nd4j-findings.md): describe what the op really reads.
-            args.removeIf(a -> a.kind() == ArgInfo.Kind.BOOL);
-            args.add(new ArgInfo("channelsFirst", ArgInfo.Kind.BOOL, 0));
-            args.add(new ArgInfo("noBias", ArgInfo.Kind.BOOL, 1));
+        if (format != FORMAT) {
+            throw new IOException("op catalog without ops or of another format (" + format + ")");
         }
-        if (name.equals("im2col") && args.stream().noneMatch(a -> a.kind() == ArgInfo.Kind.INT && a.index() == 8)) {
-            // the kernel reads int argument 8 as isSameMode, which the descriptor leaves out (docs/nd4j-findings.md)
-            args.add(new ArgInfo("isSameMode", ArgInfo.Kind.INT, 8));
+        return new OpCatalog(entries);
+    }
+
+    private static Entry readEntry(JsonParser p) throws IOException {
+        String name = null;
+        String cls = null;
+        boolean bpKernel = false;
+        boolean backward = false;
+        List<ArgInfo> args = List.of();
+        List<ArgInfo> positional = null;
+        Set<String> properties = new LinkedHashSet<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            switch (field) {
+                case "name" -> name = p.getText();
+                case "class" -> cls = value == JsonToken.VALUE_NULL ? null : p.getText();
+                case "bp_kernel" -> bpKernel = p.getBooleanValue();
+                case "backward" -> backward = p.getBooleanValue();
+                case "args" -> args = readArgs(p, value);
+                case "positional" -> positional = readArgs(p, value);
+                case "properties" -> {
+                    expect(p, value, JsonToken.START_ARRAY);
+                    while (p.nextToken() == JsonToken.VALUE_STRING) {
+                        properties.add(p.getText());
+                    }
+                }
+                default -> p.skipChildren();
+            }
         }
-        args.sort(Comparator.comparing(ArgInfo::kind).thenComparingInt(ArgInfo::index));
-        return List.copyOf(args);
+        if (name == null) {
+            throw new IOException("op catalog: an op without a name, near " + p.currentLocation());
+        }
+        return new Entry(new OpInfo(name, "nd4j", cls, bpKernel, args), backward,
+                positional == null ? null : new OpBinding(positional, properties));
+    }
+
+    private static List<ArgInfo> readArgs(JsonParser p, JsonToken start) throws IOException {
+        expect(p, start, JsonToken.START_ARRAY);
+        List<ArgInfo> list = new ArrayList<>();
+        while (p.nextToken() == JsonToken.START_OBJECT) {
+            String name = null;
+            ArgInfo.Kind kind = null;
+            int index = 0;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                p.nextToken();
+                switch (field) {
+                    case "name" -> name = p.getText();
+                    case "kind" -> {
+                        String label = p.getText();
+                        kind = ArgInfo.Kind.fromLabel(label).orElseThrow(
+                                () -> new IOException("op catalog: unknown argument kind '" + label + "'"));
+                    }
+                    case "index" -> index = p.getIntValue();
+                    default -> p.skipChildren();
+                }
+            }
+            list.add(new ArgInfo(name, kind, index));
+        }
+        return List.copyOf(list);
+    }
+
+    private static void expect(JsonParser p, JsonToken got, JsonToken wanted) throws IOException {
+        if (got != wanted) {
+            throw new IOException("op catalog: expected " + wanted + ", found " + got + " at " + p.currentLocation());
+        }
+    }
+
+    /** Entries in name order. */
+    List<Entry> entries() {
+        return List.copyOf(ops.values());
     }
 }

@@ -14,11 +14,15 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 /**
  * Turns a spec's {@code op} name into a function: a plugin op when one of that name was loaded, otherwise an
  * ND4J op. Plugin names never shadow ND4J's ({@link PluginSet#rejectClashes}), so the order does not matter.
+ * ND4J is started only when something must run: {@link #validateStatic} never starts it, {@link #validate} only
+ * for a graph spec, whose problems only a run can show.
  */
 public final class OpResolver {
 
-    private final Nd4jOpBuilder nd4j;
+    private final OpCatalog catalog;
     private final PluginSet plugins;
+    private final MemoryBudget budget;
+    private Nd4jOpBuilder nd4j;
 
     public OpResolver(OpCatalog catalog, PluginSet plugins) {
         this(catalog, plugins, MemoryBudget.UNLIMITED);
@@ -26,26 +30,37 @@ public final class OpResolver {
 
     /** @param budget what an ND4J op's build may allocate (see {@link Nd4jOpBuilder}) */
     public OpResolver(OpCatalog catalog, PluginSet plugins, MemoryBudget budget) {
-        this.nd4j = new Nd4jOpBuilder(catalog, budget);
+        this.catalog = catalog;
         this.plugins = plugins;
+        this.budget = budget;
     }
 
     /**
-     * Checks that the op exists and takes the spec's inputs and attributes, and that the spec fits {@code budget}
-     * as {@code check} would weigh it: its inputs for every spec, and for a graph (which is built and run once on
-     * the values check draws) each node's outputs.
+     * Checks the spec against what is known without running anything: its inputs fit {@code budget}, the op exists
+     * (in the catalog or among the plugins) and takes the spec's inputs (plugins) and attributes; for a graph, every
+     * node's. No ND4J is started.
+     */
+    public void validateStatic(OpSpec spec, MemoryBudget budget) throws InvalidSpecException {
+        budget.requireInputsFit(spec);
+        Optional<PluginOperator> plugin = spec.graph() == null ? plugins.find(spec.op().value()) : Optional.empty();
+        validateMaskOutputs(spec, plugin.map(PluginOperator::outputNames).orElse(null));
+        if (plugin.isPresent()) {
+            OperatorFunction.validate(plugin.get(), spec);
+        } else {
+            new CatalogOps(catalog).validate(spec);
+        }
+    }
+
+    /**
+     * {@link #validateStatic}, then what only a run can tell: a graph spec is built and run once on the values
+     * check draws, each node's outputs weighed against {@code budget} before it runs, so that a node whose input
+     * shapes do not fit is found. ND4J starts with the first graph spec.
      *
      * @return the lengths of the outputs that were computed (a graph's), by name, to weigh the Jacobians with
      */
     public Map<String, Long> validate(OpSpec spec, MemoryBudget budget) throws InvalidSpecException {
-        budget.requireInputsFit(spec);
-        Optional<PluginOperator> plugin = plugins.find(spec.op().value());
-        validateMaskOutputs(spec, plugin.map(PluginOperator::outputNames).orElse(null));
-        if (plugin.isPresent()) {
-            OperatorFunction.validate(plugin.get(), spec);
-            return Map.of();
-        }
-        return nd4j.validate(spec, budget);
+        validateStatic(spec, budget);
+        return spec.graph() == null ? Map.of() : nd4j().validate(spec, budget);
     }
 
     /** Whether {@code validate} asks ND4J about the spec beyond names: an ND4J op, or a graph (run once). */
@@ -60,7 +75,7 @@ public final class OpResolver {
      */
     public void checkShapes(OpSpec spec) throws InvalidSpecException {
         if (plugins.find(spec.op().value()).isEmpty()) {
-            nd4j.checkShapes(spec);
+            nd4j().checkShapes(spec);
         }
     }
 
@@ -95,6 +110,13 @@ public final class OpResolver {
 
     public Differentiable build(OpSpec spec, Map<String, INDArray> inputs) throws InvalidSpecException {
         Optional<PluginOperator> plugin = plugins.find(spec.op().value());
-        return plugin.isPresent() ? OperatorFunction.bind(plugin.get(), spec) : nd4j.build(spec, inputs);
+        return plugin.isPresent() ? OperatorFunction.bind(plugin.get(), spec) : nd4j().build(spec, inputs);
+    }
+
+    private synchronized Nd4jOpBuilder nd4j() {
+        if (nd4j == null) {
+            nd4j = new Nd4jOpBuilder(catalog, budget);
+        }
+        return nd4j;
     }
 }
