@@ -41,9 +41,11 @@ public record WorkerOptions(
         String errorFile = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "gradcheck-worker-hs_err_pid%p.log")
                 .toString();
         List<String> jvm = new ArrayList<>(List.of("-XX:ErrorFile=" + errorFile, "-XX:-CreateCoredumpOnCrash"));
+        List<String> given = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
         // the heap the user gave gradcheck (GRADCHECK_OPTS=-Xmx8g) is meant for the checks, which run here
-        java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("-Xmx")).reduce((first, last) -> last).ifPresent(jvm::add);
+        given.stream().filter(a -> a.startsWith("-Xmx")).reduce((first, last) -> last).ifPresent(jvm::add);
+        // the class-data-sharing archive bin/gradcheck gives the front end holds the worker's classes too
+        given.stream().filter(WorkerOptions::sharesClassData).forEach(jvm::add);
         // as does the executor chosen for ND4J graphs (GRADCHECK_OPTS=-Dgradcheck.executor=samediff, docs/executor.md)
         String executor = System.getProperty(Nd4jOpBuilder.Executor.PROPERTY);
         if (executor != null) {
@@ -52,6 +54,15 @@ public record WorkerOptions(
         WorkerOptions any = new WorkerOptions(Engine.CPU, Map.of(), Map.of(), jvm, WorkerMain.class.getName(),
                 System.getProperty("java.class.path"), List.of());
         return EngineSupport.of(Engine.CPU).worker(any, Availability.ALWAYS);
+    }
+
+    /**
+     * A front end's option that the worker takes as it is: the archive ({@code -XX:SharedArchiveFile}, made by
+     * the build from a run that loads both JVMs' classes) and how the JVM uses and logs it.
+     */
+    static boolean sharesClassData(String jvmOption) {
+        return jvmOption.startsWith("-XX:SharedArchiveFile=") || jvmOption.startsWith("-Xshare:")
+                || jvmOption.startsWith("-Xlog:cds");
     }
 
     /** The same worker on another engine: the engine's own settings (see {@link EngineSupport#worker}). */
