@@ -39,6 +39,12 @@ public interface Backend extends AutoCloseable {
     /** Makes the backend ready for a check now, rather than with the first check; nothing to do by default. */
     default void start() {}
 
+    /**
+     * Starts whatever this backend needs before its first check (a worker JVM) without waiting for it, so that
+     * the start overlaps the caller's own work; the first check then waits for what is left. Nothing by default.
+     */
+    default void prestart() {}
+
     @Override
     default void close() {}
 }

@@ -21,6 +21,8 @@ public final class WorkerBackend implements Backend {
 
     private final WorkerOptions options;
     private WorkerProcess worker;
+    /** Whether {@link #worker} said it is ready; a prestarted one may still be starting. */
+    private boolean ready;
     private long nextId = 1;
     /** Set when a worker could not even start: every later check would fail the same way, slowly. */
     private String startFailure;
@@ -79,10 +81,10 @@ public final class WorkerBackend implements Backend {
      */
     @Override
     public synchronized void start() {
-        if (worker != null && !worker.isAlive()) {
+        if (worker != null && ready && !worker.isAlive()) {
             worker = null;
         }
-        if (startFailure == null && worker == null) {
+        if (startFailure == null && (worker == null || !ready)) { // none, or a prestarted one still starting
             try {
                 startWorker();
             } catch (InterruptedException e) {
@@ -96,10 +98,10 @@ public final class WorkerBackend implements Backend {
         OpSpec spec = request.spec();
         long sent = 0;
         try {
-            if (worker != null && !worker.isAlive()) {
+            if (worker != null && ready && !worker.isAlive()) {
                 worker = null; // it died between checks (killed from outside): not this spec's doing, start anew
             }
-            if (startFailure == null && worker == null) {
+            if (startFailure == null && (worker == null || !ready)) {
                 startFailure = startWorker();
             }
             if (startFailure != null) {
@@ -156,18 +158,44 @@ public final class WorkerBackend implements Backend {
                 result.defaultedAttributes());
     }
 
-    /** @return null when the worker is up, else why it is not */
-    private String startWorker() throws InterruptedException {
+    /** The worker JVM this backend checks in now, if one runs (tests watch it). */
+    synchronized java.util.Optional<ProcessHandle> worker() {
+        return worker == null ? java.util.Optional.empty() : java.util.Optional.of(worker.handle());
+    }
+
+    /** The worker JVM starts now; the first check waits for it to be ready. */
+    @Override
+    public synchronized void prestart() {
+        if (worker == null && startFailure == null) {
+            startFailure = launch();
+        }
+    }
+
+    /** @return null when the process started, else why it did not */
+    private String launch() {
         try {
             worker = WorkerProcess.start(options);
+            ready = false;
+            return null;
         } catch (IOException e) {
             return "cannot start a " + engine().specName() + " worker: " + e.getMessage();
         }
-        WorkerProcess.Outcome ready = worker.next(STARTUP_MILLIS);
-        if (ready.kind() == WorkerProcess.Outcome.Kind.REPLY && ready.payload().equals(WorkerProtocol.READY)) {
+    }
+
+    /** @return null when the worker is up (started now, or prestarted and now ready), else why it is not */
+    private String startWorker() throws InterruptedException {
+        if (worker == null) {
+            String failed = launch();
+            if (failed != null) {
+                return failed;
+            }
+        }
+        WorkerProcess.Outcome outcome = worker.next(STARTUP_MILLIS);
+        if (outcome.kind() == WorkerProcess.Outcome.Kind.REPLY && outcome.payload().equals(WorkerProtocol.READY)) {
+            ready = true;
             return null;
         }
-        String why = ready.kind() == WorkerProcess.Outcome.Kind.TIMED_OUT
+        String why = outcome.kind() == WorkerProcess.Outcome.Kind.TIMED_OUT
                 ? "the " + engine().specName() + " worker did not start within " + STARTUP_MILLIS / 1000 + " s"
                 : "the " + engine().specName() + " worker did not start; " + describeDeath();
         worker.kill();
@@ -184,10 +212,15 @@ public final class WorkerBackend implements Backend {
         }
     }
 
+    /** A worker that never became ready (prestarted, then no check came) has nothing to finish: it is killed. */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (worker != null) {
-            worker.close();
+            if (ready) {
+                worker.close();
+            } else {
+                worker.kill();
+            }
             worker = null;
         }
     }

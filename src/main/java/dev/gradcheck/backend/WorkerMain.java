@@ -1,5 +1,6 @@
 package dev.gradcheck.backend;
 
+import dev.gradcheck.op.Nd4jStartup;
 import dev.gradcheck.op.PluginException;
 import dev.gradcheck.op.PluginLoader;
 import dev.gradcheck.op.PluginSet;
@@ -129,12 +130,14 @@ public final class WorkerMain {
         JvmSetup.quietLogging();
         PrintStream replies = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
         System.setOut(System.err); // SameDiff's chatter and any plugin's println must not look like replies
-        Backend backend = backends.get(); // loads ND4J: a broken backend fails here, before the first request
-        String wrongEngine = verifyEngine ? wrongEngine(setup.engine()) : null;
+        Nd4jStartup.skipTensorflowImport();
+        Nd4jStartup.readDescriptorsInBackground(); // while this thread starts ND4J's native backend
+        String wrongEngine = verifyEngine ? wrongEngine(setup.engine()) : null; // loads ND4J's backend
         if (wrongEngine != null) {
             System.err.println(wrongEngine);
             System.exit(EXIT_WRONG_ENGINE);
         }
+        Backend backend = backends.get(); // a broken backend fails here, before the first request
         warmUp(backend);
         WorkerMain worker = new WorkerMain(backend, replies);
         worker.send(WorkerProtocol.READY);

@@ -1,6 +1,7 @@
 package dev.gradcheck.backend;
 
 import dev.gradcheck.result.Engine;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -53,6 +54,25 @@ public final class WorkerPool implements EnginePool {
             }
             return List.copyOf(made);
         });
+    }
+
+    /**
+     * Starts the CPU worker a run of {@code base} will ask for, before the command line is even read (a front end
+     * that sees a {@code check} coming): the worker's start (most of a short run) overlaps the front end's own. A
+     * pool whose first CPU worker has the same options takes it; one with other options (plugins, a memory
+     * limit) kills it and starts its own. {@link #discardEarly} kills it if no pool took it.
+     */
+    public static void startEarly(WorkerOptions base) {
+        try {
+            WorkerProcess.startEarly(base.on(Engine.CPU, Availability.ALWAYS));
+        } catch (IOException e) {
+            // the run's own start reports it
+        }
+    }
+
+    /** Kills a worker {@link #startEarly} started that no run took (the command was not a check after all). */
+    public static void discardEarly() {
+        WorkerProcess.discardEarly();
     }
 
     /**

@@ -47,7 +47,51 @@ public final class WorkerProcess {
         stderrReader.start();
     }
 
+    /**
+     * A worker started before its front end read the command line ({@link WorkerPool#startEarly}), kept for the
+     * first {@link #start} with equal options; null when there is none.
+     */
+    private static WorkerProcess early;
+    private static WorkerOptions earlyOptions;
+
     static WorkerProcess start(WorkerOptions options) throws IOException {
+        synchronized (WorkerProcess.class) {
+            WorkerProcess adopted = early;
+            boolean same = options.equals(earlyOptions);
+            early = null;
+            earlyOptions = null;
+            if (adopted != null) {
+                if (same && adopted.isAlive()) {
+                    return adopted;
+                }
+                adopted.kill(); // started for another run than this one turned out to be
+            }
+        }
+        return spawn(options);
+    }
+
+    /** Starts a worker now and keeps it for the first {@link #start} with these options. */
+    static synchronized void startEarly(WorkerOptions options) throws IOException {
+        discardEarly();
+        early = spawn(options);
+        earlyOptions = options;
+    }
+
+    /** The early worker's process, if one waits (tests watch it). */
+    static synchronized java.util.Optional<ProcessHandle> early() {
+        return early == null ? java.util.Optional.empty() : java.util.Optional.of(early.process.toHandle());
+    }
+
+    /** Kills the early worker if no run took it. */
+    static synchronized void discardEarly() {
+        if (early != null) {
+            early.kill();
+            early = null;
+            earlyOptions = null;
+        }
+    }
+
+    private static WorkerProcess spawn(WorkerOptions options) throws IOException {
         List<String> command = options.command();
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().putAll(options.environment());
@@ -57,6 +101,10 @@ public final class WorkerProcess {
                     + ": " + String.join(" ", command));
         }
         return worker;
+    }
+
+    ProcessHandle handle() {
+        return process.toHandle();
     }
 
     void send(String line) throws IOException {

@@ -4,6 +4,7 @@ import dev.gradcheck.backend.BackendFactory;
 import dev.gradcheck.backend.ChatterFilter;
 import dev.gradcheck.backend.JvmSetup;
 import dev.gradcheck.backend.WorkerOptions;
+import dev.gradcheck.backend.WorkerPool;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,12 @@ public final class Main {
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(new java.io.BufferedOutputStream(stdout),
                 StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        int code = commandLine(out, err, BackendFactory.CPU, WorkerOptions.cpu()).execute(args);
+        WorkerOptions workers = WorkerOptions.cpu();
+        if (startsWorker(args)) {
+            WorkerPool.startEarly(workers); // while picocli reads the command line and the specs are parsed
+        }
+        int code = commandLine(out, err, BackendFactory.CPU, workers).execute(args);
+        WorkerPool.discardEarly();
         System.exit(exitAfterWriting(code, out, stdout.failure(), err));
     }
 
@@ -38,6 +44,25 @@ public final class Main {
         }
         err.flush();
         return code;
+    }
+
+    /**
+     * Whether the command line will want a CPU worker, judged before it is parsed: {@code check}, or
+     * {@code validate} (for its graph specs, which most suites have), without {@code --in-process},
+     * {@code --static}, {@code --collect-only}, help or version. A wrong guess costs only an early worker killed unused (or replaced, when
+     * plugins or a memory limit make the run's workers differ).
+     */
+    static boolean startsWorker(String[] args) {
+        if (args.length == 0 || !(args[0].equals("check") || args[0].equals("validate"))) {
+            return false;
+        }
+        for (String a : args) {
+            if (a.equals("--") || a.equals("--in-process") || a.equals("--static") || a.equals("--collect-only")
+                    || a.equals("-h") || a.equals("--help") || a.equals("-V") || a.equals("--version")) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -118,6 +118,11 @@ final class ValidateCommand implements Callable<Integer> {
         Backend engine = null;
         int invalid = 0;
         try {
+            boolean graphs = batch.specs().stream().anyMatch(s -> s.isValid() && s.spec().graph() != null);
+            if (!staticOnly && isolated && graphs) {
+                engine = new WorkerBackend(maxMemory.on(workerOptions, plugins));
+                engine.prestart(); // its JVM and ND4J start while the one-op specs before the first graph are checked
+            }
             for (LoadedSpec loaded : batch.specs()) {
                 List<String> problems = new ArrayList<>(loaded.errors().stream().map(SpecError::toString).toList());
                 boolean graph = loaded.isValid() && loaded.spec().graph() != null;
