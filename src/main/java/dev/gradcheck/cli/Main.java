@@ -47,17 +47,18 @@ public final class Main {
     }
 
     /**
-     * Whether the command line will want a CPU worker, judged before it is parsed: {@code check}, or
-     * {@code validate} (for its graph specs, which most suites have), without {@code --in-process},
-     * {@code --static}, {@code --collect-only}, help or version. A wrong guess costs only an early worker killed unused (or replaced, when
-     * plugins or a memory limit make the run's workers differ).
+     * Whether the command line will want a CPU worker, judged before it is parsed: {@code check} without
+     * {@code --in-process}, {@code --collect-only}, help or version. A wrong guess costs only an early worker killed
+     * unused (or replaced, when plugins or a memory limit make the run's workers differ). Not {@code validate}: it
+     * needs ND4J only for graph specs, and starts their worker itself once it has read the specs and seen one, so
+     * a validate of one-op specs starts no ND4J at all.
      */
     static boolean startsWorker(String[] args) {
-        if (args.length == 0 || !(args[0].equals("check") || args[0].equals("validate"))) {
+        if (args.length == 0 || !args[0].equals("check")) {
             return false;
         }
         for (String a : args) {
-            if (a.equals("--") || a.equals("--in-process") || a.equals("--static") || a.equals("--collect-only")
+            if (a.equals("--") || a.equals("--in-process") || a.equals("--collect-only")
                     || a.equals("-h") || a.equals("--help") || a.equals("-V") || a.equals("--version")) {
                 return false;
             }
