@@ -50,8 +50,9 @@ public final class Main {
      * Whether the command line will want a CPU worker, judged before it is parsed: {@code check} without
      * {@code --in-process}, {@code --collect-only}, help or version. A wrong guess costs only an early worker killed
      * unused (or replaced, when plugins or a memory limit make the run's workers differ). Not {@code validate}: it
-     * needs ND4J only for graph specs, and starts their worker itself once it has read the specs and seen one, so
-     * a validate of one-op specs starts no ND4J at all.
+     * needs ND4J only for specs that run an op (graphs, and one-op ND4J specs' shape checks), and starts its worker
+     * itself once it has read the specs and seen one, so a validate of specs that run none (plugin ops, specs that
+     * fail to parse) starts no ND4J at all.
      */
     static boolean startsWorker(String[] args) {
         if (args.length == 0 || !args[0].equals("check")) {

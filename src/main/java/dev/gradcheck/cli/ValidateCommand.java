@@ -118,21 +118,29 @@ final class ValidateCommand implements Callable<Integer> {
         Backend engine = null;
         int invalid = 0;
         try {
-            boolean graphs = batch.specs().stream().anyMatch(s -> s.isValid() && s.spec().graph() != null);
-            if (!staticOnly && isolated && graphs) {
-                engine = new WorkerBackend(maxMemory.on(workerOptions, plugins));
-                engine.prestart(); // its JVM and ND4J start while the one-op specs before the first graph are checked
-            }
+            // first what needs no ND4J, for every spec (the catalog, in this JVM; quick)
+            List<List<String>> problemsOf = new ArrayList<>();
+            List<Boolean> runsOpsOf = new ArrayList<>();
             for (LoadedSpec loaded : batch.specs()) {
                 List<String> problems = new ArrayList<>(loaded.errors().stream().map(SpecError::toString).toList());
                 boolean graph = loaded.isValid() && loaded.spec().graph() != null;
                 if (loaded.isValid() && (!graph || staticOnly)) {
                     problems.addAll(validateStatically(resolver, loaded.spec(), maxMemory.budget()));
                 }
+                problemsOf.add(problems);
+                runsOpsOf.add(!staticOnly
+                        && (graph || problems.isEmpty() && loaded.isValid() && resolver.runsOps(loaded.spec())));
+            }
+            if (isolated && runsOpsOf.contains(true)) {
+                engine = new WorkerBackend(maxMemory.on(workerOptions, plugins));
+                engine.prestart(); // its JVM and ND4J start now; the first validation below waits for them
+            }
+            for (int i = 0; i < batch.specs().size(); i++) {
+                LoadedSpec loaded = batch.specs().get(i);
+                List<String> problems = problemsOf.get(i);
                 // what only ND4J running can tell (a graph run once; a one-op spec's shapes and first forward),
                 // for specs that passed everything before, on the engine, where a crash costs one spec
-                boolean runsOps = graph || problems.isEmpty() && loaded.isValid() && resolver.runsOps(loaded.spec());
-                if (runsOps && !staticOnly) {
+                if (runsOpsOf.get(i)) {
                     if (engine == null) {
                         engine = isolated ? new WorkerBackend(maxMemory.on(workerOptions, plugins))
                                 : inProcessBackends.create(plugins, maxMemory.budget());

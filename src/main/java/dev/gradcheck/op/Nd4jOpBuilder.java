@@ -228,7 +228,7 @@ public final class Nd4jOpBuilder {
      * the kernels' own defaults apply to them.
      */
     List<String> leftAtDefault(Located<String> op, Map<String, Located<Object>> attrs) throws InvalidSpecException {
-        OpInfo info = lookup(op);
+        OpInfo info = catalogOps.lookup(op);
         List<String> names = new ArrayList<>();
         for (ArgInfo arg : catalog.binding(info.name()).positional()) {
             if (arg.kind() != ArgInfo.Kind.DTYPE && arg.kind() != ArgInfo.Kind.INPUT && !attrs.containsKey(arg.name())

@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * list-ops, coverage, validate --static (and validate of one-op specs) and --help start no ND4J: each runs in a
- * child JVM whose class path has no ND4J or javacpp jar at all, so touching a single ND4J class would fail the
- * command (NoClassDefFoundError). The last test shows that it would: validate of a graph spec, which runs its
- * nodes, fails there.
+ * list-ops, coverage, validate --static (and validate of specs that fail the catalog's checks) and --help start
+ * no ND4J: each runs in a child JVM whose class path has no ND4J or javacpp jar at all, so touching a single ND4J
+ * class would fail the command (NoClassDefFoundError). The last test shows that it would: validate of a graph
+ * spec, which runs its nodes, fails there.
  */
 @Tag("slow") // a JVM per command
 class NoNd4jCommandsTest {
@@ -102,12 +102,22 @@ class NoNd4jCommandsTest {
     }
 
     @Test
-    void validateOfOneOpSpecsNeedsNoNd4jAndStillFindsAttributeTypos() throws Exception {
-        Run r = run("validate", oneOps.toString());
+    void validateStaticOfOneOpSpecsNeedsNoNd4jAndStillFindsAttributeTypos() throws Exception {
+        Run r = run("validate", "--static", oneOps.toString());
         assertEquals(2, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains("typo.yaml:3:20: unknown attribute 'dimensoin' for op softmax (did you mean"
                 + " 'dimension'?)"), r.out());
         assertTrue(r.out().contains("3 specs: 2 valid, 1 invalid"), r.out());
+    }
+
+    /** Specs that fail the checks against the catalog never reach the worker, so validate starts none for them. */
+    @Test
+    void validateOfSpecsThatFailTheCatalogChecksNeedsNoNd4j() throws Exception {
+        Run r = run("validate", oneOps.resolve("typo.yaml").toString());
+        assertEquals(2, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("typo.yaml:3:20: unknown attribute 'dimensoin'"), r.out());
+        assertTrue(r.out().contains("1 spec: 0 valid, 1 invalid"), r.out());
+        assertFalse(r.err().contains("org/nd4j") || r.out().contains("org/nd4j"), r.out() + r.err());
     }
 
     @Test
