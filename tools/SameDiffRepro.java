@@ -109,6 +109,12 @@ public class SameDiffRepro {
                 (sd, a) -> sd.nn().logSoftmax(a[0], 1), x23));
         cases.put("max-bcast", () -> check("sd.math().max(x[2,3], y[3])  [specs: maximum-broadcast-no-ties]",
                 (sd, a) -> sd.math().max(a[0], a[1]), x23, v(0.5, -0.3, 0.9)));
+        cases.put("max-ties", () -> check(
+                "sd.math().max(x[4], y[4]) with x[0] = y[0] and x[2] = y[2]  [specs: maximum-ties]",
+                (sd, a) -> sd.math().max(a[0], a[1]), v(1.0, 2.0, -0.5, 3.0), v(1.0, 1.5, -0.5, 3.5)));
+        cases.put("min-ties", () -> check(
+                "sd.math().min(x[4], y[4]) with x[0] = y[0] and x[2] = y[2]  [specs: minimum-ties]",
+                (sd, a) -> sd.math().min(a[0], a[1]), v(1.0, 2.0, -0.5, 3.0), v(1.0, 1.5, -0.5, 3.5)));
         cases.put("min-bcast", () -> check("sd.math().min(x[2,3], y[2,1])  [specs: minimum-broadcast-no-ties]",
                 (sd, a) -> sd.math().min(a[0], a[1]), x23, m(new double[][]{{0.5}, {-0.3}})));
         cases.put("mish", () -> check("new Mish(sd, x, false)  [specs: mish-rank2]",

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
-import java.util.function.DoubleBinaryOperator;
 
 /**
  * What a compared block says beyond its worst entry: how many entries mismatch, where they lie (per axis of the
@@ -31,15 +30,24 @@ final class BlockDiagnosis {
         boolean has(int r, int c);
     }
 
+    /**
+     * The judgement of the entry at row r, column c of the block: error over allowed error, the comparison's own
+     * ({@link JacobianComparison#score}, with the numerical side's error bound); above 1, or NaN, mismatches.
+     */
+    @FunctionalInterface
+    interface EntryScore {
+        double at(int r, int c);
+    }
+
     private BlockDiagnosis() {}
 
     /**
      * @param kinks  entries left out because their column sits at a kink (not judged, not masked)
      * @param masked entries the spec's mask leaves out
-     * @param score  error over allowed error of one entry (analytic, numerical); above 1, or NaN, mismatches
+     * @param score  error over allowed error of each entry; above 1, or NaN, mismatches
      * @param noise  numerical values at or below this are rounding noise, zero for the support comparison
      */
-    static Mismatches of(Jacobian a, Jacobian n, EntryFilter kinks, EntryFilter masked, DoubleBinaryOperator score,
+    static Mismatches of(Jacobian a, Jacobian n, EntryFilter kinks, EntryFilter masked, EntryScore score,
                          double noise) {
         EntryFilter excluded = kinks.or(masked);
         double[][] av = a.values();
@@ -60,7 +68,7 @@ final class BlockDiagnosis {
                 }
                 judged++;
                 supportsDiffer |= (av[r][c] != 0) != !(Math.abs(nv[r][c]) <= noise);
-                double s = score.applyAsDouble(av[r][c], nv[r][c]);
+                double s = score.at(r, c);
                 if (!(s <= 1)) {
                     top.add(new Ranked(r * n.colCount() + c, s));
                     if (top.size() > Mismatches.TOP) {
@@ -69,7 +77,7 @@ final class BlockDiagnosis {
                 }
             }
         }
-        EntrySet mismatching = find(n, excluded, (r, c) -> !(score.applyAsDouble(av[r][c], nv[r][c]) <= 1));
+        EntrySet mismatching = find(n, excluded, (r, c) -> !(score.at(r, c) <= 1));
         if (mismatching.count() == 0) {
             return new Mismatches(0, judged, maskedCount, null, List.of(), null, null);
         }
@@ -90,7 +98,7 @@ final class BlockDiagnosis {
 
     /** The block's two sides with each entry's mark, for a run that asked for the matrices. */
     static BlockJacobians jacobians(Jacobian a, Jacobian n, EntryFilter kinks, EntryFilter masked,
-                                    DoubleBinaryOperator score) {
+                                    EntryScore score) {
         String[] marks = new String[n.rowCount()];
         double[][] analytic = new double[n.rowCount()][];
         double[][] numerical = new double[n.rowCount()][];
@@ -98,7 +106,7 @@ final class BlockDiagnosis {
             StringBuilder sb = new StringBuilder(n.colCount());
             for (int c = 0; c < n.colCount(); c++) {
                 sb.append(masked.skips(r, c) ? BlockJacobians.MASKED : kinks.skips(r, c) ? BlockJacobians.KINK
-                        : score.applyAsDouble(a.values()[r][c], n.values()[r][c]) <= 1 ? BlockJacobians.AGREES
+                        : score.at(r, c) <= 1 ? BlockJacobians.AGREES
                         : BlockJacobians.MISMATCH);
             }
             marks[r] = sb.toString();

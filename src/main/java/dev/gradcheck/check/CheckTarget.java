@@ -46,6 +46,48 @@ record CheckTarget(int order, Differentiable test, Differentiable reference, Map
         return y.length() == 0 ? 0 : Math.abs(y.castTo(DataType.DOUBLE).amaxNumber().doubleValue());
     }
 
+    /**
+     * The noise the dtype under test puts into this op's forward beyond rounding its results: max over the output
+     * of |y − y₆₄| − ε·|y₆₄| (ε of the output's dtype: one unit of rounding each element may take), relative to the
+     * output's largest |y₆₄|. Measured for free: both forwards exist already. An elementwise op (exp, tanh) shows
+     * none; one whose arithmetic cancels in this dtype (layer norm on near-constant rows: x − mean) shows how much.
+     * 0 when the build under test is the reference; NaN when its output is not finite where the reference's is.
+     */
+    double forwardNoise(String out) {
+        if (test == reference) {
+            return 0;
+        }
+        INDArray under = testAtX.get(out);
+        double eps = switch (under.dataType()) {
+            case FLOAT -> Math.ulp(1.0f);
+            case HALF -> 0x1p-10;
+            case BFLOAT16 -> 0x1p-7;
+            default -> 0;
+        };
+        double[] y = Flat.values(under);
+        double[] ref = Flat.values(refAtX.get(out));
+        double largest = 0;
+        double excess = 0;
+        for (int j = 0; j < ref.length; j++) {
+            if (!Double.isFinite(y[j]) && Double.isFinite(ref[j])) {
+                return Double.NaN;
+            }
+            largest = Math.max(largest, Double.isFinite(ref[j]) ? Math.abs(ref[j]) : 0);
+            double d = Math.abs(y[j] - ref[j]) - eps * Math.abs(ref[j]);
+            excess = Double.isFinite(d) ? Math.max(excess, d) : excess;
+        }
+        return excess == 0 ? 0 : excess / largest;
+    }
+
+    /** |y| of every element of an output of the reference, flat: the magnitudes its rounding is relative to. */
+    double[] magnitudes(String out) {
+        double[] y = Flat.values(refAtX.get(out));
+        for (int j = 0; j < y.length; j++) {
+            y[j] = Math.abs(y[j]);
+        }
+        return y;
+    }
+
     Map<String, long[]> outputShapes() {
         Map<String, long[]> shapes = new HashMap<>();
         outputs.forEach(out -> shapes.put(out, refAtX.get(out).shape()));
@@ -53,6 +95,6 @@ record CheckTarget(int order, Differentiable test, Differentiable reference, Map
     }
 
     NumericalDerivative numerical(Settings s, Counter evaluations) {
-        return new NumericalDerivative(reference, refInputs, refAtX, outputs, s.stencil(), s.delta(), evaluations);
+        return new NumericalDerivative(reference, refInputs, refAtX, outputs, s.stencil(), s.step(), evaluations);
     }
 }

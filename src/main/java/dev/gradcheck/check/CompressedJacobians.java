@@ -15,12 +15,14 @@ import java.util.SplittableRandom;
  * Reid), made sound for checking. One side (the <em>known</em> side) is computed line by line in full; its pattern
  * of nonzeros groups the lines of the other (the <em>compressed</em> side) whose supports do not overlap
  * ({@link Colouring}), and each group costs one evaluation along Σ w_l·e_l, with w_l a seeded random weight in
- * [1, 2] per member. Each entry of that evaluation belongs to at most one member's known nonzero (its owner), so
- * the entry, divided by the owner's weight, is the owner's value: it is judged against the owner's known value by
- * the one per-entry rule ({@link Tolerance#score}), and what is left once the owner's weighted known value is taken
- * away is judged as the value of the strictest other member (whose known value is 0). Either judgement scoring
- * above {@link #SCREEN} sends the whole group back to be evaluated line by line (the dense evaluation), so an entry
- * that disagrees is always judged on its own values.
+ * [1, 2] per member (the numerical side scales each by its column's own step: {@link JacobianSide#applied}). Each
+ * entry of that evaluation belongs to at most one member's known nonzero (its owner), so the entry, divided by the
+ * owner's applied weight, is the owner's value: it is judged against the owner's known value by the one per-entry
+ * rule ({@link JacobianComparison#score}: the block's tolerance and the owner entry's own finite-difference error
+ * bound), and what is left once the owner's weighted known value is taken away is judged as the value of the
+ * strictest other member (whose known value is 0), with that member's own bound. Either judgement scoring above
+ * {@link #SCREEN} sends the whole group back to be evaluated line by line (the dense evaluation), so an entry that
+ * disagrees is always judged on its own values.
  *
  * <p>Why a wrong backward cannot pass: docs/checking.md ("Compressed Jacobians").
  */
@@ -46,10 +48,20 @@ final class CompressedJacobians {
     /** Which side is compressed. */
     enum Compressed { ANALYTIC, NUMERICAL }
 
+    /**
+     * How the entries of block (out, in) are judged: the rule, given the block's scale (its largest known
+     * derivative), and the numerical side's error bound per entry, by flat output and input index.
+     */
+    interface Judging {
+        Tolerance rule(String out, String in, double blockScale);
+
+        NumericalError errors(String out, String in);
+    }
+
     private final JacobianSide known;
     private final JacobianSide compressed;
     private final Compressed which;
-    private final Tolerance tolerance;
+    private final Judging judging;
     private final long seed;
     /** unit of the compressed side -> cross unit -> its block's lines: the known side's nonzeros, then ours. */
     private final Map<String, Map<String, SparseLines>> knownLines = new HashMap<>();
@@ -60,12 +72,12 @@ final class CompressedJacobians {
     private int groups;
     private int recomputedGroups;
 
-    private CompressedJacobians(JacobianSide known, JacobianSide compressed, Compressed which, Tolerance tolerance,
+    private CompressedJacobians(JacobianSide known, JacobianSide compressed, Compressed which, Judging judging,
                                 long seed, ParallelLines threads) {
         this.known = known;
         this.compressed = compressed;
         this.which = which;
-        this.tolerance = tolerance;
+        this.judging = judging;
         this.seed = seed;
         this.threads = threads;
     }
@@ -74,8 +86,9 @@ final class CompressedJacobians {
      * Why the blocks must be dense, or null when they can be compressed.
      *
      * @param clipped whether the reference is split at error clips
+     * @param rule    the loosest rule any output of the check is judged by, at magnitude 1 (or the spec's own)
      */
-    static String denseBecause(Settings s, boolean clipped) {
+    static String denseBecause(Settings s, boolean clipped, Tolerance rule) {
         if (!s.compress()) {
             return "compress: false";
         }
@@ -95,7 +108,7 @@ final class CompressedJacobians {
         if (s.capture() != dev.gradcheck.result.JacobianCapture.NONE) {
             return "the run asked for the matrices";
         }
-        if (!(s.tolerance().score(1 + RESOLUTION, 1) > 1)) {
+        if (!(rule.score(1 + RESOLUTION, 1) > 1)) {
             return "a tolerance this loose cannot tell random weights apart";
         }
         return null;
@@ -137,11 +150,11 @@ final class CompressedJacobians {
     }
 
     static Blocks compute(AnalyticJacobian analytic, NumericalJacobian numerical, Compressed which,
-                          Tolerance tolerance, long seed, Map<String, long[]> outputShapes,
+                          Judging judging, long seed, Map<String, long[]> outputShapes,
                           Map<String, long[]> inputShapes, ParallelLines threads) {
         CompressedJacobians c = which == Compressed.ANALYTIC
-                ? new CompressedJacobians(numerical, analytic, which, tolerance, seed, threads)
-                : new CompressedJacobians(analytic, numerical, which, tolerance, seed, threads);
+                ? new CompressedJacobians(numerical, analytic, which, judging, seed, threads)
+                : new CompressedJacobians(analytic, numerical, which, judging, seed, threads);
         c.computeKnown();
         c.computeCompressed();
         Map<String, Map<String, SparseBlock>> byOutput = new LinkedHashMap<>();
@@ -346,7 +359,7 @@ final class CompressedJacobians {
     private boolean screened(Task t, Map<String, double[]> measured) {
         groups++;
         int[] members = t.lines();
-        double[] w = t.weights();
+        double[] w = compressed.applied(t.unit(), members, t.weights());
         int min1 = 0;
         int min2 = 1;
         if (w[min2] < w[min1]) {
@@ -365,6 +378,10 @@ final class CompressedJacobians {
         List<Attribution> attributed = new ArrayList<>();
         for (String cross : compressed.crossUnits()) {
             double[] c = measured.get(cross);
+            String out = which == Compressed.ANALYTIC ? t.unit() : cross;
+            String in = which == Compressed.ANALYTIC ? cross : t.unit();
+            Tolerance rule = judging.rule(out, in, knownOfUnit.get(cross).largestMagnitude());
+            NumericalError errors = judging.errors(out, in);
             int[] owner = new int[c.length];
             java.util.Arrays.fill(owner, -1);
             double[] ownerValue = new double[c.length];
@@ -385,14 +402,14 @@ final class CompressedJacobians {
                 int strictest = min1;
                 if (o >= 0) {
                     double value = c[p] / w[o];
-                    ownerScore = score(value, ownerValue[p]);
+                    ownerScore = score(rule, value, ownerValue[p], bound(errors, members[o], p));
                     rest = c[p] - w[o] * ownerValue[p];
                     strictest = o == min1 ? min2 : min1;
                     attributed.add(new Attribution(cross, members[o], p, value));
                 } else {
                     attributed.add(new Attribution(cross, members[min1], p, c[p] / w[min1]));
                 }
-                double restScore = score(rest / w[strictest], 0);
+                double restScore = score(rule, rest / w[strictest], 0, bound(errors, members[strictest], p));
                 if (!(ownerScore <= SCREEN && restScore <= SCREEN)) { // NaN too
                     recomputedGroups++;
                     return false;
@@ -407,10 +424,19 @@ final class CompressedJacobians {
 
     private record Attribution(String cross, int line, int position, double value) {}
 
-    /** The per-entry rule, with the compressed side's value in its place (analytic or numerical). */
-    private double score(double compressedValue, double knownValue) {
-        return which == Compressed.ANALYTIC ? tolerance.score(compressedValue, knownValue)
-                : tolerance.score(knownValue, compressedValue);
+    /**
+     * The one per-entry rule, with the compressed side's value in its place (analytic or numerical), and the bound
+     * of the entry the value stands for: the dense check's own bound for it, never a wider one (docs/checking.md,
+     * "Compressed Jacobians": a wider bound here could pass a group whose dense values fail).
+     */
+    private double score(Tolerance rule, double compressedValue, double knownValue, double bound) {
+        return which == Compressed.ANALYTIC ? JacobianComparison.score(rule, compressedValue, knownValue, bound)
+                : JacobianComparison.score(rule, knownValue, compressedValue, bound);
+    }
+
+    /** The numerical error bound of the entry of compressed line {@code line} at position {@code p}. */
+    private double bound(NumericalError errors, int line, int p) {
+        return which == Compressed.ANALYTIC ? errors.at(line, p) : errors.at(p, line);
     }
 
     /**
@@ -438,6 +464,7 @@ final class CompressedJacobians {
         String cross = which == Compressed.ANALYTIC ? in : out;
         SparseLines k = knownLines.get(unit).get(cross);
         SparseLines c = compressedLines.get(unit).get(cross);
+        NumericalError errors = judging.errors(out, in);
         SparseBlock.Builder b = new SparseBlock.Builder(outputShape, inputShape);
         for (int l = 0; l < k.lineCount(); l++) {
             int i = 0;
@@ -449,9 +476,9 @@ final class CompressedJacobians {
                 double kv = pk == p ? k.value(l, i++) : 0;
                 double cv = pc == p ? c.value(l, j++) : 0;
                 if (which == Compressed.ANALYTIC) {
-                    b.add(l, p, cv, kv);
+                    b.add(l, p, cv, kv, errors.at(l, p));
                 } else {
-                    b.add(p, l, kv, cv);
+                    b.add(p, l, kv, cv, errors.at(p, l));
                 }
             }
         }

@@ -8,8 +8,10 @@ import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Verdict;
 import dev.gradcheck.result.WorstElement;
 import dev.gradcheck.spec.MemoryBudget;
+import dev.gradcheck.spec.Tolerance;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -48,8 +50,10 @@ final class FastCheck implements CheckMode {
         }
         boolean fullRecheckFits = budget.fits(new FullCheck().footprint(BlockSizes.of(t, s)).bytes());
         Map<String, INDArray> u = new HashMap<>();
+        Map<String, NumericalDerivative> derivatives = new HashMap<>();
+        Map<String, Counter> counters = new HashMap<>();
+        Map<String, Long> alongEvaluations = new HashMap<>();
         Map<String, Map<String, Double>> numerical = new HashMap<>();
-        Map<String, Long> evals = new HashMap<>();
         Map<String, Double> seconds = new HashMap<>();
         Map<String, INDArray> v = new HashMap<>();
         for (String out : t.outputs()) {
@@ -61,13 +65,16 @@ final class FastCheck implements CheckMode {
             INDArray unit = Seeded.unit(s.samplingSeed(), "fast-u:" + in, t.refInputs().get(in).shape());
             u.put(in, t.order() == 1 ? BlockMask.withoutMaskedColumns(s.mask(), in, unit) : unit);
             Counter counter = new Counter();
-            Map<String, double[]> d = t.numerical(s, counter).along(Map.of(in, u.get(in)));
+            NumericalDerivative d = t.numerical(s, counter);
+            Map<String, double[]> along = d.along(Map.of(in, u.get(in)));
             Map<String, Double> byOutput = new HashMap<>();
             for (String out : t.outputs()) {
-                byOutput.put(out, dot(Flat.values(v.get(out)), d.get(out)));
+                byOutput.put(out, FastProbe.dot(Flat.values(v.get(out)), along.get(out)));
             }
             numerical.put(in, byOutput);
-            evals.put(in, counter.value());
+            derivatives.put(in, d);
+            counters.put(in, counter);
+            alongEvaluations.put(in, counter.value());
             seconds.put(in, (System.nanoTime() - start) / 1e9);
         }
         List<GradientResult> results = new ArrayList<>();
@@ -79,21 +86,58 @@ final class FastCheck implements CheckMode {
             Map<String, INDArray> grads = t.test().vjp(t.testInputs(), cotangents, t.wrt());
             double backwardSeconds = (System.nanoTime() - start) / 1e9;
             double scale = t.scale(out);
+            double[] vFlat = Flat.values(v.get(out));
+            double[] base = Flat.values(t.refAtX().get(out));
+            double magnitude = FastProbe.dot(absolute(vFlat), absolute(base));
+            Map<String, FastProbe.Outcome> outcomes = new LinkedHashMap<>();
+            Map<String, Long> judgeEvaluations = new HashMap<>();
+            Map<String, Double> judgeSeconds = new HashMap<>();
+            Tolerance tieRule = null;
             for (String in : t.wrt()) {
+                long judgeStart = System.nanoTime();
+                long evaluationsBefore = counters.get(in).value();
                 INDArray g = grads.get(in);
-                double[] flat = g == null ? new double[0] : AnalyticJacobian.flatGradient(g, t.testInputs().get(in), in);
-                double analytic = g == null ? 0 : dot(flat, Flat.values(u.get(in)));
+                double[] flat = g == null ? new double[Math.toIntExact(u.get(in).length())]
+                        : AnalyticJacobian.flatGradient(g, t.testInputs().get(in), in);
+                double[] uFlat = Flat.values(u.get(in));
+                double analytic = FastProbe.dot(flat, uFlat);
                 double num = numerical.get(in).get(out);
-                Verdict verdict = verdict(analytic, num, allZero(flat), s, scale);
-                if (!verdict.passed()) {
+                // the scale of the projection's rounding: its terms' root sum of squares, which a random-signed sum
+                // of terms with independent rounding reaches; their plain sum would grow like √n and hide a 0.1% error
+                Tolerance rule = s.toleranceFor(t.forwardNoise(out), rootSumOfSquares(flat, uFlat));
+                FastProbe probe = new FastProbe(derivatives.get(in), t.refInputs(), in, out, vFlat, flat, rule,
+                        magnitude, base);
+                double h = derivatives.get(in).stepAlong(Map.of(in, u.get(in)));
+                FastProbe.Outcome outcome = judge(probe, u.get(in), analytic, num, g == null || allZero(flat), rule,
+                        probe.roundingError(h), s, scale);
+                tieRule = tieRule == null && !outcome.kinks().isEmpty() ? rule : tieRule;
+                outcomes.put(in, outcome);
+                judgeEvaluations.put(in, counters.get(in).value() - evaluationsBefore);
+                judgeSeconds.put(in, (System.nanoTime() - judgeStart) / 1e9);
+            }
+            List<BlockJudge.KinkEntry> kinks = new ArrayList<>();
+            outcomes.values().forEach(o -> kinks.addAll(o.kinks()));
+            if (kinks.size() >= 2) { // ties within an input and across inputs, along directions over all of them
+                NumericalDerivative d = derivatives.get(t.wrt().get(0));
+                long before = counters.get(t.wrt().get(0)).value();
+                TieCheck.violations(kinks, d, FastProbe.lines(d, out, vFlat), t.refInputs(),
+                                row -> "v'" + TieCheck.element(out, new long[0], 0), new double[] {magnitude},
+                                tieRule, magnitude)
+                        .forEach((in, tie) -> outcomes.put(in, outcomes.get(in).failingTies(tie)));
+                judgeEvaluations.merge(t.wrt().get(0), counters.get(t.wrt().get(0)).value() - before, Long::sum);
+            }
+            for (String in : t.wrt()) {
+                FastProbe.Outcome outcome = outcomes.get(in);
+                if (!outcome.verdict().passed()) {
                     failed.add(in);
                 }
-                double abs = Math.abs(analytic - num);
-                results.add(new GradientResult(out, in, CheckKind.FAST, t.order(), verdict,
+                double abs = Math.abs(outcome.analytic() - outcome.numerical());
+                results.add(new GradientResult(out, in, CheckKind.FAST, t.order(), outcome.verdict(),
                         Double.isNaN(abs) ? Double.POSITIVE_INFINITY : abs,
-                        dev.gradcheck.spec.Tolerance.relativeError(analytic, num), s.tolerance().score(analytic, num),
-                        new WorstElement(new long[0], new long[0], analytic, num), evals.get(in) + 1,
-                        seconds.get(in) + backwardSeconds, null, null));
+                        Tolerance.relativeError(outcome.analytic(), outcome.numerical()), outcome.score(),
+                        new WorstElement(new long[0], new long[0], outcome.analytic(), outcome.numerical()),
+                        alongEvaluations.get(in) + judgeEvaluations.get(in) + 1,
+                        seconds.get(in) + backwardSeconds + judgeSeconds.get(in), outcome.note(), null));
             }
         }
         if (failed.isEmpty()) {
@@ -107,11 +151,42 @@ final class FastCheck implements CheckMode {
         return withFullRecheck(results, FullCheck.blocks(t, s, List.copyOf(failed)));
     }
 
-    private static Verdict verdict(double analytic, double numerical, boolean analyticZero, Settings s, double scale) {
+    /**
+     * The verdict on one projection: a zero backward against a non-zero numerical derivative fails whatever the
+     * tolerance; an agreement within the rule and the numerical side's rounding passes; anything else is looked at
+     * more closely along u ({@link FastProbe}: the finite difference's own error, kinks).
+     */
+    private static FastProbe.Outcome judge(FastProbe probe, INDArray u, double analytic, double numerical,
+                                           boolean analyticZero, Tolerance rule, double rounding, Settings s,
+                                           double scale) {
         if (analyticZero && Math.abs(numerical) > JacobianComparison.noiseFloor(scale, s.delta())) {
-            return Verdict.ZERO_GRADIENT;
+            return new FastProbe.Outcome(Verdict.ZERO_GRADIENT, analytic, numerical, rule.score(analytic, numerical),
+                    null);
         }
-        return s.tolerance().score(analytic, numerical) <= 1 ? Verdict.PASS : Verdict.MISMATCH;
+        double score = JacobianComparison.score(rule, analytic, numerical, rounding);
+        if (score <= 1) {
+            return new FastProbe.Outcome(Verdict.PASS, analytic, numerical, score, null);
+        }
+        if (!Double.isFinite(analytic) || !Double.isFinite(numerical)) {
+            return new FastProbe.Outcome(Verdict.MISMATCH, analytic, numerical, score, null);
+        }
+        return probe.resolve(u, analytic, numerical);
+    }
+
+    private static double rootSumOfSquares(double[] g, double[] u) {
+        double sum = 0;
+        for (int i = 0; i < g.length; i++) {
+            sum += g[i] * u[i] * g[i] * u[i];
+        }
+        return Math.sqrt(sum);
+    }
+
+    private static double[] absolute(double[] values) {
+        double[] a = new double[values.length];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = Math.abs(values[i]);
+        }
+        return a;
     }
 
     /** Each failing input's fast rows give way to its full rows, which say what the fast check found. */
@@ -125,8 +200,9 @@ final class FastCheck implements CheckMode {
                 merged.add(f);
             } else {
                 WorstElement p = f.worst();
-                merged.add(replacement.withNote("fast mode " + f.verdict().reportName() + " (v'Ju analytic "
-                        + p.analytic() + ", numerical " + p.numerical() + "); rechecked in full"));
+                merged.add(replacement.withNote("fast mode " + f.verdict().reportName() + (f.note() != null ? ""
+                        : " (v'Ju analytic " + p.analytic() + ", numerical " + p.numerical() + ")")
+                        + "; rechecked in full"));
             }
         }
         return merged;
@@ -139,13 +215,5 @@ final class FastCheck implements CheckMode {
             }
         }
         return true;
-    }
-
-    private static double dot(double[] a, double[] b) {
-        double sum = 0;
-        for (int i = 0; i < a.length; i++) {
-            sum += a[i] * b[i];
-        }
-        return sum;
     }
 }

@@ -21,6 +21,28 @@ final class FiniteDifferences {
     }
 
     /**
+     * How much the stencil amplifies rounding in the values it combines: the sum of its weights' magnitudes, times
+     * δ. A rounding error r in each value becomes at most gain·r/δ in the derivative (central 1, five-point 1.5,
+     * Richardson 297/45 = 6.6).
+     */
+    static double gain(Stencil stencil) {
+        return switch (stencil) {
+            case CENTRAL -> 1;
+            case FIVE_POINT -> 18.0 / 12;
+            case RICHARDSON -> 297.0 / 45;
+        };
+    }
+
+    /** The order p of the stencil's truncation error, O(δ^p). */
+    static int order(Stencil stencil) {
+        return switch (stencil) {
+            case CENTRAL -> 2;
+            case FIVE_POINT -> 4;
+            case RICHARDSON -> 6;
+        };
+    }
+
+    /**
      * @param values {@code values[k][j]}: output element j evaluated at x + offsets[k]·δ
      * @return the derivative of each output element
      */

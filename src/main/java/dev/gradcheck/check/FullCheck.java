@@ -8,11 +8,11 @@ import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Mismatches;
 import dev.gradcheck.result.Sampling;
-import dev.gradcheck.result.Verdict;
 import dev.gradcheck.spec.MemoryBudget;
+import dev.gradcheck.spec.Tolerance;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,62 +47,111 @@ final class FullCheck implements CheckMode {
     /** The blocks of the given inputs only (fast mode rechecks its failing inputs in full). */
     static List<GradientResult> blocks(CheckTarget t, Settings s, List<String> inputs) {
         try (ParallelLines threads = new ParallelLines(s.threads())) {
-            if (CompressedJacobians.denseBecause(s, t.reference().clippedGraph().isPresent()) != null) {
+            if (CompressedJacobians.denseBecause(s, t.reference().clippedGraph().isPresent(), loosestRule(t, s))
+                    != null) {
                 return denseBlocks(t, s, inputs, threads);
             }
-            return compressedBlocks(t, s, inputs, threads);
+            List<GradientResult> compressed = compressedBlocks(t, s, inputs, threads);
+            // a block that disagrees anywhere: the target is judged as plain full mode judges it (kinks probed, ties
+            // judged across inputs, masks and diagnoses from dense values), so compression never changes a verdict
+            return compressed != null ? compressed : denseBlocks(t, s, inputs, threads);
         }
     }
 
+    /** The loosest default rule any output of the target is judged by, at magnitude 1 (or the spec's own). */
+    private static Tolerance loosestRule(CheckTarget t, Settings s) {
+        Tolerance loosest = s.toleranceFor(0, 1);
+        for (String out : t.outputs()) {
+            Tolerance rule = s.toleranceFor(t.forwardNoise(out), 1);
+            if (rule.score(1 + CompressedJacobians.RESOLUTION, 1) < loosest.score(1 + CompressedJacobians.RESOLUTION,
+                    1)) {
+                loosest = rule;
+            }
+        }
+        return loosest;
+    }
+
     /**
-     * Every entry of every block, one side computed in full and the other in compressed groups; a block that
-     * disagrees anywhere is judged as a dense one (kinks probed), on values recomputed line by line where a group
-     * did not pass its screen.
+     * Every entry of every block, one side computed in full and the other in compressed groups, each entry judged by
+     * the one rule with the dense check's own error bound for it.
+     *
+     * @return the rows, or null when any block disagrees (the caller judges the target dense)
      */
     private static List<GradientResult> compressedBlocks(CheckTarget t, Settings s, List<String> inputs,
                                                          ParallelLines threads) {
         Map<String, NumericalDerivative> derivatives = new HashMap<>();
         Map<String, Counter> numericalEvals = new HashMap<>();
         Map<String, long[]> inputShapes = new HashMap<>();
+        Map<String, double[]> steps = new HashMap<>();
         for (String in : inputs) {
             Counter evals = new Counter();
             numericalEvals.put(in, evals);
-            derivatives.put(in, t.numerical(s, evals));
+            NumericalDerivative d = t.numerical(s, evals);
+            derivatives.put(in, d);
             inputShapes.put(in, t.refInputs().get(in).shape());
+            double[] h = new double[Math.toIntExact(Flat.size(inputShapes.get(in)))];
+            for (int i = 0; i < h.length; i++) {
+                h[i] = d.stepAt(in, i);
+            }
+            steps.put(in, h);
         }
         Map<String, long[]> outputShapes = t.outputShapes();
+        Map<String, double[]> magnitudes = new HashMap<>();
+        Map<String, Double> noise = new HashMap<>();
+        t.outputs().forEach(out -> {
+            magnitudes.put(out, t.magnitudes(out));
+            noise.put(out, t.forwardNoise(out));
+        });
+        CompressedJacobians.Judging judging = new CompressedJacobians.Judging() {
+            @Override
+            public Tolerance rule(String out, String in, double blockScale) {
+                return s.toleranceFor(noise.get(out), blockScale);
+            }
+
+            @Override
+            public NumericalError errors(String out, String in) {
+                return NumericalError.block(s.stencil(), magnitudes.get(out), steps.get(in));
+            }
+        };
         NumericalJacobian numerical = new NumericalJacobian(derivatives, numericalEvals, inputShapes, inputs,
                 t.outputs(), outputShapes, t.reference(), t.refInputs());
         AnalyticJacobian analytic = new AnalyticJacobian(t.test(), t.testInputs(), t.zeroCotangents(), t.outputs(),
                 inputs);
         CompressedJacobians.Blocks blocks = CompressedJacobians.compute(analytic, numerical,
                 CompressedJacobians.choose(analytic, numerical, FiniteDifferences.offsets(s.stencil()).length),
-                s.tolerance(), s.seed(), outputShapes, inputShapes, threads);
+                judging, s.seed(), outputShapes, inputShapes, threads);
         List<GradientResult> results = new ArrayList<>();
         for (String out : t.outputs()) {
             double scale = t.scale(out);
             for (String in : inputs) {
                 long compareStart = System.nanoTime();
                 SparseBlock block = blocks.block(out, in);
-                JacobianComparison.Row row = JacobianComparison.compare(block, s.tolerance(), s.delta(), scale);
-                Judged judged = new Judged(row, null, null);
+                Tolerance rule = judging.rule(out, in, largestNumerical(block));
+                JacobianComparison.Row row = JacobianComparison.compare(block, rule, s.delta(), scale);
+                if (!row.verdict().passed()) {
+                    return null;
+                }
                 // a passing block agrees everywhere (no mask, no capture here: CompressedJacobians.denseBecause)
                 Mismatches found = new Mismatches(0, Flat.size(block.outputShape()) * Flat.size(block.inputShape()),
                         0, null, List.of(), null, null);
-                if (!row.verdict().passed()) { // judged, diagnosed and reported as a dense block
-                    Jacobian[] dense = block.dense();
-                    judged = judge(dense[0], dense[1], EntryFilter.NONE, s, in, out, scale, derivatives.get(in));
-                    found = BlockDiagnosis.of(dense[0], dense[1], EntryFilter.columns(judged.kinks()),
-                            EntryFilter.NONE, s.tolerance()::score, JacobianComparison.noiseFloor(scale, s.delta()));
-                }
                 double seconds = blocks.numericalSeconds().getOrDefault(in, 0.0)
                         + blocks.analyticSeconds().getOrDefault(out, 0.0) + (System.nanoTime() - compareStart) / 1e9;
-                results.add(judged.row().toResult(out, in, CheckKind.JACOBIAN, t.order(),
-                        numerical.evaluations(in) + analytic.evaluations(out), seconds, judged.note(), null)
+                results.add(row.toResult(out, in, CheckKind.JACOBIAN, t.order(),
+                        numerical.evaluations(in) + analytic.evaluations(out), seconds, row.errorNote(), null)
                         .withDiagnosis(found, null));
             }
         }
         return results;
+    }
+
+    /** The largest finite |numerical entry| of a compressed block, the scale of its rounding. */
+    private static double largestNumerical(SparseBlock block) {
+        double largest = 0;
+        for (int k = 0; k < block.size(); k++) {
+            double v = block.numerical(k);
+            largest = Double.isFinite(v) ? Math.max(largest, Math.abs(v)) : largest;
+        }
+        return largest;
     }
 
     /** Both sides line by line: every column differentiated, every row a backward pass. */
@@ -143,29 +192,52 @@ final class FullCheck implements CheckMode {
             Map<String, Jacobian> analytic = AnalyticJacobian.compute(t.test(), t.testInputs(), zeros, out, inputs,
                     rows, passes, threads);
             double analyticSeconds = (System.nanoTime() - start) / 1e9;
+            double[] magnitudes = t.magnitudes(out);
+            double forwardNoise = t.forwardNoise(out);
+            Map<String, BlockJudge.Judged> judged = new LinkedHashMap<>();
+            Map<String, BlockDiagnosis.EntryScore> scores = new HashMap<>();
+            Map<String, EntryFilter> masks = new HashMap<>();
+            Map<String, Double> seconds = new HashMap<>();
+            double largest = 0;
             for (String in : inputs) {
                 long compareStart = System.nanoTime();
                 Jacobian a = analytic.get(in).select(null, cols.get(in));
                 Jacobian n = numerical.get(in).get(out).select(rows, null);
                 // the mask names the op's own inputs and outputs: a second-order block is the backward's
                 EntryFilter masked = t.order() == 1 ? BlockMask.of(s.mask(), out, in, n) : EntryFilter.NONE;
-                Judged judged = judge(a, n, masked, s, in, out, scale, derivatives.get(in));
-                double seconds = numericalSeconds.get(in) + analyticSeconds + (System.nanoTime() - compareStart) / 1e9;
+                NumericalDerivative d = derivatives.get(in);
+                double blockScale = largestMagnitude(n);
+                largest = Math.max(largest, blockScale);
+                NumericalError.Block errors = d == null ? null : errors(n, magnitudes, d, in);
+                Tolerance rule = s.toleranceFor(forwardNoise, blockScale);
+                judged.put(in, BlockJudge.judge(a, n, masked, errors, rule, s.delta(), in, out, scale, d));
+                NumericalError bounds = errors == null ? NumericalError.NONE : errors;
+                scores.put(in, (r, c) -> JacobianComparison.score(rule, a.values()[r][c], n.values()[r][c],
+                        bounds.at(r, c)));
+                masks.put(in, masked);
+                seconds.put(in, numericalSeconds.get(in) + analyticSeconds + (System.nanoTime() - compareStart) / 1e9);
+            }
+            Map<String, TieCheck.Violation> ties = ties(t, s, out, judged, derivatives, magnitudes,
+                    s.toleranceFor(forwardNoise, largest));
+            double floor = JacobianComparison.noiseFloor(scale, s.delta());
+            for (String in : inputs) {
+                Jacobian a = analytic.get(in).select(null, cols.get(in));
+                Jacobian n = numerical.get(in).get(out).select(rows, null);
+                BlockJudge.Judged j = ties.containsKey(in) ? judged.get(in).failingTies(ties.get(in), n)
+                        : judged.get(in);
                 Sampling sampling = rows == null && cols.get(in) == null ? null : sampling(n);
-                GradientResult row = judged.row().toResult(out, in, CheckKind.JACOBIAN, t.order(),
-                        numericalEvals.get(in).value() + passes.value(), seconds, judged.note(), sampling);
-                EntryFilter kinks = EntryFilter.columns(judged.kinks());
-                double noise = JacobianComparison.noiseFloor(scale, s.delta());
-                results.add(row.withDiagnosis(BlockDiagnosis.of(a, n, kinks, masked, s.tolerance()::score, noise),
+                GradientResult row = j.row().toResult(out, in, CheckKind.JACOBIAN, t.order(),
+                        numericalEvals.get(in).value() + passes.value(), seconds.get(in), j.note(), sampling);
+                EntryFilter kinks = j.atKinks();
+                BlockDiagnosis.EntryScore score = scores.get(in);
+                EntryFilter masked = masks.get(in);
+                results.add(row.withDiagnosis(BlockDiagnosis.of(a, n, kinks, masked, score, floor),
                         s.capture().captures(row.verdict())
-                                ? BlockDiagnosis.jacobians(a, n, kinks, masked, s.tolerance()::score) : null));
+                                ? BlockDiagnosis.jacobians(a, n, kinks, masked, score) : null));
             }
         }
         return results;
     }
-
-    /** @param kinks the columns left out at a kink, or null */
-    private record Judged(JacobianComparison.Row row, String note, boolean[] kinks) {}
 
     /** Which elements a sampled block compared, as multi-indices (the counts say how many of how many). */
     private static Sampling sampling(Jacobian n) {
@@ -181,57 +253,44 @@ final class FullCheck implements CheckMode {
                 inputs, outputs);
     }
 
-    /**
-     * Compares a block; where it disagrees, probes the disagreeing columns for kinks and compares again without
-     * them. Disagreement only at kinks is {@link Verdict#NONDIFFERENTIABLE}, not a mismatch.
-     */
-    private static Judged judge(Jacobian a, Jacobian n, EntryFilter masked, Settings s, String in, String out,
-                                double scale, NumericalDerivative derivative) {
-        JacobianComparison.Row row = JacobianComparison.compare(a, n, masked, s.tolerance(), s.delta(), scale);
-        if (row.verdict().passed() || derivative == null) { // no plain forward derivative to probe kinks with
-            return new Judged(row, null, null);
+    /** The rounding bound of every entry of a block: its row's output magnitude over its column's step. */
+    static NumericalError.Block errors(Jacobian n, double[] magnitudes, NumericalDerivative d, String in) {
+        double[] rowMagnitudes = new double[n.rowCount()];
+        for (int r = 0; r < rowMagnitudes.length; r++) {
+            rowMagnitudes[r] = magnitudes[n.row(r)];
         }
-        boolean[] kink = new boolean[n.colCount()];
-        int kinks = 0;
-        long[] firstKink = null;
-        long[] wrongAtKink = null;
-        for (int c = 0; c < n.colCount(); c++) {
-            List<Integer> disagreeing = new ArrayList<>();
-            for (int r = 0; r < n.rowCount(); r++) {
-                if (!masked.skips(r, c) && !(s.tolerance().score(a.values()[r][c], n.values()[r][c]) <= 1)) {
-                    disagreeing.add(r);
-                }
-            }
-            if (disagreeing.isEmpty()) {
-                continue;
-            }
-            int[] flatRows = disagreeing.stream().mapToInt(n::row).toArray();
-            int col = c;
-            double[] analytic = disagreeing.stream().mapToDouble(r -> a.values()[r][col]).toArray();
-            KinkDetector.Probe probe = KinkDetector.probe(derivative, in, n.col(c), out, flatRows, analytic, scale);
-            if (probe == KinkDetector.Probe.KINK) {
-                kink[c] = true;
-                kinks++;
-                firstKink = firstKink == null ? Flat.unravel(n.col(c), n.inputShape()) : firstKink;
-            } else if (probe == KinkDetector.Probe.WRONG_AT_KINK && wrongAtKink == null) {
-                wrongAtKink = Flat.unravel(n.col(c), n.inputShape());
+        double[] colSteps = new double[n.colCount()];
+        for (int c = 0; c < colSteps.length; c++) {
+            colSteps[c] = d.stepAt(in, n.col(c));
+        }
+        return NumericalError.block(d.stencil(), rowMagnitudes, colSteps);
+    }
+
+    /** The largest |entry| of a block, the scale of its rounding. */
+    static double largestMagnitude(Jacobian j) {
+        double largest = 0;
+        for (double[] row : j.values()) {
+            for (double v : row) {
+                largest = Double.isFinite(v) ? Math.max(largest, Math.abs(v)) : largest;
             }
         }
-        String wrongNote = wrongAtKink == null ? null : in + Arrays.toString(wrongAtKink)
-                + " sits at a kink, but the backward's value there is outside the one-sided slopes (not a subgradient)";
-        if (kinks == 0) {
-            return new Judged(row, wrongNote, null);
+        return largest;
+    }
+
+    /** Ties across the inputs of one output: per input whose part in a tie is wrong, that tie. */
+    private static Map<String, TieCheck.Violation> ties(CheckTarget t, Settings s, String out,
+                                                        Map<String, BlockJudge.Judged> judged,
+                                                        Map<String, NumericalDerivative> derivatives,
+                                                        double[] magnitudes, Tolerance rule) {
+        List<BlockJudge.KinkEntry> kinks = new ArrayList<>();
+        judged.values().forEach(j -> kinks.addAll(j.kinks()));
+        NumericalDerivative any = derivatives.values().stream().findFirst().orElse(null);
+        if (kinks.size() < 2 || any == null) {
+            return Map.of();
         }
-        JacobianComparison.Row smooth = JacobianComparison.compare(a, n, EntryFilter.columns(kink).or(masked),
-                s.tolerance(), s.delta(), scale);
-        String note = kinks + " of " + n.colCount() + " elements of " + in + " sit at a nondifferentiable point (e.g. "
-                + in + Arrays.toString(firstKink) + ") and were left out; the backward gives a subgradient there"
-                + (wrongNote == null ? "" : "; " + wrongNote);
-        if (smooth.verdict().passed()) {
-            smooth = new JacobianComparison.Row(Verdict.NONDIFFERENTIABLE, smooth.maxAbs(), smooth.maxRel(),
-                    smooth.maxScore(), smooth.worst());
-        }
-        return new Judged(smooth, note, kink);
+        long[] shape = t.refAtX().get(out).shape();
+        return TieCheck.violations(kinks, any, TieCheck.of(any, out), t.refInputs(),
+                row -> TieCheck.element(out, shape, row), magnitudes, rule, t.scale(out));
     }
 
     /** Every row, or (when sampling) up to N rows, three quarters of them among those the sampled columns move. */

@@ -75,7 +75,7 @@ public final class GradientChecker {
         return new CheckResult(spec.name(), spec.pos().toString(), spec.op().value(), backend,
                 Settings.dtypeUnderTest(spec).specName(), Judgement.status(outcome, spec.expect()),
                 spec.expect().kind().specName(), spec.expect().reason(), message, List.copyOf(rows),
-                settings.tolerance().describe(), settings.delta(), seconds).withDefaultedAttributes(defaulted);
+                settings.describeTolerance(), settings.delta(), seconds).withDefaultedAttributes(defaulted);
     }
 
     /**

@@ -8,11 +8,13 @@ import dev.gradcheck.result.WorstElement;
 import dev.gradcheck.spec.Tolerance;
 
 /**
- * Compares an analytic Jacobian block with the numerical one, entry by entry, under one tolerance rule. A block
- * whose analytic side is entirely zero while the numerical side is not is a failure whatever the tolerance: a
- * missing backward must never pass (ND4J's own GradCheckUtil lets it). Columns found to sit on a kink are left
- * out: there is no derivative there to compare. A NaN or infinity on either side is its own verdict,
- * {@link Verdict#NON_FINITE}, never a pass (an infinite or NaN forward output shows up here as NaN differences).
+ * Compares an analytic Jacobian block with the numerical one, entry by entry: the one comparison of the project.
+ * Each entry is judged by {@link #score}: it is a mismatch only when it is off by more than the tolerance allows
+ * <em>and</em> by more than the numerical side can resolve ({@link NumericalError}). A block whose analytic side is
+ * entirely zero while the numerical side is not is a failure whatever the tolerance: a missing backward must never
+ * pass (ND4J's own GradCheckUtil lets it). Columns found to sit on a kink are left out: there is no derivative
+ * there to compare. A NaN or infinity on either side is its own verdict, {@link Verdict#NON_FINITE}, never a pass
+ * (an infinite or NaN forward output shows up here as NaN differences).
  */
 final class JacobianComparison {
 
@@ -30,16 +32,34 @@ final class JacobianComparison {
     }
 
     /**
-     * @param analytic  the block from the backward, aligned entry for entry with {@code numerical}
-     * @param skip      entries (block positions) to leave out, or null
+     * The judgement of one entry: how far outside what is allowed it lies, {@code <= 1} passes. The larger of the
+     * two allowances counts: the tolerance's ({@link Tolerance#score}), and the numerical side's own error bound
+     * (an entry within that bound of the numerical value cannot be told from it). A NaN never passes.
+     *
+     * @param numericalError a bound on |numerical − true derivative|, 0 when there is none
      */
-    static Row compare(Jacobian analytic, Jacobian numerical, EntryFilter skip, Tolerance tolerance,
-                       double delta, double outputScale) {
+    static double score(Tolerance tolerance, double analytic, double numerical, double numericalError) {
+        double byTolerance = tolerance.score(analytic, numerical);
+        if (!(byTolerance > 1) || !(numericalError > 0) || Double.isInfinite(numericalError)) {
+            return byTolerance;
+        }
+        double err = Math.abs(analytic - numerical);
+        return Double.isNaN(err) ? byTolerance : Math.min(byTolerance, err / numericalError);
+    }
+
+    /**
+     * @param analytic  the block from the backward, aligned entry for entry with {@code numerical}
+     * @param errors    what the numerical side can resolve, per entry
+     * @param skip      entries (block positions) to leave out: those at a kink, those the spec's mask names
+     */
+    static Row compare(Jacobian analytic, Jacobian numerical, NumericalError errors, EntryFilter skip,
+                       Tolerance tolerance, double delta, double outputScale) {
         Accumulator acc = new Accumulator(tolerance);
         for (int j = 0; j < numerical.rowCount(); j++) {
             for (int i = 0; i < numerical.colCount(); i++) {
-                if (skip == null || !skip.skips(j, i)) {
-                    acc.add(numerical.row(j), numerical.col(i), analytic.values()[j][i], numerical.values()[j][i]);
+                if (!skip.skips(j, i)) {
+                    acc.add(numerical.row(j), numerical.col(i), analytic.values()[j][i], numerical.values()[j][i],
+                            errors.at(j, i));
                 }
             }
         }
@@ -47,13 +67,14 @@ final class JacobianComparison {
     }
 
     /**
-     * The same comparison over a block given as its entries (a compressed check's): every entry not listed is zero
-     * on both sides, which scores 0 and changes none of the figures, so the row is the one the dense block gives.
+     * The same comparison over a block given as its entries (a compressed check's), each with its numerical
+     * side's error bound: every entry not listed is zero on both sides, which scores 0 and changes none of the
+     * figures, so the row is the one the dense block gives with the same values.
      */
     static Row compare(SparseBlock block, Tolerance tolerance, double delta, double outputScale) {
         Accumulator acc = new Accumulator(tolerance);
         for (int k = 0; k < block.size(); k++) {
-            acc.add(block.row(k), block.col(k), block.analytic(k), block.numerical(k));
+            acc.add(block.row(k), block.col(k), block.analytic(k), block.numerical(k), block.error(k));
         }
         return acc.row(block.outputShape(), block.inputShape(), delta, outputScale);
     }
@@ -69,6 +90,8 @@ final class JacobianComparison {
         private double maxScore = Double.NEGATIVE_INFINITY;
         private double maxNumerical = -1;
         private boolean analyticAllZero = true;
+        private int withinError;
+        private double largestError;
         private int worstRow;
         private int worstCol;
         private double worstA;
@@ -86,9 +109,13 @@ final class JacobianComparison {
             this.tolerance = tolerance;
         }
 
-        /** One entry at flat output index {@code row}, flat input index {@code col}. */
-        void add(int row, int col, double a, double n) {
-            double score = tolerance.score(a, n);
+        /** One entry at flat output index {@code row}, flat input index {@code col}, its numerical error bound. */
+        void add(int row, int col, double a, double n, double error) {
+            double score = score(tolerance, a, n, error);
+            if (score <= 1 && tolerance.score(a, n) > 1) { // passed on the numerical side's error alone
+                withinError++;
+                largestError = Math.max(largestError, error);
+            }
             // A NaN score beats everything and is never displaced, so the report shows it.
             if (score > maxScore || (Double.isNaN(score) && !Double.isNaN(maxScore))) {
                 maxScore = score;
@@ -117,7 +144,7 @@ final class JacobianComparison {
 
         Row row(long[] outputShape, long[] inputShape, double delta, double outputScale) {
             if (maxScore == Double.NEGATIVE_INFINITY) { // no entry compared
-                return new Row(Verdict.PASS, maxAbs, maxRel, 0, null);
+                return new Row(Verdict.PASS, maxAbs, maxRel, 0, null, 0, 0);
             }
             Verdict verdict;
             int r = worstRow;
@@ -140,12 +167,30 @@ final class JacobianComparison {
                 verdict = maxScore <= 1 ? Verdict.PASS : Verdict.MISMATCH;
             }
             WorstElement worst = new WorstElement(Flat.unravel(r, outputShape), Flat.unravel(c, inputShape), a, n);
-            return new Row(verdict, maxAbs, maxRel, maxScore, worst);
+            return new Row(verdict, maxAbs, maxRel, maxScore, worst, withinError, largestError);
         }
     }
 
-    /** The figures of one compared block, before they are labelled with what was compared. */
-    record Row(Verdict verdict, double maxAbs, double maxRel, double maxScore, WorstElement worst) {
+    /**
+     * The figures of one compared block, before they are labelled with what was compared.
+     *
+     * @param withinError  entries beyond the tolerance but within the numerical side's own error
+     * @param largestError the largest such error bound
+     */
+    record Row(Verdict verdict, double maxAbs, double maxRel, double maxScore, WorstElement worst, int withinError,
+               double largestError) {
+
+        Row withVerdict(Verdict v) {
+            return new Row(v, maxAbs, maxRel, maxScore, worst, withinError, largestError);
+        }
+
+        /** What a reader should know about entries that passed on the numerical side's error, or null. */
+        String errorNote() {
+            return withinError == 0 ? null : withinError + (withinError == 1 ? " entry differs" : " entries differ")
+                    + " by more than the tolerance but less than the finite differences' own error (up to "
+                    + String.format(java.util.Locale.ROOT, "%.1e", largestError) + "), so "
+                    + (withinError == 1 ? "it is" : "they are") + " not counted as a mismatch";
+        }
 
         GradientResult toResult(String output, String input, CheckKind kind, int order, long evaluations,
                                 double seconds, String note, Sampling sampling) {

@@ -25,11 +25,22 @@ interface JacobianSide {
     int crossLength(String crossUnit);
 
     /**
-     * Σ_l weights[l]·line_l of {@code unit}, one flat vector per cross unit.
+     * Σ_l a_l·line_l of {@code unit}, one flat vector per cross unit, where a = {@link #applied}(unit, lines,
+     * weights): the weights themselves, unless this side scales them.
      *
      * @param lines distinct line indices, ascending
      */
     Map<String, double[]> evaluate(String unit, int[] lines, double[] weights);
+
+    /**
+     * The weights an evaluation of these lines with these weights applies to each line. The analytic side applies
+     * them as given; the numerical side moves each element of a group by its own step times its weight, so it
+     * applies each weight times its column's step over the group's largest (docs/checking.md, "Compressed
+     * Jacobians").
+     */
+    default double[] applied(String unit, int[] lines, double[] weights) {
+        return weights;
+    }
 
     /**
      * How many bits after the point a weight may have so that the evaluation applies it exactly (the dtype the

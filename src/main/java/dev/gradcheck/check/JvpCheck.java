@@ -29,7 +29,10 @@ final class JvpCheck {
             INDArray u = Seeded.unit(s.seed(), "jvp-u:" + in, x.shape()).castTo(x.dataType());
             Counter evaluations = new Counter();
             // the reference moves along the same (rounded) tangent the operator sees
-            Map<String, double[]> numerical = t.numerical(s, evaluations).along(Map.of(in, u.castTo(DataType.DOUBLE)));
+            NumericalDerivative derivative = t.numerical(s, evaluations);
+            Map<String, INDArray> tangent = Map.of(in, u.castTo(DataType.DOUBLE));
+            Map<String, double[]> numerical = derivative.along(tangent);
+            double step = derivative.stepAlong(tangent);
             Map<String, INDArray> tangents = new LinkedHashMap<>();
             t.testInputs().forEach((name, a) -> {
                 if (a.dataType().isFPType()) {
@@ -48,9 +51,15 @@ final class JvpCheck {
                     n[j][0] = num[j];
                 }
                 long[] shape = t.refAtX().get(out).shape();
-                results.add(JacobianComparison.compare(new Jacobian(shape, new long[0], a),
-                        new Jacobian(shape, new long[0], n), null, s.tolerance(), s.delta(), t.scale(out))
-                        .toResult(out, in, CheckKind.JVP, t.order(), evaluations.value() + 1, seconds, null, null));
+                Jacobian numericalBlock = new Jacobian(shape, new long[0], n);
+                double[] magnitudes = t.magnitudes(out);
+                NumericalError errors = (row, col) -> NumericalError.rounding(s.stencil(), magnitudes[row], step);
+                JacobianComparison.Row row = JacobianComparison.compare(new Jacobian(shape, new long[0], a),
+                        numericalBlock, errors, EntryFilter.NONE,
+                        s.toleranceFor(t.forwardNoise(out), FullCheck.largestMagnitude(numericalBlock)), s.delta(),
+                        t.scale(out));
+                results.add(row.toResult(out, in, CheckKind.JVP, t.order(), evaluations.value() + 1, seconds,
+                        row.errorNote(), null));
             }
         }
         return results;

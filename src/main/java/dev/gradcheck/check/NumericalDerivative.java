@@ -11,9 +11,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Differentiates the reference function numerically along one input element or along a direction across inputs,
- * with the spec's stencil. Inputs are perturbed in place and restored exactly. Every evaluation's outputs must keep
- * the shape and dtype they had at x: if one does not, the outputs are not a function the checker can
- * differentiate, and {@link UnstableOutputException} says where.
+ * with the spec's stencil and {@link Step}. Inputs are perturbed in place and restored exactly. Every evaluation's
+ * outputs must keep the shape and dtype they had at x: if one does not, the outputs are not a function the checker
+ * can differentiate, and {@link UnstableOutputException} says where.
  */
 final class NumericalDerivative {
 
@@ -21,28 +21,40 @@ final class NumericalDerivative {
     private final Map<String, INDArray> inputs;
     private final List<String> outputs;
     private final Stencil stencil;
-    private final double delta;
+    private final Step step;
     private final Counter evaluations;
+    private final Map<String, INDArray> atX;
     private final Map<String, long[]> shapes = new HashMap<>();
     private final Map<String, DataType> dtypes = new HashMap<>();
 
     /** @param atX the function's outputs at the unperturbed inputs, whose shapes and dtypes must hold */
     NumericalDerivative(Differentiable f, Map<String, INDArray> inputs, Map<String, INDArray> atX,
-                        List<String> outputs, Stencil stencil, double delta, Counter evaluations) {
+                        List<String> outputs, Stencil stencil, Step step, Counter evaluations) {
         this.f = f;
         this.inputs = inputs;
         this.outputs = new java.util.ArrayList<>(outputs);
         this.stencil = stencil;
-        this.delta = delta;
+        this.step = step;
         this.evaluations = evaluations;
+        this.atX = atX;
         for (String out : outputs) {
             shapes.put(out, atX.get(out).shape());
             dtypes.put(out, atX.get(out).dataType());
         }
     }
 
-    double delta() {
-        return delta;
+    Stencil stencil() {
+        return stencil;
+    }
+
+    /** The step element i of {@code input} is moved by. */
+    double stepAt(String input, int i) {
+        return step.at(inputs.get(input).getDouble(i));
+    }
+
+    /** The step t taken along these directions. */
+    double stepAlong(Map<String, INDArray> directions) {
+        return step.along(inputs, directions);
     }
 
     /** The arrays this derivative perturbs in place (and restores). */
@@ -55,7 +67,8 @@ final class NumericalDerivative {
      * the same counter.
      */
     NumericalDerivative on(Differentiable other, Map<String, INDArray> otherInputs) {
-        NumericalDerivative d = new NumericalDerivative(other, otherInputs, Map.of(), List.of(), stencil, delta,
+        // the outputs at x are shared read-only: a stencil with a point at 0 reads them instead of evaluating
+        NumericalDerivative d = new NumericalDerivative(other, otherInputs, atX, List.of(), stencil, step,
                 evaluations);
         return d.expecting(outputs, shapes, dtypes);
     }
@@ -70,40 +83,58 @@ final class NumericalDerivative {
 
     /** d outputs / d input[i], flat per output. */
     Map<String, double[]> alongElement(String input, int i) {
+        double h = stepAt(input, i);
         double[] offsets = FiniteDifferences.offsets(stencil);
         double[][][] values = new double[outputs.size()][offsets.length][];
         for (int k = 0; k < offsets.length; k++) {
-            Map<String, INDArray> y = atElement(input, i, offsets[k] * delta);
+            Map<String, INDArray> y = atElement(input, i, offsets[k] * h);
             for (int o = 0; o < outputs.size(); o++) {
                 values[o][k] = Flat.values(y.get(outputs.get(o)));
             }
         }
-        return combine(values);
+        return combine(values, h);
     }
 
-    /** d/dt outputs(x + t·u), flat per output; inputs without a direction stay put. */
+    /**
+     * d/dt outputs(x + t·u), flat per output, with the step {@link #stepAlong}; inputs without a direction stay put.
+     */
     Map<String, double[]> along(Map<String, INDArray> directions) {
-        Map<String, INDArray> origin = new HashMap<>();
-        directions.keySet().forEach(name -> origin.put(name, inputs.get(name).dup()));
+        return along(directions, stepAlong(directions));
+    }
+
+    /** d/dt outputs(x + t·u), flat per output, with the step t = h as given (u already scaled to the steps wanted). */
+    Map<String, double[]> along(Map<String, INDArray> directions, double h) {
         double[] offsets = FiniteDifferences.offsets(stencil);
         double[][][] values = new double[outputs.size()][offsets.length][];
-        try {
-            for (int k = 0; k < offsets.length; k++) {
-                double t = offsets[k] * delta;
-                directions.forEach((name, u) -> inputs.get(name).assign(origin.get(name).add(u.mul(t))));
-                Map<String, INDArray> y = evaluate(() -> "along a random direction, t = " + t);
-                for (int o = 0; o < outputs.size(); o++) {
-                    values[o][k] = Flat.values(y.get(outputs.get(o)));
-                }
+        for (int k = 0; k < offsets.length; k++) {
+            Map<String, INDArray> y = atDirection(directions, offsets[k] * h);
+            for (int o = 0; o < outputs.size(); o++) {
+                values[o][k] = Flat.values(y.get(outputs.get(o)));
             }
+        }
+        return combine(values, h);
+    }
+
+    /** The outputs at x + t·u (u per input; inputs without a direction stay put); at t = 0 those at x, unevaluated. */
+    Map<String, INDArray> atDirection(Map<String, INDArray> directions, double t) {
+        if (t == 0) {
+            return atX;
+        }
+        Map<String, INDArray> origin = new HashMap<>();
+        directions.keySet().forEach(name -> origin.put(name, inputs.get(name).dup()));
+        try {
+            directions.forEach((name, u) -> inputs.get(name).assign(origin.get(name).add(u.mul(t))));
+            return evaluate(() -> "along a direction, t = " + t);
         } finally {
             origin.forEach((name, x0) -> inputs.get(name).assign(x0));
         }
-        return combine(values);
     }
 
-    /** The outputs with input[i] moved by t. */
+    /** The outputs with input[i] moved by t; at t = 0 those at x, unevaluated. */
     Map<String, INDArray> atElement(String input, int i, double t) {
+        if (t == 0) {
+            return atX;
+        }
         INDArray x = inputs.get(input);
         double xi = x.getDouble(i);
         x.putScalar(i, xi + t);
@@ -128,10 +159,10 @@ final class NumericalDerivative {
         return y;
     }
 
-    private Map<String, double[]> combine(double[][][] values) {
+    private Map<String, double[]> combine(double[][][] values, double h) {
         Map<String, double[]> d = new HashMap<>();
         for (int o = 0; o < outputs.size(); o++) {
-            d.put(outputs.get(o), FiniteDifferences.derivative(stencil, delta, values[o]));
+            d.put(outputs.get(o), FiniteDifferences.derivative(stencil, h, values[o]));
         }
         return d;
     }

@@ -124,8 +124,11 @@ final class NumericalJacobian implements JacobianSide {
     }
 
     /**
-     * One column alone with weight 1 is differentiated exactly as a dense check does (x_i moved by ±δ); a weighted
-     * set of columns is differentiated along the direction Σ w_i·e_i (x_i moved by ±δ·w_i).
+     * One column alone with weight 1 is differentiated exactly as a dense check does (x_i moved by ±h_i, its own
+     * step); a weighted set of columns is differentiated along the direction Σ a_i·e_i with the step H, the
+     * largest h_i of the group, so that x_i moves by ±w_i·h_i: each element by its own step times its weight, as
+     * a dense check would move it (up to the weight in [1, 2]), and the result is Σ a_i·column_i with
+     * a_i = w_i·h_i/H ({@link #applied}).
      */
     @Override
     public Map<String, double[]> evaluate(String in, int[] lines, double[] weights) {
@@ -133,12 +136,36 @@ final class NumericalJacobian implements JacobianSide {
         if (lines.length == 1 && weights[0] == 1) {
             return d.alongElement(in, lines[0]);
         }
+        double[] a = applied(in, lines, weights);
         double[] direction = new double[lineCount(in)];
         for (int k = 0; k < lines.length; k++) {
-            direction[lines[k]] = weights[k];
+            direction[lines[k]] = a[k];
         }
         INDArray u = Nd4j.createFromArray(direction).reshape('c', inputShapes.get(in)).castTo(DataType.DOUBLE);
-        return d.along(Map.of(in, u));
+        return d.along(Map.of(in, u), largestStep(d, in, lines));
+    }
+
+    /**
+     * w_i·(h_i/H): with an absolute step (a spec's delta) every h_i/H is exactly 1 and the weights are applied as
+     * drawn.
+     */
+    @Override
+    public double[] applied(String in, int[] lines, double[] weights) {
+        NumericalDerivative d = derivatives.get(in);
+        double largest = largestStep(d, in, lines);
+        double[] a = new double[lines.length];
+        for (int k = 0; k < lines.length; k++) {
+            a[k] = weights[k] * (d.stepAt(in, lines[k]) / largest);
+        }
+        return a;
+    }
+
+    private static double largestStep(NumericalDerivative d, String in, int[] lines) {
+        double largest = 0;
+        for (int l : lines) {
+            largest = Math.max(largest, d.stepAt(in, l));
+        }
+        return largest;
     }
 
     /** Directions are float64 arrays. */

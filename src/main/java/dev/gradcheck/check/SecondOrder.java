@@ -102,7 +102,9 @@ final class SecondOrder {
             w.put(x, Seeded.unit(s.seed(), "hvp-w:" + x, second.refInputs().get(x).shape()));
         }
         Counter evaluations = new Counter();
-        Map<String, double[]> numerical = second.numerical(s, evaluations).along(w);
+        NumericalDerivative derivative = second.numerical(s, evaluations);
+        Map<String, double[]> numerical = derivative.along(w);
+        double step = derivative.stepAlong(w);
         Map<String, INDArray> cotangents = second.zeroCotangents();
         for (String x : xs) {
             String grad = Differentiable.gradientName(x);
@@ -120,9 +122,14 @@ final class SecondOrder {
             Jacobian an = new Jacobian(none, input.shape(), new double[][] {a});
             Jacobian num = new Jacobian(none, input.shape(), new double[][] {
                 numerical.get(Differentiable.gradientName(x))});
-            double scale = second.scale(Differentiable.gradientName(x));
-            results.add(JacobianComparison.compare(an, num, null, s.tolerance(), s.delta(), scale)
-                    .toResult("Hw", x, CheckKind.HVP, 2, evaluations.value() + 1, seconds, null, null));
+            String grad = Differentiable.gradientName(x);
+            double[] magnitudes = second.magnitudes(grad);
+            NumericalError errors = (row, col) -> NumericalError.rounding(s.stencil(), magnitudes[col], step);
+            JacobianComparison.Row row = JacobianComparison.compare(an, num, errors, EntryFilter.NONE,
+                    s.toleranceFor(second.forwardNoise(grad), FullCheck.largestMagnitude(num)), s.delta(),
+                    second.scale(grad));
+            results.add(row.toResult("Hw", x, CheckKind.HVP, 2, evaluations.value() + 1, seconds, row.errorNote(),
+                    null));
         }
         return results;
     }

@@ -11,13 +11,16 @@ import dev.gradcheck.spec.Tolerance;
 /**
  * The numerical settings one check runs with, defaults already applied.
  *
+ * @param step       the finite-difference step: relative to each element by default, a spec's {@code delta} as is
+ * @param tolerance  the spec's tolerance, or null for the default of {@code dtype} ({@link #toleranceFor})
+ * @param dtype      the dtype under test (the checked input with the least precision)
  * @param seed       draws the inputs
  * @param sampleSeed draws the element sample and fast mode's directions: the spec's {@code sample_seed}, or
  *                   null to follow {@code seed} (so resampling the inputs draws a new sample too)
  * @param mask       Jacobian entries left out of judging
  * @param capture    which compared blocks hand back their matrices
  */
-record Settings(double delta, Tolerance tolerance, Stencil stencil, Integer maxElements, double nondetTol,
+record Settings(Step step, Tolerance tolerance, DType dtype, Stencil stencil, Integer maxElements, double nondetTol,
                 long seed, Long sampleSeed, JacobianMask mask, JacobianCapture capture, boolean compress,
                 int threads) {
 
@@ -27,11 +30,11 @@ record Settings(double delta, Tolerance tolerance, Stencil stencil, Integer maxE
     }
 
     static Settings of(OpSpec spec, JacobianCapture capture) {
-        double delta = spec.delta() != null ? spec.delta() : Defaults.delta(Defaults.REFERENCE);
-        Tolerance tolerance = spec.tolerance() != null ? spec.tolerance() : Defaults.tolerance(dtypeUnderTest(spec));
+        Step step = spec.delta() != null ? new Step(spec.delta(), false)
+                : new Step(Defaults.delta(Defaults.REFERENCE), true);
         CheckOptions o = spec.options();
-        return new Settings(delta, tolerance, o.stencil(), o.maxElements(), o.nondetTol(), spec.seed(),
-                o.sampleSeed(), o.mask(), capture, o.compress(),
+        return new Settings(step, spec.tolerance(), dtypeUnderTest(spec), o.stencil(), o.maxElements(), o.nondetTol(),
+                spec.seed(), o.sampleSeed(), o.mask(), capture, o.compress(),
                 o.threads() != null ? o.threads() : CheckOptions.defaultThreads(1));
     }
 
@@ -52,9 +55,31 @@ record Settings(double delta, Tolerance tolerance, Stencil stencil, Integer maxE
         return lowest;
     }
 
+    /** δ: the step itself when absolute, the step per unit of |x| when relative. */
+    double delta() {
+        return step.delta();
+    }
+
+    /**
+     * The rule one block is judged by: the spec's tolerance as written, else the default for the dtype under test,
+     * which for low precision is set by the noise the op's own dtype produced ({@link Defaults#tolerance}).
+     *
+     * @param forwardNoise how far the forward in the dtype under test is from the float64 reference's, relative to
+     *                     the output's largest value (0 for float64)
+     * @param blockScale   the largest derivative in the block, the scale of its rounding
+     */
+    Tolerance toleranceFor(double forwardNoise, double blockScale) {
+        return tolerance != null ? tolerance : Defaults.tolerance(dtype, forwardNoise, blockScale);
+    }
+
+    /** The rule as the report's header shows it. */
+    String describeTolerance() {
+        return tolerance != null ? tolerance.describe() : Defaults.describe(dtype);
+    }
+
     /** The same settings for a fresh draw of the inputs. */
     Settings withSeed(long newSeed) {
-        return new Settings(delta, tolerance, stencil, maxElements, nondetTol, newSeed, sampleSeed, mask, capture,
-                compress, threads);
+        return new Settings(step, tolerance, dtype, stencil, maxElements, nondetTol, newSeed, sampleSeed, mask,
+                capture, compress, threads);
     }
 }

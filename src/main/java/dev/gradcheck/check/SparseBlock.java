@@ -5,7 +5,8 @@ import java.util.Arrays;
 /**
  * A Jacobian block d output / d input as the list of its entries that are not zero on both sides, in row-major order
  * (flat output index, then flat input index): what a compressed check knows of a block. Every entry not listed is 0
- * analytic against 0 numerical. The entry at (0, 0) is always listed, so that a block whose entries all score the
+ * analytic against 0 numerical. Each entry carries the numerical side's error bound there, the one the dense
+ * comparison gives that entry ({@link NumericalError}). The entry at (0, 0) is always listed, so that a block whose entries all score the
  * same names the element a dense comparison names (its first).
  */
 final class SparseBlock {
@@ -16,15 +17,17 @@ final class SparseBlock {
     private final int[] cols;
     private final double[] analytic;
     private final double[] numerical;
+    private final double[] errors;
 
     private SparseBlock(long[] outputShape, long[] inputShape, int[] rows, int[] cols, double[] analytic,
-                        double[] numerical) {
+                        double[] numerical, double[] errors) {
         this.outputShape = outputShape;
         this.inputShape = inputShape;
         this.rows = rows;
         this.cols = cols;
         this.analytic = analytic;
         this.numerical = numerical;
+        this.errors = errors;
     }
 
     long[] outputShape() {
@@ -55,7 +58,12 @@ final class SparseBlock {
         return numerical[k];
     }
 
-    /** The dense analytic and numerical blocks, for the comparison's kink probes (a block that disagrees). */
+    /** The numerical side's error bound at entry k. */
+    double error(int k) {
+        return errors[k];
+    }
+
+    /** The dense analytic and numerical blocks (what the sparse comparison must agree with). */
     Jacobian[] dense() {
         int m = Math.toIntExact(Flat.size(outputShape));
         int n = Math.toIntExact(Flat.size(inputShape));
@@ -79,6 +87,7 @@ final class SparseBlock {
         private int[] cols = new int[16];
         private double[] a = new double[16];
         private double[] n = new double[16];
+        private double[] e = new double[16];
         private int size;
 
         Builder(long[] outputShape, long[] inputShape) {
@@ -86,18 +95,23 @@ final class SparseBlock {
             this.inputShape = inputShape;
         }
 
-        /** An entry at flat output index {@code row} and flat input index {@code col}, each listed at most once. */
-        void add(int row, int col, double analyticValue, double numericalValue) {
+        /**
+         * An entry at flat output index {@code row} and flat input index {@code col}, each listed at most once, with
+         * the numerical side's error bound there.
+         */
+        void add(int row, int col, double analyticValue, double numericalValue, double error) {
             if (size == rows.length) {
                 rows = Arrays.copyOf(rows, size * 2);
                 cols = Arrays.copyOf(cols, size * 2);
                 a = Arrays.copyOf(a, size * 2);
                 n = Arrays.copyOf(n, size * 2);
+                e = Arrays.copyOf(e, size * 2);
             }
             rows[size] = row;
             cols[size] = col;
             a[size] = analyticValue;
             n[size] = numericalValue;
+            e[size] = error;
             size++;
         }
 
@@ -122,6 +136,7 @@ final class SparseBlock {
             int[] sortedCols = new int[total];
             double[] sortedA = new double[total];
             double[] sortedN = new double[total];
+            double[] sortedE = new double[total];
             int[] next = Arrays.copyOf(start, m);
             for (int k = 0; k < size; k++) {
                 int at = next[rows[k]]++;
@@ -129,15 +144,16 @@ final class SparseBlock {
                 sortedCols[at] = cols[k];
                 sortedA[at] = a[k];
                 sortedN[at] = n[k];
+                sortedE[at] = e[k];
             }
             for (int r = 0; r < m; r++) {
-                sortWithinRow(sortedCols, sortedA, sortedN, start[r], start[r + 1]);
+                sortWithinRow(sortedCols, sortedA, sortedN, sortedE, start[r], start[r + 1]);
             }
-            return new SparseBlock(outputShape, inputShape, sortedRows, sortedCols, sortedA, sortedN);
+            return new SparseBlock(outputShape, inputShape, sortedRows, sortedCols, sortedA, sortedN, sortedE);
         }
 
         /** Entries of one row by input index; already in order unless they were added out of order. */
-        private static void sortWithinRow(int[] cols, double[] a, double[] n, int from, int to) {
+        private static void sortWithinRow(int[] cols, double[] a, double[] n, double[] e, int from, int to) {
             boolean sorted = true;
             for (int k = from + 1; k < to && sorted; k++) {
                 sorted = cols[k - 1] < cols[k];
@@ -153,14 +169,17 @@ final class SparseBlock {
             int[] c = new int[order.length];
             double[] av = new double[order.length];
             double[] nv = new double[order.length];
+            double[] ev = new double[order.length];
             for (int k = 0; k < order.length; k++) {
                 c[k] = cols[order[k]];
                 av[k] = a[order[k]];
                 nv[k] = n[order[k]];
+                ev[k] = e[order[k]];
             }
             System.arraycopy(c, 0, cols, from, c.length);
             System.arraycopy(av, 0, a, from, av.length);
             System.arraycopy(nv, 0, n, from, nv.length);
+            System.arraycopy(ev, 0, e, from, ev.length);
         }
     }
 }

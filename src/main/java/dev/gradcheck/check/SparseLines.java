@@ -72,4 +72,16 @@ final class SparseLines {
         }
         return true;
     }
+
+    /** The largest finite |value| over every line: the scale of a known block. */
+    double largestMagnitude() {
+        double largest = 0;
+        for (int l = 0; l < sizes.length; l++) {
+            for (int k = 0; k < sizes[l]; k++) {
+                double v = values[l][k];
+                largest = Double.isFinite(v) ? Math.max(largest, Math.abs(v)) : largest;
+            }
+        }
+        return largest;
+    }
 }

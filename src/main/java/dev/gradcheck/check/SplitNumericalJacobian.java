@@ -31,8 +31,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *
  * That is the numerical vector-Jacobian product of each part upstream of a clip, taken with the clipped numerical
  * gradient from downstream. The clipping is done here, on doubles, independently of op/'s backward. Clipped
- * graphs are always checked in full with central differences: fast mode, sampling and the other stencils need a
- * numerical derivative of the whole graph's forward, which a clip makes meaningless.
+ * graphs are always checked in full with central differences and an absolute step δ (clipped intermediates are
+ * perturbed too): fast mode, sampling and the other stencils need a numerical derivative of the whole graph's
+ * forward, which a clip makes meaningless.
  */
 final class SplitNumericalJacobian {
 
@@ -57,7 +58,7 @@ final class SplitNumericalJacobian {
         held.forEach((v, value) -> extended.put(v, value.dup()));
         Differentiable split = new HeldAtClips(f, held.keySet());
         NumericalDerivative d = new NumericalDerivative(split, extended, split.forward(extended), terminals,
-                Stencil.CENTRAL, delta, evaluations);
+                Stencil.CENTRAL, new Step(delta, false), evaluations);
         Map<String, long[]> shapes = new HashMap<>();
         terminals.forEach(t -> shapes.put(t, base.get(t).shape()));
         Map<String, Map<String, Jacobian>> local = new HashMap<>();

@@ -5,7 +5,6 @@ import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.DType;
 import dev.gradcheck.spec.Expectation;
 import dev.gradcheck.spec.OpSpec;
-import dev.gradcheck.spec.Tolerance;
 import java.util.List;
 
 /**
@@ -23,13 +22,12 @@ public final class Unfinished {
      */
     public static CheckResult of(OpSpec spec, String backend, Status status, String message, double seconds) {
         DType dtype = Settings.dtypeUnderTest(spec);
-        double delta = spec.delta() != null ? spec.delta() : Defaults.delta(dtype);
-        Tolerance tolerance = spec.tolerance() != null ? spec.tolerance() : Defaults.tolerance(dtype);
+        Settings settings = Settings.of(spec);
         // A crash is the hardest way an operator can error: a spec that expects an error accepts it.
         boolean expected = spec.expect().kind() == Expectation.Kind.ERROR
                 && (status == Status.CRASHED || status == Status.ERROR);
         return new CheckResult(spec.name(), spec.pos().toString(), spec.op().value(), backend, dtype.specName(),
                 expected ? Status.EXPECTED_ERROR : status, spec.expect().kind().specName(), spec.expect().reason(),
-                message, List.of(), tolerance.describe(), delta, seconds);
+                message, List.of(), settings.describeTolerance(), settings.delta(), seconds);
     }
 }

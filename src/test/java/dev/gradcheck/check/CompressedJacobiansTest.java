@@ -126,6 +126,29 @@ class CompressedJacobiansTest {
         assertEquals(16 + 2 * 4, jacobianRows(matmul).get(0).evaluations());
     }
 
+    /**
+     * tanh of elements near 0.5 and one at 5000: with the relative step the columns' steps are 1e-6 and 5e-3. One
+     * step for the whole group would move the small elements by 5e-3·w, a truncation error near 1e-5 of their
+     * derivative, and the group would fail its screen and be recomputed; with each column moved by its own step
+     * times its weight the group passes in one stencil's evaluations.
+     */
+    @Test
+    void aGroupMovesEachColumnByItsOwnStep() {
+        String mixed = """
+                op: tanh
+                inputs:
+                  x: {shape: [1, 4], init: {values: [[0.5, -0.3, 5000, 0.7]]}}
+                """;
+        CheckResult right = check(mixed, f -> f);
+        assertEquals(Status.PASSED, right.status(), right.toString());
+        assertEquals(4 + 2, jacobianRows(right).get(0).evaluations(), "4 backward passes, one group of columns");
+        CheckResult scaled = check(mixed, f -> Functions.withBackward(f, Functions.scaledBy(1 + 1e-3)));
+        CheckResult scaledDense = check(mixed + "compress: false\n",
+                f -> Functions.withBackward(f, Functions.scaledBy(1 + 1e-3)));
+        assertEquals(Status.FAILED, scaled.status(), scaled.toString());
+        assertEquals(jacobianRows(scaledDense).get(0).maxScore(), jacobianRows(scaled).get(0).maxScore(), 0);
+    }
+
     @Test
     void withoutRandomWeightsASwapInsideAGroupWouldPass() throws Exception {
         // the premise of the permutation cases: every column of tanh's Jacobian is in one group, and the plain sum
@@ -148,7 +171,7 @@ class CompressedJacobiansTest {
             assertEquals(1, Colouring.groups(supports, 16).length, "the swapped columns still share one group");
             Counter evals = new Counter();
             NumericalDerivative d = new NumericalDerivative(right, x.reference(), right.forward(x.reference()),
-                    List.of("0"), dev.gradcheck.result.Stencil.CENTRAL, 1e-6, evals);
+                    List.of("0"), dev.gradcheck.result.Stencil.CENTRAL, new Step(1e-6, false), evals);
             double[] ones = new double[16];
             java.util.Arrays.fill(ones, 1);
             int[] all = java.util.stream.IntStream.range(0, 16).toArray();
@@ -201,14 +224,15 @@ class CompressedJacobiansTest {
     void aSparseBlockComparesAsItsDenseBlock() {
         long[] shape = {2, 3};
         SparseBlock.Builder b = new SparseBlock.Builder(shape, shape);
-        b.add(4, 1, 2.0, 2.0 + 3e-6); // added out of order, as a compressed numerical side adds them
-        b.add(1, 1, 1.0, 1.0);
-        b.add(1, 0, 0.5, 0.5 + 1e-9);
+        b.add(4, 1, 2.0, 2.0 + 3e-6, 0); // added out of order, as a compressed numerical side adds them
+        b.add(1, 1, 1.0, 1.0, 0);
+        b.add(1, 0, 0.5, 0.5 + 1e-9, 0);
         SparseBlock sparse = b.build();
         assertEquals(4, sparse.size(), "(0, 0) is listed too");
         Jacobian[] dense = sparse.dense();
         dev.gradcheck.spec.Tolerance tol = new dev.gradcheck.spec.Tolerance.MaxRelative(1e-6);
-        JacobianComparison.Row fromDense = JacobianComparison.compare(dense[0], dense[1], null, tol, 1e-6, 1);
+        JacobianComparison.Row fromDense = JacobianComparison.compare(dense[0], dense[1], NumericalError.NONE, EntryFilter.NONE,
+                tol, 1e-6, 1);
         JacobianComparison.Row fromSparse = JacobianComparison.compare(sparse, tol, 1e-6, 1);
         assertEquals(Verdict.MISMATCH, fromSparse.verdict());
         assertEquals(fromDense.verdict(), fromSparse.verdict());

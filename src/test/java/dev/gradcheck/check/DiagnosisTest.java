@@ -196,7 +196,8 @@ class DiagnosisTest {
         Jacobian a = new Jacobian(out, in, analytic);
         Jacobian n = new Jacobian(out, in, numerical);
         Tolerance tol = new Tolerance.MaxRelative(1e-6);
-        return BlockDiagnosis.of(a, n, EntryFilter.NONE, EntryFilter.NONE, tol::score, 0);
+        return BlockDiagnosis.of(a, n, EntryFilter.NONE, EntryFilter.NONE,
+                (r, c) -> tol.score(a.values()[r][c], n.values()[r][c]), 0);
     }
 
     @Test

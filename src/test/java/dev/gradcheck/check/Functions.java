@@ -195,6 +195,58 @@ public final class Functions {
         };
     }
 
+    /** Where a backward of max(x, y) sends the gradient of a tie, x = y. */
+    enum TieRule {
+        /** All of it to x: a subgradient (PyTorch's max(dim) picks one index too). */
+        TO_X,
+        /** Half to each: a subgradient (PyTorch's maximum). */
+        SPLIT,
+        /** All of it to both: each entry alone is a subgradient, the whole is not (ND4J's maximum). */
+        TO_BOTH
+    }
+
+    /** out = max(x, y) elementwise, with the backward sending the gradient of a tie where {@code ties} says. */
+    static Differentiable maxOf(TieRule ties) {
+        return new Differentiable() {
+            @Override
+            public List<String> inputNames() {
+                return List.of("x", "y");
+            }
+
+            @Override
+            public List<String> outputNames() {
+                return List.of("0");
+            }
+
+            @Override
+            public Map<String, INDArray> forward(Map<String, INDArray> in) {
+                return Map.of("0", org.nd4j.linalg.ops.transforms.Transforms.max(in.get("x"), in.get("y"), true));
+            }
+
+            @Override
+            public Map<String, INDArray> vjp(Map<String, INDArray> in, Map<String, INDArray> ct, List<String> wrt) {
+                double[] x = in.get("x").toDoubleVector();
+                double[] y = in.get("y").toDoubleVector();
+                double[] c = ct.get("0").toDoubleVector();
+                double[] gx = new double[x.length];
+                double[] gy = new double[x.length];
+                for (int i = 0; i < x.length; i++) {
+                    double share = x[i] > y[i] ? 1 : x[i] < y[i] ? 0 : switch (ties) {
+                        case TO_X, TO_BOTH -> 1;
+                        case SPLIT -> 0.5;
+                    };
+                    gx[i] = c[i] * share;
+                    gy[i] = c[i] * (x[i] == y[i] && ties == TieRule.TO_BOTH ? 1 : 1 - share);
+                }
+                Map<String, INDArray> g = new HashMap<>();
+                g.put("x", org.nd4j.linalg.factory.Nd4j.createFromArray(gx).reshape(in.get("x").shape()));
+                g.put("y", org.nd4j.linalg.factory.Nd4j.createFromArray(gy).reshape(in.get("y").shape()));
+                g.keySet().retainAll(wrt);
+                return g;
+            }
+        };
+    }
+
     /** The same function with every gradient passed through {@code corrupt}. */
     public static Differentiable withBackward(Differentiable f, UnaryOperator<INDArray> corrupt) {
         return new Delegate(f) {

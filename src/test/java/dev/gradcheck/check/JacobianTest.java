@@ -31,8 +31,8 @@ class JacobianTest {
 
     private Map<String, Jacobian> numerical(Map<String, INDArray> in, List<String> outputs, double delta,
                                             int[] cols) {
-        NumericalDerivative d = new NumericalDerivative(f, in, f.forward(in), outputs, Stencil.CENTRAL, delta,
-                new Counter());
+        NumericalDerivative d = new NumericalDerivative(f, in, f.forward(in), outputs, Stencil.CENTRAL,
+                new Step(delta, true), new Counter());
         Map<String, long[]> shapes = Map.of("0", new long[] {2, 3}, "1", new long[] {});
         return NumericalJacobian.compute(d, x.shape(), "x", outputs, shapes, cols);
     }

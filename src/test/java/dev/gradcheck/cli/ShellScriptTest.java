@@ -34,15 +34,17 @@ class ShellScriptTest {
 
     @Test
     void aScriptLoadsChecksEditsAndChecksAgain() {
-        ShellRun run = ShellRun.inProcess("load " + tanh + "\ncheck\nset delta 0.5\ncheck\nexit\n");
+        ShellRun run = ShellRun.inProcess("load " + tanh + "\ncheck\nset delta 2\ncheck\nexit\n");
         List<String> rows = rows(run.out());
         assertEquals(2, rows.size(), run.out());
         assertTrue(rows.get(0).startsWith("pass    tanh-small  tanh"), run.out());
-        assertTrue(rows.get(1).startsWith("FAIL    tanh-small  tanh"), "a step of 0.5 is far too coarse: " + run.out());
+        assertTrue(rows.get(1).startsWith("FAIL    tanh-small  tanh"),
+                "a step of 2 is far too coarse (0.5 is not: the finite differences measure their own error at a"
+                        + " half step and pass it, docs/checking.md): " + run.out());
         assertTrue(run.out().contains("d0/dx: mismatch"), run.out());
         assertTrue(run.err().contains("loaded tanh-small (tanh, x[3, 4] float64) from " + tanh), run.err());
         assertTrue(run.err().contains("was pass, worst d0/dx rel err"), "the re-check says what it was: " + run.err());
-        assertTrue(run.err().contains("(before: delta: 0.5)"), run.err());
+        assertTrue(run.err().contains("(before: delta: 2)"), run.err());
         assertEquals(1, run.exit(), "the highest exit code of the script's lines: a mismatch");
         assertFalse(run.hasStackTrace());
     }

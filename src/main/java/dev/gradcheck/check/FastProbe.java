@@ -1,0 +1,268 @@
+package dev.gradcheck.check;
+
+import dev.gradcheck.result.Verdict;
+import dev.gradcheck.spec.Tolerance;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * What a fast-mode block that disagrees turns out to be, found along the random direction itself, without the full
+ * Jacobian (which may not fit in memory). φ(t) = vᵀ·out(x + t·u) is probed at t = {−2, −1, −½, 0, ½, 1, 2}·h
+ * ({@link KinkDetector}):
+ * <ul>
+ *   <li>φ smooth: the probe measures the finite difference's own error from the half step; a disagreement within
+ *       it passes, one beyond it is a mismatch;</li>
+ *   <li>φ has a kink along u: some elements of x sit at kinks (relu at an exact 0). They are isolated by bisection
+ *       over u's support (a half of u is probed; the halves with a kink are split again), each checked to be a
+ *       subgradient on its own and, several together, as a tie ({@link TieCheck}); then φ′ along u with those
+ *       elements left out is compared as usual. Only the rest agreeing makes the block
+ *       {@link Verdict#NONDIFFERENTIABLE}. One kink among n elements costs about 2·log₂(n) probes of 6 forward
+ *       evaluations; more than {@value #MOST_KINKS} kinks, or {@value #MOST_PROBES} probes, and fast mode can only
+ *       say whether the projection lies between φ's one-sided slopes, which the note then says.</li>
+ * </ul>
+ */
+final class FastProbe {
+
+    /** At most this many kink elements are isolated. */
+    static final int MOST_KINKS = 16;
+
+    /** At most this many probes are spent isolating them. */
+    static final int MOST_PROBES = 256;
+
+    /**
+     * The verdict on a fast block, with the projections it rests on.
+     *
+     * @param kinks the elements isolated at kinks (for ties across inputs, {@link TieCheck}); empty if none
+     */
+    record Outcome(Verdict verdict, double analytic, double numerical, double score, String note,
+                   List<BlockJudge.KinkEntry> kinks) {
+
+        Outcome(Verdict verdict, double analytic, double numerical, double score, String note) {
+            this(verdict, analytic, numerical, score, note, List.of());
+        }
+
+        Outcome failingTies(TieCheck.Violation tie) {
+            return new Outcome(Verdict.MISMATCH, analytic, numerical, Math.max(score, tie.score()),
+                    "fast mode: " + tie.note(), kinks);
+        }
+    }
+
+    private final NumericalDerivative derivative;
+    private final Map<String, INDArray> inputs;
+    private final String in;
+    private final String out;
+    private final double[] v;
+    private final double[] gradient;
+    private final Tolerance rule;
+    private final double magnitude;
+    private final double[] base;
+    private int probes;
+
+    /**
+     * @param inputs    the reference's inputs (the shape of {@code in}, and where directions start)
+     * @param v         the output's cotangent, flat
+     * @param gradient  the backward's vᵀJ for {@code in}, flat
+     * @param magnitude Σ|vⱼ|·|yⱼ|: the size of φ's own rounding
+     * @param base      the output at x, flat (the reference's, which every probe starts from)
+     */
+    FastProbe(NumericalDerivative derivative, Map<String, INDArray> inputs, String in, String out, double[] v,
+              double[] gradient, Tolerance rule, double magnitude, double[] base) {
+        this.derivative = derivative;
+        this.inputs = inputs;
+        this.in = in;
+        this.out = out;
+        this.v = v;
+        this.gradient = gradient;
+        this.rule = rule;
+        this.magnitude = magnitude;
+        this.base = base;
+    }
+
+    /** The rounding bound of φ′ along a direction taken with step h. */
+    double roundingError(double h) {
+        return NumericalError.rounding(derivative.stencil(), magnitude, h);
+    }
+
+    /**
+     * @param analytic  (vᵀJ)·u from the backward
+     * @param numerical φ′(0) from the stencil
+     */
+    Outcome resolve(INDArray u, double analytic, double numerical) {
+        double h = derivative.stepAlong(Map.of(in, u));
+        KinkDetector.Probe p = probe(u, analytic);
+        if (!p.kinks()[0]) {
+            double bound = Math.max(roundingError(h), p.errors()[0]);
+            double score = JacobianComparison.score(rule, analytic, numerical, bound);
+            return score <= 1 ? new Outcome(Verdict.PASS, analytic, numerical, score, "fast mode: v'Ju differs by more"
+                    + " than the tolerance but less than the finite differences' own error (" + figure(bound) + ")")
+                    : new Outcome(Verdict.MISMATCH, analytic, numerical, score, null);
+        }
+        List<BlockJudge.KinkEntry> kinks = new ArrayList<>();
+        List<String> wrong = new ArrayList<>();
+        if (!isolate(support(u), u, p, kinks, wrong)) {
+            // several kinks along u may bend different ways, so only a value inside φ's slopes is known to be fine
+            boolean between = p.kind() == KinkDetector.Kind.KINK;
+            return new Outcome(between ? Verdict.NONDIFFERENTIABLE : Verdict.MISMATCH, analytic, numerical,
+                    rule.score(analytic, numerical), "fast mode: v'Jx has a kink along u that " + probes + " probes"
+                    + " could not isolate; the backward's v'Ju " + figure(analytic) + " lies "
+                    + (between ? "between" : "outside") + " its one-sided slopes " + slopes(p) + ", which is all fast"
+                    + " mode can tell there (max_elements or full mode judge every element)");
+        }
+        if (!wrong.isEmpty()) {
+            return new Outcome(Verdict.MISMATCH, analytic, numerical, rule.score(analytic, numerical), "fast mode: "
+                    + wrong.get(0) + " sits at a kink, but the backward's value there is outside the one-sided"
+                    + " slopes (not a subgradient)", kinks);
+        }
+        INDArray rest = u.dup();
+        kinks.forEach(k -> rest.putScalar(k.flatCol(), 0));
+        double a = dot(gradient, Flat.values(rest));
+        Map<String, INDArray> direction = Map.of(in, rest);
+        double n = dot(v, derivative.along(direction).get(out));
+        double bound = roundingError(derivative.stepAlong(direction));
+        double score = JacobianComparison.score(rule, a, n, bound);
+        if (score > 1) {
+            KinkDetector.Probe again = probe(rest, a);
+            bound = again.kinks()[0] ? bound : Math.max(bound, again.errors()[0]);
+            score = JacobianComparison.score(rule, a, n, bound);
+        }
+        String names = kinks.stream().map(k -> name(k.flatCol())).limit(4).reduce((x, y) -> x + ", " + y).orElse("")
+                + (kinks.size() > 4 ? ", ..." : "");
+        String where = kinks.size() + (kinks.size() == 1 ? " element" : " elements") + " of " + in + " at a kink ("
+                + names + "), isolated by " + probes + " probes along u and left out";
+        return score <= 1
+                ? new Outcome(Verdict.NONDIFFERENTIABLE, a, n, score, "fast mode: " + where + "; the backward gives"
+                        + " a subgradient there, and the rest of the projection agrees", kinks)
+                : new Outcome(Verdict.MISMATCH, a, n, score, "fast mode: " + where + "; the rest of the projection"
+                        + " still disagrees (v'Ju analytic " + figure(a) + ", numerical " + figure(n) + ")", kinks);
+    }
+
+    /** φ along a direction across inputs, as a single row: for {@link TieCheck}. */
+    static TieCheck.Lines lines(NumericalDerivative derivative, String out, double[] v) {
+        return direction -> t -> new double[] {dot(v, Flat.values(derivative.atDirection(direction, t).get(out)))};
+    }
+
+    /**
+     * Splits {@code support}, along which φ has a kink, until each kink is one element. A half is probed; when the
+     * first half shows none, the kink is in the second, which is then split without a probe of its own (a probe is
+     * still taken of every single element, for its slopes).
+     *
+     * @param p the probe along {@code support}, or null when none was taken
+     * @return false when the kinks could not all be isolated within the budget
+     */
+    private boolean isolate(int[] support, INDArray u, KinkDetector.Probe p, List<BlockJudge.KinkEntry> kinks,
+                            List<String> wrong) {
+        if (support.length == 1) {
+            int i = support[0];
+            INDArray w = restricted(u, support);
+            KinkDetector.Probe q = p != null ? p : probe(w, dot(gradient, Flat.values(w)));
+            if (!q.kinks()[0]) {
+                return false;
+            }
+            double ui = u.getDouble(i);
+            // slopes along uᵢ·eᵢ, back to slopes along eᵢ (a negative uᵢ walks the element backwards)
+            double minus = (ui > 0 ? q.slopeMinus()[0] : q.slopePlus()[0]) / ui;
+            double plus = (ui > 0 ? q.slopePlus()[0] : q.slopeMinus()[0]) / ui;
+            kinks.add(new BlockJudge.KinkEntry(in, 0, 0, i, i, gradient[i], minus, plus));
+            if (q.kind() == KinkDetector.Kind.WRONG_AT_KINK) {
+                wrong.add(name(i));
+            }
+            return kinks.size() <= MOST_KINKS;
+        }
+        int half = support.length / 2;
+        int[] first = Arrays.copyOfRange(support, 0, half);
+        int[] second = Arrays.copyOfRange(support, half, support.length);
+        if (probes >= MOST_PROBES) {
+            return false;
+        }
+        INDArray w = restricted(u, first);
+        KinkDetector.Probe q = probe(w, dot(gradient, Flat.values(w)));
+        if (!q.kinks()[0]) {
+            return isolate(second, u, null, kinks, wrong);
+        }
+        if (!isolate(first, u, q, kinks, wrong) || probes >= MOST_PROBES) {
+            return false;
+        }
+        INDArray rest = restricted(u, second);
+        KinkDetector.Probe r = probe(rest, dot(gradient, Flat.values(rest)));
+        return !r.kinks()[0] || isolate(second, u, r, kinks, wrong);
+    }
+
+    /**
+     * Probes φ along w. φ is taken as Σ vⱼ·(yⱼ(t) − yⱼ(0)), differences first, so that outputs w does not move add
+     * nothing, not even rounding; and the rounding floor counts only the outputs that moved. φ(0) = 0 needs no
+     * evaluation: 6 forward evaluations per probe.
+     */
+    private KinkDetector.Probe probe(INDArray w, double analytic) {
+        probes++;
+        Map<String, INDArray> direction = Map.of(in, w);
+        double h = derivative.stepAlong(direction);
+        double[] offsets = KinkDetector.offsets();
+        double[][] y = new double[offsets.length][];
+        for (int k = 0; k < offsets.length; k++) {
+            y[k] = offsets[k] == 0 ? null : Flat.values(derivative.atDirection(direction, offsets[k] * h).get(out));
+        }
+        double[] phi = new double[offsets.length];
+        double moved = 0;
+        for (int j = 0; j < base.length; j++) {
+            boolean changed = false;
+            for (int k = 0; k < offsets.length; k++) {
+                double d = y[k] == null ? 0 : y[k][j] - base[j];
+                phi[k] += v[j] * d;
+                changed |= d != 0;
+            }
+            moved += changed ? Math.abs(v[j] * base[j]) : 0;
+        }
+        return KinkDetector.probe(t -> new double[] {phi[indexOf(offsets, t / h)]}, h, new int[] {0},
+                new double[] {analytic}, moved, derivative.stencil());
+    }
+
+    private static int indexOf(double[] offsets, double offset) {
+        for (int k = 0; k < offsets.length; k++) {
+            if (offsets[k] == offset) {
+                return k;
+            }
+        }
+        throw new IllegalArgumentException("no probe point at " + offset);
+    }
+
+    private static int[] support(INDArray u) {
+        double[] values = Flat.values(u);
+        return java.util.stream.IntStream.range(0, values.length).filter(i -> values[i] != 0).toArray();
+    }
+
+    /** u with every element outside {@code part} set to 0. */
+    private static INDArray restricted(INDArray u, int[] part) {
+        double[] all = Flat.values(u);
+        double[] w = new double[all.length];
+        for (int i : part) {
+            w[i] = all[i];
+        }
+        return Nd4j.createFromArray(w).reshape('c', u.shape());
+    }
+
+    private String name(int flat) {
+        return in + Arrays.toString(Flat.unravel(flat, inputs.get(in).shape()));
+    }
+
+    private static String slopes(KinkDetector.Probe p) {
+        return "[" + figure(Math.min(p.slopeMinus()[0], p.slopePlus()[0])) + ", "
+                + figure(Math.max(p.slopeMinus()[0], p.slopePlus()[0])) + "]";
+    }
+
+    private static String figure(double x) {
+        return String.format(Locale.ROOT, "%.6g", x);
+    }
+
+    static double dot(double[] a, double[] b) {
+        double sum = 0;
+        for (int i = 0; i < a.length; i++) {
+            sum += a[i] * b[i];
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,95 @@
+package dev.gradcheck.check;
+
+import dev.gradcheck.result.Stencil;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What the numerical side can resolve: a bound on |numerical − true derivative| for each entry of a block, by its
+ * position in the block. {@link JacobianComparison} counts an entry as a mismatch only when it is off by more than
+ * the tolerance <em>and</em> by more than this bound: a difference the finite differences cannot see is no
+ * evidence against the backward.
+ *
+ * <p>Two sources, both documented with their numbers in docs/checking.md:
+ * <ul>
+ *   <li><b>rounding</b>, for every entry: the forward's outputs carry rounding of about ε·|y|, which the stencil
+ *       divides by the step: {@link #rounding} = {@value #ROUNDING_MARGIN}·gain·ε·|y_j|/h_i (gain 1 for central
+ *       differences). Measured on conv3d on [0, 10], std over normal(0, 100) and reduce_sum of values near 5000,
+ *       the real error was 0.15 to 2.5 times ε·|y|/h: the margin covers that;</li>
+ *   <li><b>truncation</b> (and rounding the first bound misses, such as cancellation inside the forward), for the
+ *       entries that disagree: the same stencil at the half step, from the evaluations the kink probe makes anyway,
+ *       gives D(h) − D(h/2) ≈ (1 − 2^−p)·(error of D(h)) for a stencil of order p; {@link #fromHalfStep} turns
+ *       that into a bound with a margin of {@value #HALF_STEP_MARGIN}.</li>
+ * </ul>
+ * A compressed Jacobian (whose entries come out of group differences divided by a weight) supplies its own
+ * bound per entry through this interface.
+ */
+interface NumericalError {
+
+    /** The machine epsilon of float64, in which every numerical reference is evaluated. */
+    double EPSILON = Math.ulp(1.0);
+
+    /** The rounding bound is this many times the plain ε·|y|/h. */
+    double ROUNDING_MARGIN = 4;
+
+    /** The half-step estimate of the truncation error is widened by this much. */
+    double HALF_STEP_MARGIN = 1.25;
+
+    /** No bound at all: the tolerance alone decides (a reference with no model of its own error). */
+    NumericalError NONE = (row, col) -> 0;
+
+    /** The bound for the entry at these positions of the block. */
+    double at(int row, int col);
+
+    /** The rounding bound of one derivative of an output of magnitude |y| taken with step h. */
+    static double rounding(Stencil stencil, double outputMagnitude, double step) {
+        return ROUNDING_MARGIN * FiniteDifferences.gain(stencil) * EPSILON * Math.abs(outputMagnitude) / step;
+    }
+
+    /**
+     * The error of the stencil's value at step h, from its value at h/2: for a stencil of order p,
+     * D(h) − true ≈ (D(h) − D(h/2))·2^p/(2^p − 1); widened by {@value #HALF_STEP_MARGIN}.
+     */
+    static double fromHalfStep(Stencil stencil, double atStep, double atHalfStep) {
+        double twoP = Math.pow(2, FiniteDifferences.order(stencil));
+        return HALF_STEP_MARGIN * twoP / (twoP - 1) * Math.abs(atStep - atHalfStep);
+    }
+
+    /**
+     * The rounding bound of every entry of a block, from the magnitudes of its rows' outputs and its columns'
+     * steps, and a measured bound where one has been taken ({@link Block#measured}).
+     */
+    static Block block(Stencil stencil, double[] rowMagnitudes, double[] colSteps) {
+        return new Block(stencil, rowMagnitudes, colSteps);
+    }
+
+    /** The bounds of one block: rounding everywhere, the larger of that and a measured bound where there is one. */
+    final class Block implements NumericalError {
+        private final Stencil stencil;
+        private final double[] rowMagnitudes;
+        private final double[] colSteps;
+        private final Map<Long, Double> measured = new HashMap<>();
+
+        private Block(Stencil stencil, double[] rowMagnitudes, double[] colSteps) {
+            this.stencil = stencil;
+            this.rowMagnitudes = rowMagnitudes;
+            this.colSteps = colSteps;
+        }
+
+        @Override
+        public double at(int row, int col) {
+            double rounding = rounding(stencil, rowMagnitudes[row], colSteps[col]);
+            Double m = measured.get(key(row, col));
+            return m == null ? rounding : Math.max(rounding, m);
+        }
+
+        /** Records a measured bound for one entry (from a second step). */
+        void measured(int row, int col, double bound) {
+            measured.merge(key(row, col), bound, Math::max);
+        }
+
+        private static long key(int row, int col) {
+            return ((long) row << 32) | (col & 0xFFFFFFFFL);
+        }
+    }
+}
