@@ -7,9 +7,6 @@ import java.util.List;
 /** The last lines a worker printed (stderr and unframed stdout), for the report of its crash. */
 final class OutputTail {
 
-    /** SameDiff prints this for every gradient it builds: it would push the lines that matter out of the tail. */
-    private static final String CHATTER = "Added differentiated op ";
-
     private final int capacity;
     private final Deque<String> lines = new ArrayDeque<>();
 
@@ -19,7 +16,7 @@ final class OutputTail {
 
     /** @return whether the line was worth keeping (not blank, not chatter) */
     synchronized boolean add(String line) {
-        if (line.isBlank() || line.startsWith(CHATTER)) {
+        if (line.isBlank() || line.startsWith(EngineOutput.CHATTER)) {
             return false;
         }
         if (lines.size() == capacity) {

@@ -8,6 +8,7 @@ import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.OpSpec;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.util.List;
 
 /**
  * Runs checks in a worker JVM, one at a time. A worker that dies ends its check as {@link Status#CRASHED} (with
@@ -46,8 +47,9 @@ public final class WorkerBackend implements Backend {
             System.err.printf("gradcheck: %s: %.1f ms in the worker's check, %.1f ms round trip%n", spec.name(),
                     x.reply().result().seconds() * 1e3, (System.nanoTime() - start) / 1e6);
         }
-        return x.reply() != null ? x.reply().result()
+        CheckResult result = x.reply() != null ? x.reply().result()
                 : Unfinished.of(spec, engine().specName(), x.status(), x.message(), x.seconds());
+        return PrintedOutput.attach(result, x.printed());
     }
 
     /** The validation's result from the worker; crashed or timed out as for a check. */
@@ -67,11 +69,18 @@ public final class WorkerBackend implements Backend {
 
     /**
      * A reply, or the status and message of why there is none, and the seconds since the request was sent: a
-     * check's time, like its time limit, starts when its worker is ready, not while one starts.
+     * check's time, like its time limit, starts when its worker is ready, not while one starts. {@code printed}: what
+     * the worker printed meanwhile.
      */
-    private record Exchange(WorkerProtocol.Reply reply, Status status, String message, double seconds) {
+    private record Exchange(WorkerProtocol.Reply reply, Status status, String message, double seconds,
+                            List<PrintedLine> printed) {
+        static Exchange failed(Status status, String message, long sentNanos, List<PrintedLine> printed) {
+            return new Exchange(null, status, message, sentNanos == 0 ? 0 : (System.nanoTime() - sentNanos) / 1e9,
+                    printed);
+        }
+
         static Exchange failed(Status status, String message, long sentNanos) {
-            return new Exchange(null, status, message, sentNanos == 0 ? 0 : (System.nanoTime() - sentNanos) / 1e9);
+            return failed(status, message, sentNanos, List.of());
         }
     }
 
@@ -107,7 +116,7 @@ public final class WorkerBackend implements Backend {
             if (startFailure != null) {
                 return Exchange.failed(EngineSupport.of(engine()).whenWorkerCannotStart(), startFailure, 0);
             }
-            worker.clearTail();
+            worker.beginCheck();
             long id = nextId++;
             sent = System.nanoTime();
             worker.send(WorkerProtocol.encode(new WorkerProtocol.Request(id, spec.pos().file(),
@@ -117,23 +126,26 @@ public final class WorkerBackend implements Backend {
             switch (outcome.kind()) {
                 case REPLY:
                     WorkerProtocol.Reply reply = WorkerProtocol.decode(outcome.payload(), WorkerProtocol.Reply.class);
+                    List<PrintedLine> printed = worker.takePrinted();
                     if (reply.retiring() != null) {
                         worker.close(); // it exits by itself; the next check gets a fresh one
                         worker = null;
                         reply = new WorkerProtocol.Reply(reply.id(), retired(reply.result(), reply.retiring()),
                                 reply.sample(), reply.retiring());
                     }
-                    return new Exchange(reply, null, null, 0);
+                    return new Exchange(reply, null, null, 0, printed);
                 case TIMED_OUT:
+                    List<PrintedLine> beforeKill = worker.takePrinted();
                     worker.kill();
                     worker = null;
                     return Exchange.failed(Status.TIMEOUT, "timed out after "
                             + BigDecimal.valueOf(limit.seconds()).stripTrailingZeros().toPlainString() + " s ("
-                            + limit.source() + ")", sent);
+                            + limit.source() + ")", sent, beforeKill);
                 default:
                     String crash = ExitDescription.of(worker.exitStatus(), worker.tail());
+                    List<PrintedLine> beforeDeath = worker.takePrinted();
                     worker = null;
-                    return Exchange.failed(Status.CRASHED, crash, sent);
+                    return Exchange.failed(Status.CRASHED, crash, sent, beforeDeath);
             }
         } catch (IOException e) { // the worker's stdin broke: it died between checks
             String crash = worker == null ? "worker unavailable: " + e.getMessage() : describeDeath();
@@ -151,11 +163,8 @@ public final class WorkerBackend implements Backend {
         if (result == null) {
             return null;
         }
-        return new CheckResult(result.name(), result.location(), result.op(), result.backend(), result.dtype(),
-                result.status(), result.expected(), result.reason(), result.message() + "\n(after this " + error
-                + " the worker JVM was replaced by a fresh one)", result.gradients(), result.tolerance(),
-                result.delta(), result.seconds(), result.nodes(), result.crossBackend(),
-                result.defaultedAttributes());
+        return result.withMessage(result.message() + "\n(after this " + error
+                + " the worker JVM was replaced by a fresh one)");
     }
 
     /** The worker JVM this backend checks in now, if one runs (tests watch it). */

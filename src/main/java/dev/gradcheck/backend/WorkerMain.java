@@ -18,7 +18,6 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -82,7 +81,7 @@ public final class WorkerMain {
     private static final String WARM_UP = "name: warm-up\nop: tanh\ninputs: {x: {shape: [2]}}\n";
 
     private final Backend backend;
-    private final PrintStream replies;
+    private final WorkerStdout replies;
     /** The last files read, so that a file's documents are not read again for each; bounded for long runs. */
     private final Map<String, List<LoadedSpec>> files = new java.util.LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -91,7 +90,7 @@ public final class WorkerMain {
         }
     };
 
-    private WorkerMain(Backend backend, PrintStream replies) {
+    private WorkerMain(Backend backend, WorkerStdout replies) {
         this.backend = backend;
         this.replies = replies;
     }
@@ -128,13 +127,16 @@ public final class WorkerMain {
      */
     public static void serve(Setup setup, Supplier<Backend> backends, boolean verifyEngine) throws IOException {
         JvmSetup.quietLogging();
-        PrintStream replies = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
-        System.setOut(System.err); // SameDiff's chatter and any plugin's println must not look like replies
+        WorkerStdout replies = new WorkerStdout(new FileOutputStream(FileDescriptor.out));
+        // SameDiff's chatter, ND4J's logs and any plugin's println go down stdout too, marked as Java's, in order with
+        // libnd4j's printf()s: the front end gives each check the lines printed before its reply
+        EngineOutput.install(replies::javaLine, replies::javaLine);
         Nd4jStartup.skipTensorflowImport();
         Nd4jStartup.readDescriptorsInBackground(); // while this thread starts ND4J's native backend
         String wrongEngine = verifyEngine ? wrongEngine(setup.engine()) : null; // loads ND4J's backend
         if (wrongEngine != null) {
             System.err.println(wrongEngine);
+            System.err.flush();
             System.exit(EXIT_WRONG_ENGINE);
         }
         Backend backend = backends.get(); // a broken backend fails here, before the first request
@@ -238,8 +240,7 @@ public final class WorkerMain {
 
     /** One reply: one write of the whole line, so native output cannot split it. */
     private void send(String payload) {
-        replies.print(WorkerProtocol.FRAME + payload + "\n");
-        replies.flush();
+        replies.reply(payload);
     }
 
 }

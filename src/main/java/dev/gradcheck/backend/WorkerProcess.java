@@ -7,14 +7,17 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One running worker JVM: a request stream in, framed replies out, and the tail of everything else it printed.
- * Two daemon threads read its stdout and stderr so that neither pipe can fill up and stall it.
+ * One running worker JVM: a request stream in, framed replies out, and everything else it printed: kept for the
+ * current check ({@link #takePrinted}), kept in a tail for the report of a crash, and shown only where the user asked
+ * ({@link EngineOutput#show}, {@code --verbose}). Two daemon threads read its stdout and stderr so that neither pipe
+ * can fill up and stall it.
  */
 public final class WorkerProcess {
 
@@ -35,6 +38,8 @@ public final class WorkerProcess {
     private final Writer requests;
     private final BlockingQueue<String> replies = new LinkedBlockingQueue<>();
     private final OutputTail tail = new OutputTail(TAIL_LINES);
+    /** What the worker printed since the current check was sent (its start-up, before the first). */
+    private final List<PrintedLine> printed = new ArrayList<>();
     private final Thread stderrReader;
 
     private WorkerProcess(Process process) {
@@ -138,9 +143,27 @@ public final class WorkerProcess {
         return tail.lines();
     }
 
-    /** Forgets output printed so far, so a crash report shows only what the current check printed. */
-    void clearTail() {
+    /**
+     * A check is about to be sent: forgets what was printed so far, so its crash report and its log hold only what
+     * the check printed.
+     */
+    void beginCheck() {
         tail.clear();
+        synchronized (printed) {
+            printed.clear();
+        }
+    }
+
+    /**
+     * What the worker printed since {@link #beginCheck}. Taken after the check's reply, it holds every line the
+     * worker wrote to stdout before the reply (one pipe keeps their order) and what reached stderr by then.
+     */
+    List<PrintedLine> takePrinted() {
+        synchronized (printed) {
+            List<PrintedLine> lines = List.copyOf(printed);
+            printed.clear();
+            return lines;
+        }
     }
 
     boolean isAlive() {
@@ -203,12 +226,17 @@ public final class WorkerProcess {
     }
 
     /**
-     * A line the worker printed that is not a reply: ND4J's logs, native diagnostics, a JVM's crash banner. It is
-     * kept for a crash report and passed on to this JVM's stderr, where an in-process run would have put it.
+     * A line the worker printed that is not a reply: ND4J's logs (marked as Java's), native diagnostics, a JVM's
+     * crash banner. It is kept for the check and for a crash report, and shown only where the user asked.
      */
     private void noise(String line) {
-        if (tail.add(line)) {
-            System.err.println(line);
+        boolean java = !line.isEmpty() && line.charAt(0) == WorkerProtocol.JAVA_LINE;
+        String text = java ? line.substring(1) : line;
+        if (tail.add(text)) {
+            synchronized (printed) {
+                printed.add(new PrintedLine(text.stripTrailing(), java));
+            }
+            EngineOutput.show(text);
         }
     }
 

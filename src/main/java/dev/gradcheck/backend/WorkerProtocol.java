@@ -20,6 +20,12 @@ final class WorkerProtocol {
 
     /** Starts every reply; a control character and a name, which no native diagnostic prints. */
     static final String FRAME = "\u0001gradcheck-worker ";
+    /**
+     * Starts every line Java code in the worker printed (ND4J's logs, a plugin's println): the worker sends them down
+     * its stdout with the replies and libnd4j's printf()s, so the front end gets one stream in the order it was
+     * written, and this mark tells Java's lines from native ones.
+     */
+    static final char JAVA_LINE = '\u0002';
     /** The worker's first reply: ND4J is initialised and requests may come. */
     static final String READY = "ready";
 

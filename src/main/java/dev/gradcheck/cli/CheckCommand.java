@@ -1,6 +1,7 @@
 package dev.gradcheck.cli;
 
 import dev.gradcheck.backend.BackendFactory;
+import dev.gradcheck.backend.EngineOutput;
 import dev.gradcheck.backend.EnginePool;
 import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.op.PluginSet;
@@ -54,8 +55,8 @@ final class CheckCommand implements Callable<Integer> {
             converter = FormatConverter.class,
             completionCandidates = FormatConverter.Names.class,
             description = "Report format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}); json is versioned"
-                    + " (docs/report-schema.md), junit is JUnit XML for CI servers, html one self-contained page with a"
-                    + " heat map of each failing Jacobian block.")
+                    + " (${sys:gradcheck.docs:-docs}/report-schema.md), junit is JUnit XML for CI servers, html one"
+                    + " self-contained page with a heat map of each failing Jacobian block.")
     ReportFormat format;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
@@ -84,8 +85,13 @@ final class CheckCommand implements Callable<Integer> {
                     + " code), then the summary. JSON and JUnit still list every check.")
     boolean quiet;
 
-    @Option(names = "--no-color", description = "Never colour the table (colour is used only on a terminal).")
-    boolean noColor;
+    @Mixin
+    ColorOption color = new ColorOption();
+
+    @Option(names = {"-v", "--verbose"},
+            description = "Show what ND4J and libnd4j print (their logs and native diagnostics) on stderr as it comes;"
+                    + " by default it is kept with each check (the JSON report's log, and under an ERROR row).")
+    boolean verbose;
 
     @Option(names = {"-j", "--jobs"}, paramLabel = "N", defaultValue = "1",
             description = "CPU worker JVMs checking specs side by side (default: ${DEFAULT-VALUE}). Each costs about"
@@ -135,28 +141,35 @@ final class CheckCommand implements Callable<Integer> {
     private final WorkerOptions workerOptions;
     private final Workspace workspace;
     private final RunHost host;
+    private final Terminal terminal;
 
     /**
      * @param inProcessBackends the engine for {@code --in-process}, made for the run's plugins and memory budget
      * @param workerOptions     how to start worker JVMs; null runs everything in process (test wiring that injects
      *                          an engine of its own)
+     * @param workspace         where the command runs: gradcheck.yaml is looked for from its directory up
+     * @param terminal          whether stdout and stderr are terminals, and how wide
      */
-    CheckCommand(BackendFactory inProcessBackends, WorkerOptions workerOptions, Workspace workspace) {
-        this(workerOptions, workspace, RunHost.process(inProcessBackends, workerOptions));
+    CheckCommand(BackendFactory inProcessBackends, WorkerOptions workerOptions, Workspace workspace,
+                 Terminal terminal) {
+        this(workerOptions, workspace, RunHost.process(inProcessBackends, workerOptions), terminal);
     }
 
     /** @param host where the run gets its engines and hears of Ctrl-C: this process, or the shell */
-    CheckCommand(WorkerOptions workerOptions, Workspace workspace, RunHost host) {
+    CheckCommand(WorkerOptions workerOptions, Workspace workspace, RunHost host, Terminal terminal) {
         this.workerOptions = workerOptions;
         this.workspace = workspace;
         this.host = host;
+        this.terminal = terminal;
     }
 
     @Override
     public Integer call() {
         long start = System.nanoTime();
         OffsetDateTime startedAt = OffsetDateTime.now();
-        Console console = Console.of(command);
+        Screen screen = new Screen(command.commandLine().getOut(), command.commandLine().getErr(),
+                terminal.errTerminal() && terminal.smartTerm(), terminal.errColumns(), terminal.reportTerminal());
+        Console console = Console.of(screen);
         Project project = projectOptions.load(command, workspace, console.err());
         if (project == null) {
             return ExitCode.USAGE.code();
@@ -202,11 +215,18 @@ final class CheckCommand implements Callable<Integer> {
         RunConfiguration config = new RunConfiguration(selected.specs(), overrides,
                 engineChoice == null ? null : engineChoice.engines(), !inProcess && workerOptions != null, jobs, timeout,
                 maxMemory.bytes, plugins, failFast).withJacobians(capture());
-        ReportListener report = new ReportListener(new ReportWriter(console, format, output, !noColor, quiet), console,
+        ReportListener report = new ReportListener(
+                new ReportWriter(console, format, output, color.mode, quiet, terminal), console,
                 new ExitPolicy(!batch.pathProblems().isEmpty(), selected.empty(), requireBackend), start,
                 details(startedAt, selected, project.ids()));
+        if (verbose) {
+            EngineOutput.showTo(console.err()::println);
+        }
         try (EnginePool pool = host.pool(config)) {
             RunSession session = new RunSession(config, pool);
+            if (screen.hasStatusLine()) {
+                session.addListener(new ProgressLine(screen));
+            }
             session.addListener(new RunListener() {
                 @Override
                 public void notice(String message) {
@@ -235,6 +255,8 @@ final class CheckCommand implements Callable<Integer> {
             if (dumper != null && dumper.failed()) {
                 return Math.max(report.exitCode(), ExitCode.USAGE.code());
             }
+        } finally {
+            EngineOutput.showTo(null);
         }
         return report.exitCode();
     }
@@ -262,7 +284,7 @@ final class CheckCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e); // a StringWriter does not fail
         }
-        boolean written = new ReportWriter(console, format, output, false, false).writeText(text,
+        boolean written = new ReportWriter(console, format, output, ColorMode.NEVER, false, terminal).writeText(text,
                 selected.specs().size() + " specs selected");
         boolean invalid = selected.specs().stream().anyMatch(s -> !s.isValid());
         if (selected.specs().isEmpty() && selected.empty() != null) {

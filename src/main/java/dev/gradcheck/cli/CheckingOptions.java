@@ -17,7 +17,7 @@ final class CheckingOptions {
 
     @Option(names = "--mode", paramLabel = "MODE", converter = ModeConverter.class,
             completionCandidates = ModeNames.class,
-            description = "${COMPLETION-CANDIDATES} (docs/checking.md describes each): full checks every Jacobian"
+            description = "${COMPLETION-CANDIDATES} (described in ${sys:gradcheck.docs:-docs}/checking.md): full checks every Jacobian"
                     + " entry; fast one projection v'Ju per block (2 forwards per input, 1 backward per output; a"
                     + " failing input is rechecked in full). Default: each spec's mode.")
     Mode mode;
@@ -78,7 +78,7 @@ final class CheckingOptions {
         @Override
         public Mode convert(String value) {
             return Mode.fromSpecName(value).orElseThrow(() -> new CommandLine.TypeConversionException(
-                    "unknown mode '" + value + "'; valid: " + String.join(", ", Mode.specNames())));
+                    "unknown mode '" + value + "'" + Suggestions.choices(value, Mode.specNames())));
         }
     }
 

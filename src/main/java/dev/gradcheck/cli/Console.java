@@ -3,17 +3,15 @@ package dev.gradcheck.cli;
 import java.io.PrintWriter;
 import picocli.CommandLine.Model.CommandSpec;
 
-/**
- * The command's two streams (picocli's, so tests can capture them) and whether stdout is a colour terminal.
- * Colour needs a real console, no NO_COLOR in the environment and a TERM other than "dumb".
- */
-record Console(PrintWriter out, PrintWriter err, boolean colorTerminal) {
+/** The command's two streams: picocli's, so tests can capture them, or a {@link Screen}'s during a live run. */
+record Console(PrintWriter out, PrintWriter err) {
 
     static Console of(CommandSpec command) {
         var cl = command.commandLine();
-        String term = System.getenv("TERM");
-        boolean tty = System.console() != null && System.getenv("NO_COLOR") == null
-                && term != null && !term.equals("dumb");
-        return new Console(cl.getOut(), cl.getErr(), tty);
+        return new Console(cl.getOut(), cl.getErr());
+    }
+
+    static Console of(Screen screen) {
+        return new Console(screen.out(), screen.err());
     }
 }

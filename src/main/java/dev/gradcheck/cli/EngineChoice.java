@@ -1,6 +1,7 @@
 package dev.gradcheck.cli;
 
 import dev.gradcheck.result.Engine;
+import dev.gradcheck.spec.Suggestions;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -28,8 +29,8 @@ record EngineChoice(List<Engine> engines) {
                 return all();
             }
             return Engine.fromSpecName(name).map(e -> new EngineChoice(List.of(e))).orElseThrow(
-                    () -> new CommandLine.TypeConversionException("unknown backend '" + value + "'; valid: "
-                            + String.join(", ", new Names())));
+                    () -> new CommandLine.TypeConversionException("unknown backend '" + value + "'"
+                            + Suggestions.choices(value, names())));
         }
     }
 
@@ -37,9 +38,13 @@ record EngineChoice(List<Engine> engines) {
     static final class Names implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {
-            List<String> names = new ArrayList<>(Engine.specNames());
-            names.add(ALL);
-            return names.iterator();
+            return names().iterator();
         }
+    }
+
+    static List<String> names() {
+        List<String> names = new ArrayList<>(Engine.specNames());
+        names.add(ALL);
+        return names;
     }
 }

@@ -45,14 +45,37 @@ public enum ExitCode {
         return results.stream().mapToInt(r -> of(r.status()).code).max().orElse(OK.code);
     }
 
-    /** The exit-code list for --help footers, one "  N  meaning" line each. */
-    static String[] helpLines() {
-        ExitCode[] all = values();
-        String[] lines = new String[all.length + 1];
-        lines[0] = "%nExit codes (the highest that applies):";
-        for (int i = 0; i < all.length; i++) {
-            lines[i + 1] = "  " + all[i].code + "   " + all[i].meaning;
+    /**
+     * The exit codes a command's --help lists: only those it can end with, each with what it means there
+     * ({@code check} has them all; the others end with 0 or a usage error).
+     */
+    static java.util.Map<String, String> helpList(String command) {
+        java.util.Map<String, String> list = new java.util.LinkedHashMap<>();
+        switch (command) {
+            case "check" -> {
+                for (ExitCode c : values()) {
+                    list.put(Integer.toString(c.code), c.meaning);
+                }
+            }
+            case "validate" -> {
+                list.put("0", "every spec is valid");
+                list.put("2", "a spec is invalid, a path was not found, a usage error, or output that could not be"
+                        + " written in full");
+            }
+            case "gradcheck" -> {
+                list.put("0", "success");
+                list.put("2", "usage error");
+                list.put("", "each command's --help lists the codes it ends with");
+            }
+            default -> {
+                list.put("0", "success");
+                list.put("2", switch (command) {
+                    case "list-ops" -> "usage error, a plugin that cannot load, or output not written in full";
+                    case "coverage" -> "usage error, a path was not found, or output not written in full";
+                    default -> "usage error, or output that could not be written in full";
+                });
+            }
         }
-        return lines;
+        return list;
     }
 }

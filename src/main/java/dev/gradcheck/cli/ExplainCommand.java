@@ -35,8 +35,12 @@ import picocli.CommandLine.Spec;
         footer = {"%nExamples:",
             "  gradcheck explain specs/activations/smooth.yaml --name softplus-rank2",
             "  gradcheck explain specs/linalg/matrix.yaml --name matrix-inverse-batch --html inverse.html",
-            "%nThe terminal's width is read from $COLUMNS (default 120)."})
+            "%nThe pictures fit the terminal's width ($COLUMNS wins; 120 when stdout is not a terminal). Colour as"
+                + " --color says: by default on a terminal, unless NO_COLOR is set (FORCE_COLOR turns it on)."})
 final class ExplainCommand implements Callable<Integer> {
+
+    /** The width pictures are drawn for when stdout is not a terminal (a pipe, a file) and COLUMNS is not set. */
+    static final int PICTURE_COLUMNS = 120;
 
     @Parameters(paramLabel = "SPEC", description = "A spec file.")
     Path spec;
@@ -48,8 +52,8 @@ final class ExplainCommand implements Callable<Integer> {
             description = "Also write the pictures as one self-contained HTML page (SVG heat maps).")
     Path html;
 
-    @Option(names = "--no-color", description = "Draw with characters, never colour.")
-    boolean noColor;
+    @Mixin
+    ColorOption color = new ColorOption();
 
     @Option(names = "--in-process", description = "Check in this JVM instead of a worker JVM.")
     boolean inProcess;
@@ -65,10 +69,13 @@ final class ExplainCommand implements Callable<Integer> {
 
     private final WorkerOptions workers;
     private final RunHost host;
+    private final Terminal terminal;
 
-    ExplainCommand(WorkerOptions workers, RunHost host) {
+    /** @param terminal whether stdout is a terminal and how wide: the pictures' colour and width */
+    ExplainCommand(WorkerOptions workers, RunHost host, Terminal terminal) {
         this.workers = workers;
         this.host = host;
+        this.terminal = terminal;
     }
 
     @Override
@@ -100,7 +107,8 @@ final class ExplainCommand implements Callable<Integer> {
         if (outcome.interrupted()) {
             return host.interruptedExitCode();
         }
-        HeatMapScreen screen = new HeatMapScreen(!noColor && console.colorTerminal(), Columns.of());
+        HeatMapScreen screen = new HeatMapScreen(terminal.colors(color.mode),
+                terminal.pictureColumns(PICTURE_COLUMNS));
         for (CheckResult r : outcome.results()) {
             screen.print(r, console.out());
             console.out().println();
@@ -121,15 +129,4 @@ final class ExplainCommand implements Callable<Integer> {
         return exit;
     }
 
-    /** The terminal's width, as the shell exports it; 120 when it is not known. */
-    static final class Columns {
-        static int of() {
-            try {
-                String columns = System.getenv("COLUMNS");
-                return columns == null ? 120 : Math.max(40, Integer.parseInt(columns.strip()));
-            } catch (NumberFormatException e) {
-                return 120;
-            }
-        }
-    }
 }

@@ -1,6 +1,7 @@
 package dev.gradcheck.cli;
 
 import dev.gradcheck.report.ReportFormat;
+import dev.gradcheck.spec.Suggestions;
 import picocli.CommandLine;
 
 /** --format's values, with a message that lists the valid ones. */
@@ -10,7 +11,8 @@ final class FormatConverter implements CommandLine.ITypeConverter<ReportFormat> 
         try {
             return ReportFormat.parse(value);
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.TypeConversionException(e.getMessage());
+            throw new CommandLine.TypeConversionException("unknown report format '" + value + "'"
+                    + Suggestions.choices(value, names()));
         }
     }
 
@@ -18,7 +20,11 @@ final class FormatConverter implements CommandLine.ITypeConverter<ReportFormat> 
     static final class Names implements Iterable<String> {
         @Override
         public java.util.Iterator<String> iterator() {
-            return java.util.Arrays.stream(ReportFormat.values()).map(ReportFormat::cliName).iterator();
+            return names().iterator();
         }
+    }
+
+    static java.util.List<String> names() {
+        return java.util.Arrays.stream(ReportFormat.values()).map(ReportFormat::cliName).toList();
     }
 }

@@ -45,6 +45,13 @@ final class ListOpsCommand implements Callable<Integer> {
     @Spec
     CommandSpec command;
 
+    private final Terminal terminal;
+
+    /** @param terminal how wide the table may be (ATTRIBUTES wraps to fit a terminal) */
+    ListOpsCommand(Terminal terminal) {
+        this.terminal = terminal;
+    }
+
     @Override
     public Integer call() throws IOException {
         Glob glob;
@@ -68,23 +75,44 @@ final class ListOpsCommand implements Callable<Integer> {
         if (json) {
             writeJson(ops, out);
         } else {
-            writeTable(ops, out);
+            writeTable(ops, out, terminal.tableColumns());
         }
         out.flush();
         return ExitCode.OK.code();
     }
 
-    private static void writeTable(List<OpInfo> ops, PrintWriter out) {
+    /** @param columns the terminal's width, to which ATTRIBUTES wraps under itself; 0 for no limit */
+    private static void writeTable(List<OpInfo> ops, PrintWriter out, int columns) {
         int width = Math.max(4, ops.stream().mapToInt(o -> o.name().length()).max().orElse(0));
-        out.printf("%-" + width + "s  %-9s  %-5s  %s%n", "NAME", "BP KERNEL", "SPEC", "ATTRIBUTES");
+        String row = "%-" + width + "s  %-9s  %-5s  %s%n";
+        out.printf(row, "NAME", "BP KERNEL", "SPEC", "ATTRIBUTES");
+        String hanging = " ".repeat(width + 20);
         for (OpInfo o : ops) {
-            out.printf("%-" + width + "s  %-9s  %-5s  %s%n", o.name(), o.bpKernel() ? "yes" : "-",
-                    o.checkable() ? "yes" : "no", attributes(o));
+            List<String> attributes = wrap(attributes(o), columns - hanging.length());
+            out.printf(row, o.name(), o.bpKernel() ? "yes" : "-", o.checkable() ? "yes" : "no", attributes.get(0));
+            attributes.stream().skip(1).forEach(more -> out.println(hanging + more));
         }
         long bp = ops.stream().filter(OpInfo::bpKernel).count();
         out.println(ops.size() + " ops, " + bp + " with a native backward kernel");
         ops.stream().filter(o -> !o.source().equals("nd4j"))
                 .forEach(o -> out.println(o.name() + ": " + o.source()));
+    }
+
+    /** The list broken after its commas into lines of at most {@code room} (at least one line; room < 20: one). */
+    static List<String> wrap(String list, int room) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder();
+        for (String item : list.split(", ")) {
+            String next = line.isEmpty() ? item : line + ", " + item;
+            if (room >= 20 && !line.isEmpty() && next.length() + 1 > room) {
+                lines.add(line + ",");
+                line = new StringBuilder(item);
+            } else {
+                line = new StringBuilder(next);
+            }
+        }
+        lines.add(line.toString());
+        return lines;
     }
 
     private static String attributes(OpInfo o) {

@@ -1,7 +1,7 @@
 package dev.gradcheck.cli;
 
 import dev.gradcheck.backend.BackendFactory;
-import dev.gradcheck.backend.ChatterFilter;
+import dev.gradcheck.backend.EngineOutput;
 import dev.gradcheck.backend.JvmSetup;
 import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.backend.WorkerPool;
@@ -17,17 +17,25 @@ public final class Main {
 
     public static void main(String[] args) {
         JvmSetup.quietLogging();
-        // SameDiff prints to System.out ("Added differentiated op ..."): only reports may reach the real stdout.
+        // ND4J's logger writes to System.out in this JVM: engine output, kept per check or shown with --verbose
+        System.setProperty("org.slf4j.simpleLogger.logFile", "System.out");
         ReportChannel stdout = reportChannel();
-        System.setOut(new PrintStream(new ChatterFilter(System.err), true, StandardCharsets.UTF_8));
+        PrintStream stderr = System.err;
+        // Only reports may reach the real stdout. What ND4J and SameDiff print here is engine output: captured for
+        // the check a thread is running, else shown only where asked (--verbose, GRADCHECK_DEBUG).
+        EngineOutput.install(EngineOutput::show, stderr::println);
+        if (System.getenv("GRADCHECK_DEBUG") != null) {
+            EngineOutput.showTo(stderr::println);
+        }
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(new java.io.BufferedOutputStream(stdout),
                 StandardCharsets.UTF_8), true);
-        PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(stderr, StandardCharsets.UTF_8), true);
         WorkerOptions workers = WorkerOptions.cpu();
         if (startsWorker(args)) {
             WorkerPool.startEarly(workers); // while picocli reads the command line and the specs are parsed
         }
-        int code = commandLine(out, err, BackendFactory.CPU, workers).execute(args);
+        int code = commandLine(out, err, BackendFactory.CPU, workers, Workspace.current(), Terminal.detect())
+                .execute(args);
         WorkerPool.discardEarly();
         System.exit(exitAfterWriting(code, out, stdout.failure(), err));
     }
@@ -105,39 +113,48 @@ public final class Main {
      */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err, BackendFactory backends,
                                           WorkerOptions workers) {
-        return commandLine(out, err, backends, workers, Workspace.current());
+        return commandLine(out, err, backends, workers, Workspace.current(), Terminal.none());
     }
 
     /** @param workspace where the command runs: gradcheck.yaml is looked for from its directory up */
     static CommandLine commandLine(PrintWriter out, PrintWriter err, BackendFactory backends, WorkerOptions workers,
                                    Workspace workspace) {
-        return tree(out, err, backends, workers, workspace, RunHost.process(backends, workers), true);
+        return commandLine(out, err, backends, workers, workspace, Terminal.none());
+    }
+
+    /** @param terminal whether stdout and stderr are terminals, and how wide (tests pretend) */
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, BackendFactory backends, WorkerOptions workers,
+                                   Workspace workspace, Terminal terminal) {
+        return tree(out, err, backends, workers, workspace, RunHost.process(backends, workers), terminal, true);
     }
 
     /**
-     * The commands as the shell offers them at its prompt: every one but {@code shell}, running checks on the
-     * engines {@code host} gives (the shell's warm worker).
+     * The commands as the shell offers them at its prompt: every one but {@code shell} and {@code completion},
+     * running checks on the engines {@code host} gives (the shell's warm worker), on the shell's terminal.
      */
     static CommandLine commandLine(PrintWriter out, PrintWriter err, BackendFactory backends, WorkerOptions workers,
-                                   Workspace workspace, RunHost host) {
-        return tree(out, err, backends, workers, workspace, host, false);
+                                   Workspace workspace, RunHost host, Terminal terminal) {
+        return tree(out, err, backends, workers, workspace, host, terminal, false);
     }
 
     private static CommandLine tree(PrintWriter out, PrintWriter err, BackendFactory backends, WorkerOptions workers,
-                                    Workspace workspace, RunHost host, boolean withShell) {
+                                    Workspace workspace, RunHost host, Terminal terminal, boolean withShell) {
+        Docs.publish();
         CommandLine cl = new CommandLine(new GradcheckCommand());
-        cl.addSubcommand(new CommandLine(new CheckCommand(workers, workspace, host)));
-        cl.addSubcommand(new CommandLine(new ExplainCommand(workers, host)));
+        cl.addSubcommand(new CommandLine(new CheckCommand(workers, workspace, host, terminal)));
+        cl.addSubcommand(new CommandLine(new ExplainCommand(workers, host, terminal)));
         cl.addSubcommand(new CommandLine(new ValidateCommand(backends, workers, workspace)));
-        cl.addSubcommand(new CommandLine(new ListOpsCommand()));
+        cl.addSubcommand(new CommandLine(new ListOpsCommand(terminal)));
         cl.addSubcommand(new CommandLine(new BenchCommand()));
         cl.addSubcommand(new CommandLine(new CoverageCommand()));
-        cl.addSubcommand(new CommandLine(new MergeCommand(workspace)));
+        cl.addSubcommand(new CommandLine(new MergeCommand(workspace, terminal)));
         if (withShell) {
-            cl.addSubcommand(new CommandLine(new ShellCommand(backends, workers, workspace)));
+            cl.addSubcommand(new CommandLine(new ShellCommand(backends, workers, workspace, terminal)));
+            cl.addSubcommand(new CommandLine(new CompletionCommand()));
         }
         cl.setOut(out);
         cl.setErr(err);
+        cl.setParameterExceptionHandler(new UsageErrors());
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             commandLine.getErr().println("gradcheck: internal error: " + e
                     + (System.getenv("GRADCHECK_DEBUG") == null ? " (set GRADCHECK_DEBUG=1 for the stack trace)" : ""));
@@ -146,19 +163,19 @@ public final class Main {
             }
             return ExitCode.OP_ERROR.code();
         });
+        listExitCodes(cl);
         for (CommandLine sub : cl.getSubcommands().values()) {
-            sub.getCommandSpec().usageMessage().footer(concat(sub.getCommandSpec().usageMessage().footer(),
-                    ExitCode.helpLines()));
             ProjectHelp.add(sub, workspace);
         }
-        cl.getCommandSpec().usageMessage().footer(concat(cl.getCommandSpec().usageMessage().footer(),
-                ExitCode.helpLines()));
         return cl;
     }
 
-    private static String[] concat(String[] a, String[] b) {
-        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, all, a.length, b.length);
-        return all;
+    /** Each command's --help lists the exit codes it can end with (picocli aligns them). */
+    private static void listExitCodes(CommandLine command) {
+        command.getCommandSpec().usageMessage()
+                .exitCodeListHeading("%nExit codes" + (command.getCommandName().equals("check")
+                        ? " (the highest that applies)" : "") + ":%n")
+                .exitCodeList(ExitCode.helpList(command.getCommandName()));
+        command.getSubcommands().values().forEach(Main::listExitCodes);
     }
 }

@@ -10,8 +10,8 @@ final class MaxMemoryOption {
 
     @Option(names = "--max-memory", paramLabel = "SIZE", converter = ByteSize.Converter.class,
             description = "Refuse (as INVALID, before allocating) a spec whose inputs, op or graph node outputs, or"
-                    + " Jacobians would need more than SIZE bytes (k, m, g suffixes); default: half the checking"
-                    + " JVM's heap.")
+                    + " Jacobians would need more than SIZE (bytes, or with a unit: KiB, MiB, GiB, TiB, also written"
+                    + " k, m, g, t; e.g. 2GiB); default: half the checking JVM's heap.")
     Long bytes;
 
     /** The budget in this JVM: the limit given, else half its heap. */

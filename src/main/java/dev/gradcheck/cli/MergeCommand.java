@@ -44,8 +44,8 @@ final class MergeCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "The table lists only the checks that set the exit code.")
     boolean quiet;
 
-    @Option(names = "--no-color", description = "Never colour the table.")
-    boolean noColor;
+    @Mixin
+    ColorOption color = new ColorOption();
 
     @Option(names = "--write-durations", paramLabel = "FILE",
             description = "Also write each spec's time to FILE, for `check --shard K/N --shard-durations FILE`.")
@@ -58,9 +58,11 @@ final class MergeCommand implements Callable<Integer> {
     CommandSpec command;
 
     private final Workspace workspace;
+    private final Terminal terminal;
 
-    MergeCommand(Workspace workspace) {
+    MergeCommand(Workspace workspace, Terminal terminal) {
         this.workspace = workspace;
+        this.terminal = terminal;
     }
 
     @Override
@@ -75,7 +77,7 @@ final class MergeCommand implements Callable<Integer> {
             return ExitCode.USAGE.code();
         }
         int exit = merged.exitCode();
-        boolean ok = new ReportWriter(console, format, output, !noColor, quiet)
+        boolean ok = new ReportWriter(console, format, output, color.mode, quiet, terminal)
                 .write(merged.results(), merged.summary(), merged.interrupted(), merged.details());
         if (!ok) {
             exit = Math.max(exit, ExitCode.USAGE.code());

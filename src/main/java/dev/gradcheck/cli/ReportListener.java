@@ -3,14 +3,16 @@ package dev.gradcheck.cli;
 import dev.gradcheck.report.RunDetails;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Summary;
+import dev.gradcheck.run.PlannedCheck;
 import dev.gradcheck.run.RunListener;
 import dev.gradcheck.run.RunOutcome;
 import java.util.List;
 
 /**
- * Writes a run's report exactly once: when the run finishes, or when the user presses Ctrl-C (the results so far,
- * as a complete report in the chosen format). Whichever comes second does nothing; an interruption that arrives
- * during the final write waits for it, so a report is never cut in half.
+ * Writes a run's report: a table on stdout row by row as checks finish (in spec order), anything else once, when
+ * the run finishes; either way the summary comes when the run finishes, or when the user presses Ctrl-C (the results
+ * so far, as a complete report in the chosen format). Whichever comes second does nothing; an interruption that
+ * arrives during the final write waits for it, so a report is never cut in half.
  *
  * <p>The summary written always carries the code the process exits with: the checks' own code raised by usage
  * problems ({@link ExitPolicy}) at the end of a run, 128 + the signal's number on Ctrl-C, SIGTERM or SIGHUP
@@ -36,6 +38,18 @@ final class ReportListener implements RunListener {
         this.exits = exits;
         this.startNanos = startNanos;
         this.details = details;
+    }
+
+    @Override
+    public synchronized void runStarted(List<PlannedCheck> checks) {
+        writer.begin(checks);
+    }
+
+    @Override
+    public synchronized void checkFinished(int index, CheckResult result) {
+        if (!written) {
+            writer.finished(index, result);
+        }
     }
 
     @Override

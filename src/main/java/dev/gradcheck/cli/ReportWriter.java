@@ -6,6 +6,7 @@ import dev.gradcheck.report.ReportContext;
 import dev.gradcheck.report.ReportFormat;
 import dev.gradcheck.report.RunDetails;
 import dev.gradcheck.report.SummaryLine;
+import dev.gradcheck.run.PlannedCheck;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
@@ -22,7 +23,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Renders a report to stdout or to a file ({@code --output}). A regular file is written beside its target and
+ * Renders a report to stdout or to a file ({@code --output}). A table on stdout is written live, row by row as
+ * checks finish ({@link LiveTable}); other formats, and any report to a file, are written whole at the end. A
+ * regular file is written beside its target and
  * moved into place, so a reader never sees half a report (through a symbolic link: beside the file it points to,
  * keeping the link). Anything else that exists (a device such as /dev/null, a FIFO) is written in place, never
  * replaced by a regular file; /dev/stdout means the report stream itself. A report that cannot be written in full
@@ -38,15 +41,38 @@ final class ReportWriter {
     private final Console console;
     private final ReportFormat format;
     private final Path output;
-    private final boolean colorAllowed;
+    private final boolean color;
     private final boolean quiet;
+    private final int columns;
+    private LiveTable live;
 
-    ReportWriter(Console console, ReportFormat format, Path output, boolean colorAllowed, boolean quiet) {
+    /**
+     * @param color    --color: whether the table is coloured, given where it goes (stdout: the terminal, or not)
+     * @param terminal whether stdout is a terminal, how wide, and the environment colour reads
+     */
+    ReportWriter(Console console, ReportFormat format, Path output, ColorMode color, boolean quiet,
+                 Terminal terminal) {
         this.console = console;
         this.format = format;
         this.output = output == null || STDOUT.contains(output.toString()) ? null : output;
-        this.colorAllowed = colorAllowed;
+        boolean toTerminal = this.output == null && terminal.reportTerminal();
+        this.color = color.colors(toTerminal, terminal.env());
         this.quiet = quiet;
+        this.columns = this.output == null ? terminal.tableColumns() : 0; // a file gets the full width
+    }
+
+    /** The run's rows are known: a table on stdout starts now, laid out for them. */
+    void begin(List<PlannedCheck> planned) {
+        if (format == ReportFormat.TABLE && output == null) {
+            live = new LiveTable(planned, context(false), console.out());
+        }
+    }
+
+    /** A check finished: the live table writes its row when every row before it is written. */
+    void finished(int index, CheckResult result) {
+        if (live != null) {
+            live.finished(index, result);
+        }
     }
 
     /**
@@ -56,8 +82,11 @@ final class ReportWriter {
      *         write to stdout is the entry point's to find and say ({@link Main#exitAfterWriting})
      */
     boolean write(List<CheckResult> results, Summary summary, boolean interrupted, RunDetails run) {
-        boolean color = colorAllowed && output == null && console.colorTerminal();
-        ReportContext ctx = new ReportContext(color, VersionProvider.version(), quiet, interrupted, run);
+        ReportContext ctx = context(interrupted).with(run);
+        if (live != null) {
+            live.end(results, summary, ctx);
+            return true;
+        }
         return emit(w -> format.renderer().render(results, summary, ctx, w), SummaryLine.of(summary, ctx));
     }
 
@@ -93,6 +122,10 @@ final class ReportWriter {
             console.err().println("gradcheck: cannot write the report to " + output + ": " + reason(e));
             return false;
         }
+    }
+
+    private ReportContext context(boolean interrupted) {
+        return new ReportContext(color, VersionProvider.version(), quiet, interrupted, RunDetails.NONE, columns);
     }
 
     /** A device or FIFO: opened for writing as it is, as a shell's {@code >} would, and never replaced. */

@@ -33,6 +33,7 @@ final class Shell implements AutoCloseable {
     private final PrintWriter out;
     private final PrintWriter err;
     private final boolean color;
+    private final dev.gradcheck.cli.Terminal screen;
     private final WarmEngines engines;
     private final WorkingSpec working = new WorkingSpec();
     private final CommandLine cli;
@@ -47,11 +48,14 @@ final class Shell implements AutoCloseable {
 
     /**
      * @param cli     gradcheck's commands, as the shell offers them (their checks on {@code engines})
-     * @param color   colour the results (they go to a terminal, and colour is not turned off)
+     * @param screen  whether stdout is a terminal and how wide, as every command sees it
+     * @param color   colour the results (--color, NO_COLOR, FORCE_COLOR, or stdout a terminal)
      */
-    Shell(PrintWriter out, PrintWriter err, boolean color, WarmEngines engines, CommandLine cli) {
+    Shell(PrintWriter out, PrintWriter err, dev.gradcheck.cli.Terminal screen, boolean color, WarmEngines engines,
+          CommandLine cli) {
         this.out = out;
         this.err = err;
+        this.screen = screen;
         this.color = color;
         this.engines = engines;
         this.cli = cli;
@@ -80,9 +84,16 @@ final class Shell implements AutoCloseable {
         return color;
     }
 
-    /** The columns results may fill: the terminal's, else as {@link ExplainCommand.Columns} says. */
+    /** The columns a picture may fill: $COLUMNS, else stdout's width, else the line editor's, else 120. */
     int width() {
-        return terminal != null && terminal.getWidth() > 0 ? terminal.getWidth() : ExplainCommand.Columns.of();
+        int editor = terminal != null && terminal.getWidth() > 0 ? terminal.getWidth()
+                : ExplainCommand.PICTURE_COLUMNS;
+        return screen.pictureColumns(editor);
+    }
+
+    /** The columns a table may fill, as check's: $COLUMNS, else stdout's width; 0 (no limit) in a pipe. */
+    int tableColumns() {
+        return screen.tableColumns();
     }
 
     WorkingSpec working() {

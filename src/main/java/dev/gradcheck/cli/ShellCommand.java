@@ -56,8 +56,8 @@ final class ShellCommand implements Callable<Integer> {
     @Option(names = "--no-history", description = "Keep no history file.")
     boolean noHistory;
 
-    @Option(names = "--no-color", description = "Never colour the results.")
-    boolean noColor;
+    @Mixin
+    ColorOption color = new ColorOption();
 
     @Option(names = "--timeout", paramLabel = "SECONDS",
             description = "Time limit of one check in the worker (a spec's timeout: wins; default: 300).")
@@ -80,15 +80,19 @@ final class ShellCommand implements Callable<Integer> {
     private final BackendFactory backends;
     private final WorkerOptions workers;
     private final Workspace workspace;
+    private final dev.gradcheck.cli.Terminal screen;
     /** Where lines come from: stdin, unless a test gives a script. */
     InputStream input = System.in;
     /** Whether input is a terminal; null: ask JLine. Tests set it. */
     Boolean interactive;
 
-    ShellCommand(BackendFactory backends, WorkerOptions workers, Workspace workspace) {
+    /** @param screen whether stdout and stderr are terminals, and how wide: what the shell's commands draw on */
+    ShellCommand(BackendFactory backends, WorkerOptions workers, Workspace workspace,
+                 dev.gradcheck.cli.Terminal screen) {
         this.backends = backends;
         this.workers = workers;
         this.workspace = workspace;
+        this.screen = screen;
     }
 
     @Override
@@ -105,9 +109,9 @@ final class ShellCommand implements Callable<Integer> {
         try (WarmEngines engines = new WarmEngines(backends, inProcess ? null : workers, plugins, maxMemory.bytes,
                 timeout)) {
             RunHost host = engines;
-            Shell shell = new Shell(console.out(), console.err(), !noColor && console.colorTerminal(), engines,
+            Shell shell = new Shell(console.out(), console.err(), screen, screen.colors(color.mode), engines,
                     Main.commandLine(console.out(), console.err(), backends, inProcess ? null : workers, workspace,
-                            host));
+                            host, screen));
             if (engines.inWorkers()) {
                 engines.warmUpInBackground();
             }

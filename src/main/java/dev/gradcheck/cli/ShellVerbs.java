@@ -131,7 +131,8 @@ final class ShellVerbs {
         }
         List<CheckResult> results = outcome.results();
         int exit = ExitCode.of(results);
-        ReportContext ctx = new ReportContext(shell.color(), VersionProvider.version());
+        ReportContext ctx = new ReportContext(shell.color(), VersionProvider.version())
+                .withColumns(shell.tableColumns());
         try {
             ReportFormat.TABLE.renderer().render(results, Summary.of(results, outcome.seconds(), exit), ctx, out());
         } catch (IOException e) {

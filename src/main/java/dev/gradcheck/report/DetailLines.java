@@ -7,6 +7,7 @@ import dev.gradcheck.result.EntrySet;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.EntryRegion;
 import dev.gradcheck.result.Mismatches;
+import dev.gradcheck.result.Status;
 import dev.gradcheck.result.Verdict;
 import dev.gradcheck.result.WorstElement;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ public final class DetailLines {
 
     /** The block's own line is a detail line; what it says about its entries goes two spaces deeper. */
     private static final String SUB_INDENT = "  ";
+    private static final int MAX_LOG_LINES = 8;
 
     private DetailLines() {}
 
@@ -59,6 +61,9 @@ public final class DetailLines {
             case ERROR, INVALID, CRASHED, TIMEOUT -> {
                 List<String> message = messageLines(r.message());
                 lines.addAll(message.isEmpty() ? List.of("(no message)") : message);
+                if (r.status() != Status.CRASHED) { // a crash's message already ends with the worker's last lines
+                    lines.addAll(logLines(r));
+                }
             }
         }
         if (r.crossBackend() != null) {
@@ -106,6 +111,27 @@ public final class DetailLines {
                             + ": analytic " + Numbers.plain(w.analytic())
                             + ", numerical " + Numbers.plain(w.numerical()));
         };
+    }
+
+    /**
+     * What the engine printed during a check that errored, under the message: ND4J's log lines and libnd4j's prints
+     * that the message does not already quote, at most {@value #MAX_LOG_LINES} (the JSON report's {@code log} has
+     * them all).
+     */
+    private static List<String> logLines(CheckResult r) {
+        String message = r.message() == null ? "" : r.message();
+        List<String> printed = r.log().stream().map(String::strip)
+                .filter(l -> !l.isEmpty() && !message.contains(l)).toList();
+        List<String> lines = new ArrayList<>();
+        if (printed.isEmpty()) {
+            return lines;
+        }
+        lines.add("printed during the check:");
+        printed.stream().limit(MAX_LOG_LINES).forEach(l -> lines.add("  " + l));
+        if (printed.size() > MAX_LOG_LINES) {
+            lines.add("  ... " + (printed.size() - MAX_LOG_LINES) + " more lines (the JSON report's log has them all)");
+        }
+        return lines;
     }
 
     /**

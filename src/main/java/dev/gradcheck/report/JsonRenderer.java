@@ -130,6 +130,11 @@ public final class JsonRenderer implements ReportRenderer {
             gen.writeString(name);
         }
         gen.writeEndArray();
+        gen.writeArrayFieldStart("log");
+        for (String line : r.log()) {
+            gen.writeString(line);
+        }
+        gen.writeEndArray();
         gen.writeEndObject();
     }
 

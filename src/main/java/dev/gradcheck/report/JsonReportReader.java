@@ -136,7 +136,8 @@ public final class JsonReportReader {
                 textOrNull(c, "reason", at), textOrNull(c, "message", at), gradients,
                 textOrNull(c, "tolerance", at), number(c, "delta", at),
                 number(c, "seconds", at), nodes, crossBackend(c.path("cross_backend"),
-                at + ".cross_backend"), texts(c.path("defaulted_attributes"), at + ".defaulted_attributes"));
+                at + ".cross_backend"), texts(c.path("defaulted_attributes"), at + ".defaulted_attributes"))
+                .withLog(texts(c.path("log"), at + ".log"));
     }
 
     private static GradientResult gradient(JsonNode g, String at) throws FormatException {

@@ -8,11 +8,17 @@ package dev.gradcheck.report;
  * @param quiet       the table lists only the checks that set the exit code (machine formats list every check)
  * @param interrupted the run was cut short (Ctrl-C): the report holds only the checks that finished
  * @param run         when and where the run was, its shard, fail-fast's stop, each check's origin
+ * @param columns     the width the table fits into (a terminal's); 0 for no limit (files, pipes)
  */
-public record ReportContext(boolean color, String toolVersion, boolean quiet, boolean interrupted, RunDetails run) {
+public record ReportContext(boolean color, String toolVersion, boolean quiet, boolean interrupted, RunDetails run,
+                            int columns) {
 
     public ReportContext {
         run = run == null ? RunDetails.NONE : run;
+    }
+
+    public ReportContext(boolean color, String toolVersion, boolean quiet, boolean interrupted, RunDetails run) {
+        this(color, toolVersion, quiet, interrupted, run, 0);
     }
 
     public ReportContext(boolean color, String toolVersion, boolean quiet, boolean interrupted) {
@@ -34,6 +40,16 @@ public record ReportContext(boolean color, String toolVersion, boolean quiet, bo
 
     /** The same context with these run details. */
     public ReportContext with(RunDetails details) {
-        return new ReportContext(color, toolVersion, quiet, interrupted, details);
+        return new ReportContext(color, toolVersion, quiet, interrupted, details, columns);
+    }
+
+    /** The same context fitted into {@code width} columns (0: no limit). */
+    public ReportContext withColumns(int width) {
+        return new ReportContext(color, toolVersion, quiet, interrupted, run, width);
+    }
+
+    /** The same context for a run cut short, or not. */
+    public ReportContext interrupted(boolean cutShort) {
+        return new ReportContext(color, toolVersion, quiet, cutShort, run, columns);
     }
 }

@@ -1,64 +1,45 @@
 package dev.gradcheck.report;
 
+import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Summary;
+import dev.gradcheck.result.Verdict;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
  * The terminal report: a header, one aligned row per check, indented detail lines under checks that need
  * attention (see {@link DetailLines}), a blank line and the {@link SummaryLine}. Lines end in {@code \n} on every
- * platform so output and goldens are byte-identical everywhere. Layout documented in docs/report-schema.md.
+ * platform so output and goldens are byte-identical everywhere. Columns are as wide as their widest cell, fitted
+ * into {@link ReportContext#columns()} when that is set ({@link TableLayout}). Layout documented in
+ * docs/report-schema.md.
  */
 public final class TableRenderer implements ReportRenderer {
-
-    private static final String[] HEADER = {"STATUS", "SPEC", "OP", "DTYPE", "WORST", "REL ERR", "ABS ERR", "TIME"};
-    /** Columns from this index on hold numbers and are right-aligned, so magnitudes line up. */
-    private static final int FIRST_NUMERIC = 5;
-    private static final String GAP = "  ";
-    private static final String DETAIL_INDENT = "  ";
 
     @Override
     public void render(List<CheckResult> results, Summary summary, ReportContext ctx, Writer out)
             throws IOException {
-        if (results.isEmpty()) {
-            out.write(SummaryLine.of(summary, ctx) + "\n");
-            return;
+        List<CheckResult> shown = ctx.quiet() ? results.stream().filter(r -> r.status().needsAttention()).toList()
+                : results;
+        TableStream table = new TableStream(TableLayout.of(shown.stream().map(TableRenderer::cells).toList(),
+                ctx.columns()), ctx, out);
+        for (CheckResult r : shown) {
+            table.row(r);
         }
-        if (ctx.quiet()) { // only what needs attention; the summary still counts everything
-            results = results.stream().filter(r -> r.status().needsAttention()).toList();
-            if (results.isEmpty()) {
-                out.write(SummaryLine.of(summary, ctx) + "\n");
-                return;
-            }
-        }
-        List<String[]> rows = new ArrayList<>();
-        rows.add(HEADER);
-        for (CheckResult r : results) {
-            rows.add(cells(r));
-        }
-        int[] widths = widths(rows);
-        out.write(line(HEADER, widths, null) + "\n");
-        for (int i = 0; i < results.size(); i++) {
-            CheckResult r = results.get(i);
-            out.write(line(rows.get(i + 1), widths, ctx.color() ? r : null) + "\n");
-            for (String detail : DetailLines.of(r)) {
-                out.write(DETAIL_INDENT + detail + "\n");
-            }
-        }
-        out.write("\n" + SummaryLine.of(summary, ctx) + "\n");
+        table.finish(summary, ctx);
     }
 
     /** The row shows the worst block's own errors, so every figure on it describes the same gradient. */
-    private static String[] cells(CheckResult r) {
+    static String[] cells(CheckResult r) {
         GradientResult worst = r.gradients() == null ? null : r.worstGradient();
         return new String[] {
             StatusLabel.of(r.status()),
-            specCell(r),
+            specCell(r.name(), r.backend()),
             orDash(r.op()),
             orDash(r.dtype()),
             GradientText.name(worst),
@@ -68,35 +49,51 @@ public final class TableRenderer implements ReportRenderer {
         };
     }
 
-    /** The spec's name, with the backend beside it when that is not the default engine (one row per backend). */
-    private static String specCell(CheckResult r) {
-        String backend = r.backend();
-        boolean other = backend != null && !backend.isEmpty() && !backend.equals(Engine.DEFAULT.specName());
-        return orDash(r.name()) + (other ? " (" + backend + ")" : "");
-    }
-
-    private static int[] widths(List<String[]> rows) {
-        int[] widths = new int[HEADER.length];
-        for (String[] row : rows) {
-            for (int c = 0; c < row.length; c++) {
-                widths[c] = Math.max(widths[c], row[c].length());
-            }
+    /**
+     * The cells a row is expected to need before its check ran, for a table whose widths are planned ahead (the
+     * live report): what the spec says, and the widest figures the check usually produces. A row that turns out
+     * wider pushes the rest of its line right (or, fitted to a terminal, is shortened).
+     *
+     * @param worst the longest block name the spec's inputs and outputs can give ({@code d<output>/d<input>})
+     */
+    public static String[] plannedCells(String name, String backend, String op, String dtype, String worst) {
+        String widestLabel = "";
+        for (dev.gradcheck.result.Status s : dev.gradcheck.result.Status.values()) {
+            String label = StatusLabel.of(s);
+            widestLabel = label.length() > widestLabel.length() ? label : widestLabel;
         }
-        return widths;
+        return new String[] {widestLabel, specCell(name, backend), orDash(op), orDash(dtype), worst,
+            Numbers.sci(1.0e-10), Numbers.sci(1.0e-10), Numbers.millis(9.9999)};
     }
 
     /**
-     * Pads each cell to its column. Colour wraps only the status text, never the padding, so the escape codes do
-     * not count towards a column's width and the columns stay aligned with colour on.
+     * The longest WORST cell a check of these outputs and inputs usually shows: its Jacobian blocks (fast
+     * projections in fast mode; at order 2 the backward's own blocks too) and a failed zero-gradient check, the
+     * sanity check that fails most.
      */
-    private static String line(String[] cells, int[] widths, CheckResult colorFor) {
-        StringBuilder sb = new StringBuilder();
-        for (int c = 0; c < cells.length; c++) {
-            String pad = " ".repeat(widths[c] - cells[c].length());
-            String text = c == 0 && colorFor != null ? StatusColor.paint(colorFor.status(), cells[c]) : cells[c];
-            sb.append(c == 0 ? "" : GAP).append(c >= FIRST_NUMERIC ? pad + text : text + pad);
+    public static String widestBlockName(List<String> outputs, List<String> inputs, boolean fast, int order) {
+        List<GradientResult> blocks = new ArrayList<>();
+        for (String out : outputs.isEmpty() ? List.of("0") : outputs) {
+            for (String in : inputs) {
+                blocks.add(block(out, in, fast ? CheckKind.FAST : CheckKind.JACOBIAN));
+                blocks.add(block(out, in, CheckKind.ZERO_GRAD));
+                if (order == 2) {
+                    blocks.add(block("grad_" + in, in, CheckKind.JACOBIAN));
+                    blocks.add(block("grad_" + in, "v_" + out, CheckKind.JACOBIAN));
+                }
+            }
         }
-        return sb.toString();
+        return blocks.stream().map(GradientText::name).max(Comparator.comparingInt(String::length)).orElse("-");
+    }
+
+    private static GradientResult block(String output, String input, CheckKind kind) {
+        return new GradientResult(output, input, kind, 1, Verdict.PASS, 0, 0, 0, null, 0, 0, null, null);
+    }
+
+    /** The spec's name, with the backend beside it when that is not the default engine (one row per backend). */
+    private static String specCell(String name, String backend) {
+        boolean other = backend != null && !backend.isEmpty() && !backend.equals(Engine.DEFAULT.specName());
+        return orDash(name) + (other ? " (" + backend + ")" : "");
     }
 
     private static String orDash(String s) {

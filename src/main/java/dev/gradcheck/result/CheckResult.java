@@ -24,6 +24,9 @@ import java.util.List;
  * @param defaultedAttributes the op's attributes the spec left out, so the op's own defaults applied (a forward and
  *                  a backward that default one differently disagree: elu's alpha); graph nodes as
  *                  {@code "h1: alpha"}; empty when none or not known
+ * @param log       what the engine printed while it ran this check, line by line in the order printed: ND4J's log
+ *                  lines and libnd4j's native prints (a worker captures both; a check in this JVM captures only
+ *                  Java's); empty when it printed nothing
  */
 public record CheckResult(
         String name,
@@ -41,11 +44,22 @@ public record CheckResult(
         double seconds,
         List<NodeFinding> nodes,
         BackendDifference crossBackend,
-        List<String> defaultedAttributes) {
+        List<String> defaultedAttributes,
+        List<String> log) {
 
     public CheckResult {
         nodes = nodes == null ? List.of() : List.copyOf(nodes);
         defaultedAttributes = defaultedAttributes == null ? List.of() : List.copyOf(defaultedAttributes);
+        log = log == null ? List.of() : List.copyOf(log);
+    }
+
+    /** Nothing printed worth keeping (the engine's lines are added by {@link #withLog}). */
+    public CheckResult(String name, String location, String op, String backend, String dtype, Status status,
+                       String expected, String reason, String message, List<GradientResult> gradients,
+                       String tolerance, double delta, double seconds, List<NodeFinding> nodes,
+                       BackendDifference crossBackend, List<String> defaultedAttributes) {
+        this(name, location, op, backend, dtype, status, expected, reason, message, gradients, tolerance, delta,
+                seconds, nodes, crossBackend, defaultedAttributes, List.of());
     }
 
     /** Without attributes known to be left at their defaults. */
@@ -67,17 +81,17 @@ public record CheckResult(
 
     public CheckResult withNodes(List<NodeFinding> found, double totalSeconds) {
         return new CheckResult(name, location, op, backend, dtype, status, expected, reason, message, gradients,
-                tolerance, delta, totalSeconds, found, crossBackend, defaultedAttributes);
+                tolerance, delta, totalSeconds, found, crossBackend, defaultedAttributes, log);
     }
 
     public CheckResult withCrossBackend(BackendDifference difference) {
         return new CheckResult(name, location, op, backend, dtype, status, expected, reason, message, gradients,
-                tolerance, delta, seconds, nodes, difference, defaultedAttributes);
+                tolerance, delta, seconds, nodes, difference, defaultedAttributes, log);
     }
 
     public CheckResult withDefaultedAttributes(List<String> names) {
         return new CheckResult(name, location, op, backend, dtype, status, expected, reason, message, gradients,
-                tolerance, delta, seconds, nodes, crossBackend, names);
+                tolerance, delta, seconds, nodes, crossBackend, names, log);
     }
 
     /** The same result with every row's matrices dropped (once written or drawn, reports need only the figures). */
@@ -87,7 +101,19 @@ public record CheckResult(
         }
         return new CheckResult(name, location, op, backend, dtype, status, expected, reason, message,
                 gradients.stream().map(GradientResult::withoutJacobians).toList(), tolerance, delta, seconds, nodes,
-                crossBackend, defaultedAttributes);
+                crossBackend, defaultedAttributes, log);
+    }
+
+    /** The same result with another message (e.g. the native error a worker's output adds to it). */
+    public CheckResult withMessage(String text) {
+        return new CheckResult(name, location, op, backend, dtype, status, expected, reason, text, gradients,
+                tolerance, delta, seconds, nodes, crossBackend, defaultedAttributes, log);
+    }
+
+    /** The same result with what the engine printed while it ran. */
+    public CheckResult withLog(List<String> lines) {
+        return new CheckResult(name, location, op, backend, dtype, status, expected, reason, message, gradients,
+                tolerance, delta, seconds, nodes, crossBackend, defaultedAttributes, lines);
     }
 
     /**

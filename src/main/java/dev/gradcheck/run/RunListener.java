@@ -14,6 +14,14 @@ public interface RunListener {
     /** The run is about to start: this many checks (one per spec and engine, invalid specs included). */
     default void runStarted(int checks) {}
 
+    /**
+     * The run is about to start with these rows, in report order (one per spec and engine, invalid specs
+     * included). By default this says only how many, to {@link #runStarted(int)}.
+     */
+    default void runStarted(java.util.List<PlannedCheck> checks) {
+        runStarted(checks.size());
+    }
+
     /** Something the user should know that is no check's result: an engine not usable here, and why. */
     default void notice(String message) {}
 
@@ -23,7 +31,8 @@ public interface RunListener {
     /**
      * A check's final result, in the order checks end. Results known before anything runs (invalid specs,
      * engines not usable here) come first, without {@link #checkStarted}; the rows of a spec run on several
-     * engines come together once all have ended, with their differences.
+     * engines come together once all have ended, with their differences. After fail-fast stopped the run at a
+     * row, no later row is reported, even if it ended.
      */
     default void checkFinished(int index, CheckResult result) {}
 

@@ -22,11 +22,13 @@ import java.util.function.Consumer;
  * known before anything runs (an invalid spec, an engine not usable here) are filled in now; the others become
  * tasks for the lanes.
  *
- * @param known  per row, its result when known now, else null (a task will fill it)
- * @param tasks  the checks to dispatch, in row order
- * @param groups the rows of each spec that runs on several engines, the reference engine's first
+ * @param known   per row, its result when known now, else null (a task will fill it)
+ * @param tasks   the checks to dispatch, in row order
+ * @param groups  the rows of each spec that runs on several engines, the reference engine's first
+ * @param planned every row, as listeners see it before the run starts
  */
-record RunPlan(List<CheckResult> known, List<Dispatcher.Task> tasks, List<int[]> groups) {
+record RunPlan(List<CheckResult> known, List<Dispatcher.Task> tasks, List<int[]> groups,
+               List<PlannedCheck> planned) {
 
     /**
      * @param notices hears, once per engine, what its probe said when there is something to say (why its checks
@@ -36,9 +38,11 @@ record RunPlan(List<CheckResult> known, List<Dispatcher.Task> tasks, List<int[]>
         List<CheckResult> known = new ArrayList<>();
         List<Dispatcher.Task> tasks = new ArrayList<>();
         List<int[]> groups = new ArrayList<>();
+        List<PlannedCheck> planned = new ArrayList<>();
         Set<Engine> probed = EnumSet.noneOf(Engine.class);
         for (LoadedSpec loaded : config.specs()) {
             if (!loaded.isValid()) {
+                planned.add(new PlannedCheck(known.size(), loaded.name(), null, null));
                 known.add(invalid(loaded));
                 continue;
             }
@@ -49,6 +53,7 @@ record RunPlan(List<CheckResult> known, List<Dispatcher.Task> tasks, List<int[]>
             for (int b = 0; b < engines.size(); b++) {
                 Engine engine = engines.get(b);
                 group[b] = known.size();
+                planned.add(new PlannedCheck(known.size(), spec.name(), engine, spec));
                 Availability availability = pool.availability(engine);
                 if (probed.add(engine) && availability.message() != null) {
                     notices.accept(availability.message() + (availability.usable() ? ""
@@ -67,7 +72,7 @@ record RunPlan(List<CheckResult> known, List<Dispatcher.Task> tasks, List<int[]>
                 groups.add(group);
             }
         }
-        return new RunPlan(known, tasks, groups);
+        return new RunPlan(known, tasks, groups, planned);
     }
 
     private static CheckResult invalid(LoadedSpec loaded) {

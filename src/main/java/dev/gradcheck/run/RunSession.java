@@ -58,7 +58,7 @@ public final class RunSession {
             cross = new CrossBackend(plan.groups(), slots.length);
             d = dispatcher = new Dispatcher(pool);
             d.stopAfter(lastIndex);
-            publish(l -> l.runStarted(slots.length));
+            publish(l -> l.runStarted(plan.planned()));
             for (int i = 0; i < slots.length; i++) {
                 if (slots[i] != null && !cross.grouped(i)) {
                     finished(i);
@@ -146,8 +146,11 @@ public final class RunSession {
         }
     }
 
+    /** Rows after the one fail-fast stopped at are not reported: the results end there. */
     private void finished(int index) {
-        publish(l -> l.checkFinished(index, slots[index]));
+        if (index <= lastIndex) {
+            publish(l -> l.checkFinished(index, slots[index]));
+        }
     }
 
     private synchronized RunOutcome outcome() {

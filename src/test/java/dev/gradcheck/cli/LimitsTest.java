@@ -77,10 +77,21 @@ class LimitsTest {
         assertEquals(3L << 30, ByteSize.parse("3G"));
         assertEquals(1536, ByteSize.parse("1.5k"));
         assertEquals(4096, ByteSize.parse("4096"));
+        assertEquals(4096, ByteSize.parse("4096B"));
+        // the binary units as people write them: KiB, MiB, GiB, TiB, and KB, MB, GB (also powers of 1024 here)
+        assertEquals(2L << 30, ByteSize.parse("2GiB"));
+        assertEquals(512L << 20, ByteSize.parse("512 MiB"));
+        assertEquals(3L << 10, ByteSize.parse("3KiB"));
+        assertEquals(1L << 40, ByteSize.parse("1TiB"));
+        assertEquals(2L << 30, ByteSize.parse("2GB"));
         assertThrows(NumberFormatException.class, () -> ByteSize.parse("lots"));
         assertThrows(NumberFormatException.class, () -> ByteSize.parse("0"));
+        assertThrows(NumberFormatException.class, () -> ByteSize.parse("5iB"));
+        assertThrows(NumberFormatException.class, () -> ByteSize.parse("2PiB"));
         Cli bad = Cli.run("check", ".", "--max-memory", "lots");
         assertEquals(2, bad.exit());
-        assertTrue(bad.err().contains("'lots' is not a size; examples: 500m, 2g"), bad.err());
+        assertTrue(bad.err().contains("'lots' is not a size; examples: 500MiB, 2GiB"), bad.err());
+        Cli gib = Cli.run("check", "--in-process", "--max-memory", "2GiB", "no-such-dir");
+        assertTrue(!gib.err().contains("--max-memory"), "2GiB is a size: " + gib.err());
     }
 }

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * libnd4j printf()s to fd 1, which Java cannot redirect; the launcher gives the JVM its real stdout as another
  * descriptor ({@code -Dgradcheck.stdout.fd}). Run the real main in a child JVM the way the launcher does and check
- * the report stays pure JSON, shares stdout's offset, and native chatter lands on stderr.
+ * the report stays pure JSON, shares stdout's offset, and native chatter lands in the check's log, shown on stderr
+ * only with --verbose.
  */
 @Tag("slow") // starts the front end and its worker as processes
 class ReportChannelTest {
@@ -41,7 +42,7 @@ class ReportChannelTest {
         // what bin/gradcheck does, followed by another write to the same stdout, which must not clobber the report
         String command = "'" + java + "' --add-opens java.base/java.io=ALL-UNNAMED -Dgradcheck.stdout.fd=3"
                 + " -cp '" + System.getProperty("java.class.path") + "' " + Main.class.getName()
-                + " check '" + spec + "' --format json 3>&1 1>&2; echo END";
+                + " check '" + spec + "' --format json --verbose 3>&1 1>&2; echo END";
         Process p = new ProcessBuilder("bash", "-c", command)
                 .redirectOutput(stdout.toFile())
                 .redirectError(dir.resolve("stderr.txt").toFile())
@@ -51,9 +52,11 @@ class ReportChannelTest {
         assertTrue(out.endsWith("}\nEND\n"), "the report, then the shell's own line: " + out);
         JsonNode json = new ObjectMapper().readTree(out.substring(0, out.length() - "END\n".length()));
         assertEquals("expected_error", json.get("checks").get(0).get("status").asText());
+        String log = json.get("checks").get(0).get("log").toString();
+        assertTrue(log.contains("Mismatched shape") || log.contains("Shape requested"), "the check's own: " + log);
         String err = Files.readString(dir.resolve("stderr.txt"));
         assertTrue(err.contains("Mismatched shape") || err.contains("Shape requested"),
-                "the native chatter went to fd 1, now stderr: " + err);
+                "--verbose shows it on stderr: " + err);
     }
 
     /** The real main in a child JVM, run through bash so that its streams can be pointed anywhere. */

@@ -67,7 +67,7 @@ class JsonReportTest {
             JsonNode c = checks.get(i);
             assertEquals(List.of("name", "location", "op", "backend", "dtype", "status", "expected", "reason",
                     "message", "tolerance", "delta", "seconds", "gradients", "nodes", "cross_backend", "id", "shard",
-                    "defaulted_attributes"), fieldNames(c));
+                    "defaulted_attributes", "log"), fieldNames(c));
             assertEquals(JUnitRenderer.file(r.location()) + "::" + r.name(), c.get("id").asText());
             assertEquals(SampleResults.SHARD, c.get("shard").asText());
             assertEquals(r.name(), c.get("name").asText());

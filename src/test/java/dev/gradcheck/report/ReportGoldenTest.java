@@ -2,7 +2,10 @@ package dev.gradcheck.report;
 
 import java.io.IOException;
 import java.io.StringWriter;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every format rendered from {@link SampleResults} must equal its golden file byte for byte. Regenerate with
@@ -34,6 +37,34 @@ class ReportGoldenTest {
     @Test
     void junit() throws IOException {
         Golden.assertMatches("report-junit.xml", render(ReportFormat.JUNIT, false));
+    }
+
+    /** On an 80-column terminal: names shortened with …, detail lines wrapped, nothing wider than 80. */
+    @Test
+    void tableOnAnEightyColumnTerminal() throws IOException {
+        StringWriter out = new StringWriter();
+        new TableRenderer().render(SampleResults.all(), SampleResults.summary(),
+                SampleResults.context(false).withColumns(80), out);
+        Golden.assertMatches("report-table-80.txt", out.toString());
+        assertTrue(out.toString().lines().allMatch(l -> l.codePointCount(0, l.length()) <= 80), out.toString());
+    }
+
+    /**
+     * The live table: widths planned from the specs before any check ran (names, ops, dtypes, the block names
+     * their inputs give), rows written as they come; a cell wider than planned pushes its row right.
+     */
+    @Test
+    void tableWithPlannedWidths() throws IOException {
+        List<String[]> planned = SampleResults.all().stream().map(r -> TableRenderer.plannedCells(r.name(),
+                r.backend(), r.op(), r.dtype(), TableRenderer.widestBlockName(List.of("0"), List.of("x", "w"), false,
+                        1))).toList();
+        StringWriter out = new StringWriter();
+        TableStream table = new TableStream(TableLayout.of(planned, 0), SampleResults.context(false), out);
+        for (var r : SampleResults.all()) {
+            table.row(r);
+        }
+        table.finish(SampleResults.summary(), SampleResults.context(false));
+        Golden.assertMatches("report-table-planned.txt", out.toString());
     }
 
     static String render(ReportFormat format, boolean color) throws IOException {

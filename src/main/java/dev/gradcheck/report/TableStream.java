@@ -1,0 +1,61 @@
+package dev.gradcheck.report;
+
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Summary;
+import java.io.IOException;
+import java.io.Writer;
+
+/**
+ * The table written a row at a time, as checks finish: the header before the first row, each row with its detail
+ * lines, then the summary. {@link TableRenderer} writes a whole run through it, the live report of {@code check}
+ * row by row, so both read the same. With {@code quiet}, rows that need no attention are left out (the summary
+ * still counts them); when no row was written, the report is the summary line alone.
+ */
+public final class TableStream {
+
+    private static final String DETAIL_INDENT = "  ";
+    private static final String CONTINUATION_INDENT = "    ";
+
+    private final TableLayout layout;
+    private final ReportContext ctx;
+    private final Writer out;
+    private boolean headerWritten;
+
+    public TableStream(TableLayout layout, ReportContext ctx, Writer out) {
+        this.layout = layout;
+        this.ctx = ctx;
+        this.out = out;
+    }
+
+    /** Writes one check's row and detail lines (not with {@code quiet}, unless it needs attention). */
+    public void row(CheckResult r) throws IOException {
+        if (ctx.quiet() && !r.status().needsAttention()) {
+            return;
+        }
+        StringBuilder text = new StringBuilder();
+        if (!headerWritten) {
+            text.append(layout.header()).append('\n');
+            headerWritten = true;
+        }
+        text.append(layout.line(TableRenderer.cells(r), ctx.color() ? r.status() : null)).append('\n');
+        for (String detail : DetailLines.of(r)) {
+            for (String line : layout.wrap(detail, DETAIL_INDENT, CONTINUATION_INDENT)) {
+                text.append(line).append('\n');
+            }
+        }
+        out.write(text.toString());
+    }
+
+    /**
+     * The summary line: after a blank line when rows were written, else alone ("no specs found", ...).
+     *
+     * @param end the report's context at its end: a run cut short (Ctrl-C) or stopped by fail-fast says so
+     */
+    public void finish(Summary summary, ReportContext end) throws IOException {
+        StringBuilder text = new StringBuilder(headerWritten ? "\n" : "");
+        for (String line : layout.wrap(SummaryLine.of(summary, end), "", DETAIL_INDENT)) {
+            text.append(line).append('\n');
+        }
+        out.write(text.toString());
+    }
+}

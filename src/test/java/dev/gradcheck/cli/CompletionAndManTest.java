@@ -1,0 +1,80 @@
+package dev.gradcheck.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** `gradcheck completion bash|zsh` (picocli's AutoComplete) and the man page sources (picocli's generator). */
+class CompletionAndManTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theBashScriptSourcesAndCompletesCommandsOptionsAndValues() throws Exception {
+        Cli r = Cli.run("completion", "bash");
+        assertEquals(0, r.exit(), r.err());
+        Path script = dir.resolve("gradcheck-completion.bash");
+        Files.writeString(script, r.out());
+        // what bash does on TAB: fill COMP_WORDS and COMP_CWORD, call the function `complete -p` names
+        String driver = "source '" + script + "' || exit 9\n"
+                + "fn=$(complete -p gradcheck | sed -E 's/.*-F ([^ ]+).*/\\1/')\n"
+                + "t() { COMP_WORDS=(\"$@\"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_LINE=\"$*\";"
+                + " COMP_POINT=${#COMP_LINE}; COMPREPLY=(); $fn 2>/dev/null; echo \"${COMPREPLY[*]}\"; }\n"
+                + "t gradcheck ch\n"
+                + "t gradcheck check --fail-\n"
+                + "t gradcheck check --format j\n"
+                + "t gradcheck check --backend c\n"
+                + "t gradcheck completion ''\n";
+        List<String> replies = bash(driver);
+        assertEquals(List.of("check", "--fail-fast", "json junit", "cpu cuda", "bash zsh"), replies);
+    }
+
+    @Test
+    void zshGetsTheSameScriptWhichRegistersItselfThroughBashcompinit() {
+        Cli zsh = Cli.run("completion", "zsh");
+        assertEquals(0, zsh.exit());
+        assertEquals(Cli.run("completion", "bash").out(), zsh.out());
+        assertTrue(zsh.out().contains("ZSH_VERSION") && zsh.out().contains("bashcompinit"), "zsh branch");
+        Cli fish = Cli.run("completion", "fsh");
+        assertEquals(2, fish.exit());
+        assertTrue(fish.err().contains("unknown shell 'fsh'") && fish.err().contains("valid: bash, zsh"), fish.err());
+    }
+
+    @Test
+    void manPageSourcesCoverEveryCommandWithItsOptionsAndExitCodes() throws IOException {
+        assertEquals(0, ManPages.write(dir.toFile()));
+        for (String command : new String[] {"gradcheck", "gradcheck-check", "gradcheck-validate",
+            "gradcheck-list-ops", "gradcheck-coverage", "gradcheck-bench", "gradcheck-completion"}) {
+            assertTrue(Files.isRegularFile(dir.resolve(command + ".adoc")), command);
+        }
+        String check = Files.readString(dir.resolve("gradcheck-check.adoc"));
+        assertTrue(check.contains(":doctype: manpage"), "Asciidoctor's manpage backend reads it");
+        for (String s : new String[] {"--color", "--verbose", "--max-memory", "Exit codes", "130"}) {
+            assertTrue(check.contains(s), s);
+        }
+        assertFalse(check.contains("${"), "every help variable resolved");
+        String validate = Files.readString(dir.resolve("gradcheck-validate.adoc"));
+        assertFalse(validate.contains("130"), "validate's page lists validate's exit codes");
+    }
+
+    private List<String> bash(String script) throws IOException, InterruptedException {
+        Path file = dir.resolve("driver.sh");
+        Files.writeString(file, script);
+        Process p = new ProcessBuilder("bash", file.toString()).redirectError(new File("/dev/null")).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "bash finished");
+        assertEquals(0, p.exitValue(), out);
+        return out.lines().toList();
+    }
+}
