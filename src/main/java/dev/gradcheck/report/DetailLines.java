@@ -115,13 +115,13 @@ public final class DetailLines {
 
     /**
      * What the engine printed during a check that errored, under the message: ND4J's log lines and libnd4j's prints
-     * that the message does not already quote, at most {@value #MAX_LOG_LINES} (the JSON report's {@code log} has
-     * them all).
+     * that the message does not already quote, each once, at most {@value #MAX_LOG_LINES} (the JSON report's
+     * {@code log} has them all).
      */
     private static List<String> logLines(CheckResult r) {
         String message = r.message() == null ? "" : r.message();
         List<String> printed = r.log().stream().map(String::strip)
-                .filter(l -> !l.isEmpty() && !message.contains(l)).toList();
+                .filter(l -> !l.isEmpty() && !message.contains(l)).distinct().toList(); // ND4J logs some errors twice
         List<String> lines = new ArrayList<>();
         if (printed.isEmpty()) {
             return lines;

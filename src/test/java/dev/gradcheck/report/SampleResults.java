@@ -175,7 +175,10 @@ final class SampleResults {
                 MAX_REL, 0.0112);
     }
 
-    /** With what the engine printed meanwhile: the native line is in the message already, the log line is not. */
+    /**
+     * With what the engine printed meanwhile: the native line is in the message already, the log line is not, and
+     * comes twice (as ND4J logs some errors): the table shows it once, the JSON log as printed.
+     */
     private static CheckResult error() {
         return check("conv2d-nchw", "specs/conv.yaml:1:1", "conv2d", "float32", Status.ERROR, "pass", null,
                 "operator threw IllegalStateException: Op [conv2d] failed check for input [0]\n"
@@ -184,6 +187,10 @@ final class SampleResults {
                 List.of(), MAX_REL, 1.5).withLog(List.of(
                         "Error at [/home/runner/work/libnd4j/include/ops/declarable/generic/nn/convo/conv2d.cpp:60:0]:",
                         "CONV2D OP: wrong shape of weights array, expected [3, 3, 2, 4]",
+                        "ERROR NativeOpExecutioner - Failed to execute op conv2d. Attempted to execute with 2 inputs,"
+                                + " 1 outputs, 0 targs, 0 bargs and 10 iargs. Inputs: [(FLOAT,[1,2,5,5],c),"
+                                + " (FLOAT,[3,3,3,4],c)] - Please see above message (printed out from c++) for a"
+                                + " possible cause of error.",
                         "ERROR NativeOpExecutioner - Failed to execute op conv2d. Attempted to execute with 2 inputs,"
                                 + " 1 outputs, 0 targs, 0 bargs and 10 iargs. Inputs: [(FLOAT,[1,2,5,5],c),"
                                 + " (FLOAT,[3,3,3,4],c)] - Please see above message (printed out from c++) for a"
