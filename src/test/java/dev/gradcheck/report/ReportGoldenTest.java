@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -47,6 +50,34 @@ class ReportGoldenTest {
                 SampleResults.context(false).withColumns(80), out);
         Golden.assertMatches("report-table-80.txt", out.toString());
         assertTrue(out.toString().lines().allMatch(l -> l.codePointCount(0, l.length()) <= 80), out.toString());
+    }
+
+    /**
+     * Narrow terminals: at 60 columns ABS ERR is left out, at 48 DTYPE and OP too (the least needed columns go
+     * first); the rest keeps its order, every line fits, detail lines and the summary wrap.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {60, 48})
+    void tableOnANarrowTerminal(int columns) throws IOException {
+        String table = renderAt(columns, false);
+        Golden.assertMatches("report-table-" + columns + ".txt", table);
+        assertTrue(table.lines().allMatch(l -> l.codePointCount(0, l.length()) <= columns), table);
+    }
+
+    /** Colour wraps the status text only: without its escape codes, a coloured narrow table is the plain one. */
+    @ParameterizedTest
+    @ValueSource(ints = {80, 60, 48})
+    void colourDoesNotCountTowardsTheWidth(int columns) throws IOException {
+        String coloured = renderAt(columns, true);
+        assertTrue(coloured.contains("\u001B["), "the statuses are coloured");
+        assertEquals(renderAt(columns, false), coloured.replaceAll("\u001B\\[[0-9;]*m", ""));
+    }
+
+    private static String renderAt(int columns, boolean color) throws IOException {
+        StringWriter out = new StringWriter();
+        new TableRenderer().render(SampleResults.all(), SampleResults.summary(),
+                SampleResults.context(color).withColumns(columns), out);
+        return out.toString();
     }
 
     /**
