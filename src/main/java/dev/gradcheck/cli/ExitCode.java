@@ -47,7 +47,8 @@ public enum ExitCode {
 
     /**
      * The exit codes a command's --help lists: only those it can end with, each with what it means there
-     * ({@code check} has them all; the others end with 0 or a usage error).
+     * ({@code check} has them all, {@code merge} those of the runs it merges; the others end with 0 or a usage
+     * error).
      */
     static java.util.Map<String, String> helpList(String command) {
         java.util.Map<String, String> list = new java.util.LinkedHashMap<>();
@@ -55,6 +56,17 @@ public enum ExitCode {
             case "check" -> {
                 for (ExitCode c : values()) {
                     list.put(Integer.toString(c.code), c.meaning);
+                }
+            }
+            case "merge" -> { // the code the whole run would have had: the checks', or a shard's own
+                for (ExitCode c : List.of(OK, MISMATCH, USAGE, OP_ERROR)) {
+                    list.put(Integer.toString(c.code), c == USAGE ? "usage error, a report that cannot be read or"
+                            + " merged (a schema version mixed, a shard twice or missing), an invalid spec, or"
+                            + " output not written in full" : c.meaning);
+                }
+                for (ExitCode c : List.of(HANGUP, INTERRUPTED, TERMINATED)) {
+                    list.put(Integer.toString(c.code), "a shard's run was " + c.meaning.substring(0,
+                            c.meaning.indexOf(';')) + ": the merged report holds what it had");
                 }
             }
             case "validate" -> {

@@ -66,7 +66,10 @@ class UsageTest {
         String validate = Cli.run("validate", "--help").out();
         assertEquals(List.of("0", "2"), exitCodes(validate), validate);
         assertFalse(validate.contains("mismatch") || validate.contains("Ctrl-C"), validate);
-        for (String command : new String[] {"list-ops", "coverage", "bench"}) {
+        String merge = Cli.run("merge", "--help").out();
+        assertEquals(List.of("0", "1", "2", "3", "129", "130", "143"), exitCodes(merge), merge);
+        assertTrue(merge.contains("a shard's run was interrupted (Ctrl-C, SIGINT)") && !merge.contains("every spec is valid"), merge);
+        for (String command : new String[] {"list-ops", "coverage", "bench", "completion"}) {
             String help = Cli.run(command, "--help").out();
             assertEquals(List.of("0", "2"), exitCodes(help), help);
         }
