@@ -49,6 +49,10 @@ class TerminalScreenTest {
             assertTrue(screen.stream().noneMatch(l -> l.contains(noise)), noise + " on the screen: " + screen);
         }
         assertTrue(screen.get(0).startsWith("STATUS"), screen.toString());
+        String firstSpec = screen.get(1).split("\\s+")[1];
+        int drawnAtTwo = run.raw().lastIndexOf("2/3 checks");
+        assertTrue(drawnAtTwo > 0 && run.raw().indexOf(firstSpec) < drawnAtTwo,
+                "the first row is on the screen while later checks still run: " + run.raw());
         assertTrue(screen.get(screen.size() - 1).startsWith("3 checks: 2 passed, 0 failed, 1 expected failure"),
                 "the status line is gone at the end: " + screen);
         assertTrue(screen.stream().noneMatch(l -> l.contains(" elapsed")), screen.toString());
