@@ -1,10 +1,15 @@
 package dev.gradcheck.cli;
 
 import dev.gradcheck.bench.Bench;
+import dev.gradcheck.spec.Suggestions;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -25,6 +30,7 @@ final class BenchCommand implements Callable<Integer> {
     int repeat;
 
     @Option(names = "--executor", paramLabel = "EXECUTOR", defaultValue = "both",
+            converter = ExecutorConverter.class, completionCandidates = ExecutorNames.class,
             description = "direct (compiled ND4J calls, what check uses), samediff (SameDiff's session for every"
                 + " call) or both (default: ${DEFAULT-VALUE}).")
     String executor;
@@ -44,6 +50,29 @@ final class BenchCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec command;
+
+    /** --executor's values, for completion and for "did you mean". */
+    static final class ExecutorNames implements Iterable<String> {
+        static final List<String> NAMES = List.of("direct", "samediff", "both");
+
+        @Override
+        public Iterator<String> iterator() {
+            return NAMES.iterator();
+        }
+    }
+
+    /** A known executor name, in lower case; anything else is a usage error that names the close one. */
+    static final class ExecutorConverter implements CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            String name = value.strip().toLowerCase(Locale.ROOT);
+            if (!ExecutorNames.NAMES.contains(name)) {
+                throw new CommandLine.TypeConversionException("unknown executor '" + value + "'"
+                        + Suggestions.choices(value, ExecutorNames.NAMES));
+            }
+            return name;
+        }
+    }
 
     @Override
     public Integer call() throws Exception {

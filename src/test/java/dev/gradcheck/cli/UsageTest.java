@@ -30,6 +30,21 @@ class UsageTest {
         assertTrue(r.err().contains("did you mean '" + meant + "'?"), r.err());
     }
 
+    /** Other commands' value options too; nothing runs (bench would take minutes). */
+    @ParameterizedTest
+    @CsvSource({
+        "merge, --format, jsno, json",
+        "merge, --color, nevr, never",
+        "bench, --executor, samedif, samediff",
+        "completion, , bsh, bash",
+    })
+    void otherCommandsSuggestTheCloseValueToo(String command, String option, String typo, String meant) {
+        Cli r = option == null ? Cli.run(command, typo) : Cli.run(command, option, typo, "x.json");
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("did you mean '" + meant + "'?"), r.err());
+        assertTrue(r.err().contains("See 'gradcheck " + command + " --help'."), r.err());
+    }
+
     @Test
     void aUsageErrorSaysWhatAndWhereTheHelpIsNotTheWholeUsage() {
         Cli r = Cli.run("check", "specs", "--mode", "fsat");
