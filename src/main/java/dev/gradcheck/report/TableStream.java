@@ -39,7 +39,10 @@ public final class TableStream {
         }
         text.append(layout.line(TableRenderer.cells(r), ctx.color() ? r.status() : null)).append('\n');
         for (String detail : DetailLines.of(r)) {
-            for (String line : layout.wrap(detail, DETAIL_INDENT, CONTINUATION_INDENT)) {
+            // a detail under another (a block's mismatch count) keeps its depth, and wraps two deeper than itself
+            String depth = detail.substring(0, detail.length() - detail.stripLeading().length());
+            for (String line : layout.wrap(detail.stripLeading(), DETAIL_INDENT + depth,
+                    CONTINUATION_INDENT + depth)) {
                 text.append(line).append('\n');
             }
         }
