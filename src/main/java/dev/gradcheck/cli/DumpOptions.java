@@ -24,7 +24,7 @@ final class DumpOptions {
                     + " each entry's mark (agrees, mismatch, masked, kink), and DIR/manifest.json naming them.")
     Path dir;
 
-    @Option(names = "--dump-format", paramLabel = "FORMAT", defaultValue = "npy",
+    @Option(names = "--dump-format", paramLabel = "DUMP_FORMAT", defaultValue = "npy",
             converter = FormatConverter.class, completionCandidates = Names.class,
             description = "${COMPLETION-CANDIDATES}: NumPy .npy files (numpy.load) or CSV text (default:"
                     + " ${DEFAULT-VALUE}).")

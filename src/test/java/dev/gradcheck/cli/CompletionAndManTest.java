@@ -35,9 +35,16 @@ class CompletionAndManTest {
                 + "t gradcheck check --fail-\n"
                 + "t gradcheck check --format j\n"
                 + "t gradcheck check --backend c\n"
-                + "t gradcheck completion ''\n";
+                + "t gradcheck completion ''\n"
+                + "t gradcheck check --dump-format c\n";
         List<String> replies = bash(driver);
-        assertEquals(List.of("check", "--fail-fast", "json junit", "cpu cuda", "bash zsh"), replies);
+        assertEquals(List.of("check", "--fail-fast", "json junit", "cpu cuda", "bash zsh", "csv"), replies);
+        // picocli names each option's value list after its parameter label: two alike, one list overwrites the other
+        for (String function : r.out().split("\n\\}\n")) {
+            List<String> lists = function.lines().map(String::strip)
+                    .filter(l -> l.matches("local \\w+_option_args=.*")).map(l -> l.substring(6, l.indexOf('='))).toList();
+            assertEquals(lists.stream().distinct().count(), lists.size(), "value lists named twice: " + lists);
+        }
     }
 
     @Test
