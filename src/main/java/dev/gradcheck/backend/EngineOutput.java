@@ -57,6 +57,26 @@ public final class EngineOutput {
         display = lines;
     }
 
+    /**
+     * Shows engine lines to {@code lines} (a command's --verbose) until the returned handle is closed, which puts
+     * back what was shown before: a shell's session, or GRADCHECK_DEBUG, outlives one command's --verbose.
+     *
+     * @param lines where to show them; null leaves the display as it is
+     */
+    public static Shown showingTo(Consumer<String> lines) {
+        Consumer<String> before = display;
+        if (lines != null) {
+            display = lines;
+        }
+        return () -> display = before;
+    }
+
+    /** A --verbose in force; closing it ends it. */
+    public interface Shown extends AutoCloseable {
+        @Override
+        void close();
+    }
+
     /** Shows one line the engine printed, where the user asked to see them, if anywhere. */
     public static void show(String line) {
         Consumer<String> to = display;

@@ -219,10 +219,8 @@ final class CheckCommand implements Callable<Integer> {
                 new ReportWriter(console, format, output, color.mode, quiet, terminal), console,
                 new ExitPolicy(!batch.pathProblems().isEmpty(), selected.empty(), requireBackend), start,
                 details(startedAt, selected, project.ids()));
-        if (verbose) {
-            EngineOutput.showTo(console.err()::println);
-        }
-        try (EnginePool pool = host.pool(config)) {
+        try (EngineOutput.Shown shown = EngineOutput.showingTo(verbose ? console.err()::println : null);
+             EnginePool pool = host.pool(config)) {
             RunSession session = new RunSession(config, pool);
             if (screen.hasStatusLine()) {
                 session.addListener(new ProgressLine(screen));
@@ -255,8 +253,6 @@ final class CheckCommand implements Callable<Integer> {
             if (dumper != null && dumper.failed()) {
                 return Math.max(report.exitCode(), ExitCode.USAGE.code());
             }
-        } finally {
-            EngineOutput.showTo(null);
         }
         return report.exitCode();
     }

@@ -47,8 +47,8 @@ public enum ExitCode {
 
     /**
      * The exit codes a command's --help lists: only those it can end with, each with what it means there
-     * ({@code check} has them all, {@code merge} those of the runs it merges; the others end with 0 or a usage
-     * error).
+     * ({@code check} has them all, {@code merge} those of the runs it merges, {@code explain} and {@code shell}
+     * those of the checks they run; the others end with 0 or a usage error).
      */
     static java.util.Map<String, String> helpList(String command) {
         java.util.Map<String, String> list = new java.util.LinkedHashMap<>();
@@ -68,6 +68,23 @@ public enum ExitCode {
                     list.put(Integer.toString(c.code), "a shard's run was " + c.meaning.substring(0,
                             c.meaning.indexOf(';')) + ": the merged report holds what it had");
                 }
+            }
+            case "explain" -> { // a check of each spec, then its pictures
+                for (ExitCode c : List.of(OK, MISMATCH)) {
+                    list.put(Integer.toString(c.code), c.meaning);
+                }
+                list.put("2", "usage error, an invalid spec, no spec of that --name, or an HTML page or output that"
+                        + " could not be written");
+                list.put("3", OP_ERROR.meaning);
+                list.put("130", "interrupted (Ctrl-C): nothing is drawn");
+            }
+            case "shell" -> { // a script's lines are commands: its code is the highest of theirs
+                list.put("0", "at a terminal; reading a script, every line succeeded");
+                list.put("1", "reading a script: a line's check found a gradient mismatch, or an expected failure"
+                        + " passed");
+                list.put("2", "usage error (of the shell, or of a script's line), or an invalid spec");
+                list.put("3", "reading a script: in a line's check an operator errored, crashed or timed out");
+                list.put("", "'exit CODE' ends the shell with CODE");
             }
             case "validate" -> {
                 list.put("0", "every spec is valid");

@@ -8,6 +8,7 @@ import dev.gradcheck.backend.WorkerPool;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import picocli.CommandLine;
 
 /** Entry point: wires the commands and keeps stdout for reports. */
@@ -173,8 +174,8 @@ public final class Main {
     /** Each command's --help lists the exit codes it can end with (picocli aligns them). */
     private static void listExitCodes(CommandLine command) {
         command.getCommandSpec().usageMessage()
-                .exitCodeListHeading("%nExit codes" + (command.getCommandName().equals("check")
-                        ? " (the highest that applies)" : "") + ":%n")
+                .exitCodeListHeading("%nExit codes" + (List.of("check", "explain", "shell")
+                        .contains(command.getCommandName()) ? " (the highest that applies)" : "") + ":%n")
                 .exitCodeList(ExitCode.helpList(command.getCommandName()));
         command.getSubcommands().values().forEach(Main::listExitCodes);
     }

@@ -218,11 +218,12 @@ final class Shell implements AutoCloseable {
     }
 
     /**
-     * The shell verb a line names; {@code check} alone is {@code rerun}, {@code explain} alone the verb and
-     * {@code explain FILE} the command.
+     * The shell verb a line names; {@code check} alone (or with only {@code --verbose}) is {@code rerun},
+     * {@code explain} alone the verb and {@code explain FILE} the command.
      */
     private CommandLine verb(String name, List<String> words) {
-        if (name.equals("check") && words.size() == 1) {
+        if (name.equals("check") && words.subList(1, words.size()).stream()
+                .allMatch(w -> w.equals("-v") || w.equals("--verbose"))) {
             return verbs.getSubcommands().get("rerun");
         }
         if (name.equals("explain") && words.size() > 1) {

@@ -34,10 +34,7 @@ import picocli.CommandLine.Spec;
                 + " each failing line reported on stderr with its number, and the script goes on."},
         footer = {"%nExamples:",
             "  gradcheck shell specs/activations/tanh.yaml",
-            "  printf 'load x.yaml%\\ncheck%\\nset delta 1e-4%\\ncheck%\\nexit%\\n' | gradcheck shell",
-            "%nExit code: 'exit CODE' exits with CODE. Otherwise 0 at a terminal; reading a script, the highest exit"
-                + " code of its lines (0 when every line succeeded), as for check: 1 a mismatch, 2 a usage error or"
-                + " invalid spec, 3 an operator error."})
+            "  printf 'load x.yaml\\ncheck\\nset delta 1e-4\\ncheck\\nexit\\n' | gradcheck shell"})
 final class ShellCommand implements Callable<Integer> {
 
     static final String HISTORY_ENV = "GRADCHECK_HISTORY";

@@ -1,5 +1,6 @@
 package dev.gradcheck.cli;
 
+import dev.gradcheck.backend.EngineOutput;
 import dev.gradcheck.report.ReportContext;
 import dev.gradcheck.report.ReportFormat;
 import dev.gradcheck.result.CheckResult;
@@ -122,9 +123,13 @@ final class ShellVerbs {
 
     @Command(name = "rerun", aliases = "r", description = "Check the spec as it stands, on the warm worker (also:"
             + " check, with no PATH).")
-    int rerun() throws InterruptedException {
+    int rerun(@Option(names = {"-v", "--verbose"}, description = "Show what ND4J and libnd4j print during the check"
+            + " on stderr (kept in the result's log otherwise).") boolean verbose) throws InterruptedException {
         SpecDocument doc = working.doc();
-        RunOutcome outcome = working.check(engines);
+        RunOutcome outcome;
+        try (EngineOutput.Shown shown = EngineOutput.showingTo(verbose ? err()::println : null)) {
+            outcome = working.check(engines);
+        }
         if (outcome.interrupted()) {
             err().println("interrupted; the worker is being restarted");
             return ExitCode.INTERRUPTED.code();

@@ -38,10 +38,20 @@ record Cli(int exit, String out, String err) {
     }
 
     private static Cli run(BackendFactory backends, WorkerOptions workers, Workspace workspace, String... args) {
+        return run(backends, workers, workspace, Terminal.none(), args);
+    }
+
+    /** As if stdout and stderr were what {@code terminal} says (a terminal of some width, an environment). */
+    static Cli onTerminal(Terminal terminal, String... args) {
+        return run(BackendFactory.CPU, null, Workspace.current(), terminal, args);
+    }
+
+    private static Cli run(BackendFactory backends, WorkerOptions workers, Workspace workspace, Terminal terminal,
+                           String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int exit = Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true), backends, workers,
-                workspace).execute(args);
+                workspace, terminal).execute(args);
         return new Cli(exit, out.toString(), err.toString());
     }
 }

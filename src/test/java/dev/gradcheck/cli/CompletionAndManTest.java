@@ -36,9 +36,15 @@ class CompletionAndManTest {
                 + "t gradcheck check --format j\n"
                 + "t gradcheck check --backend c\n"
                 + "t gradcheck completion ''\n"
-                + "t gradcheck check --dump-format c\n";
+                + "t gradcheck check --dump-format c\n"
+                + "t gradcheck check --format h\n"
+                + "t gradcheck sh\n"
+                + "t gradcheck ex\n"
+                + "t gradcheck explain --col\n"
+                + "t gradcheck shell --color n\n";
         List<String> replies = bash(driver);
-        assertEquals(List.of("check", "--fail-fast", "json junit", "cpu cuda", "bash zsh", "csv"), replies);
+        assertEquals(List.of("check", "--fail-fast", "json junit", "cpu cuda", "bash zsh", "csv", "html", "shell",
+                "explain", "--color", "never"), replies);
         // picocli names each option's value list after its parameter label: two alike, one list overwrites the other
         for (String function : r.out().split("\n\\}\n")) {
             List<String> lists = function.lines().map(String::strip)
@@ -62,7 +68,8 @@ class CompletionAndManTest {
     void manPageSourcesCoverEveryCommandWithItsOptionsAndExitCodes() throws IOException {
         assertEquals(0, ManPages.write(dir.toFile()));
         for (String command : new String[] {"gradcheck", "gradcheck-check", "gradcheck-validate",
-            "gradcheck-list-ops", "gradcheck-coverage", "gradcheck-bench", "gradcheck-completion"}) {
+            "gradcheck-list-ops", "gradcheck-coverage", "gradcheck-bench", "gradcheck-completion",
+            "gradcheck-shell", "gradcheck-explain"}) {
             assertTrue(Files.isRegularFile(dir.resolve(command + ".adoc")), command);
         }
         String check = Files.readString(dir.resolve("gradcheck-check.adoc"));

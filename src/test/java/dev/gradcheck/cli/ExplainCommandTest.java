@@ -9,7 +9,9 @@ import dev.gradcheck.report.BlockPictureAccess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -90,5 +92,73 @@ class ExplainCommandTest {
         assertTrue(String.join("\n", lines).contains("X "), "the mismatch marked in the difference map");
         List<String> narrow = new HeatMapScreen(false, 30).lines(p);
         assertEquals("numerical", narrow.get(0), "too narrow for side by side: one map under another");
+    }
+
+    /** A colour terminal {@code columns} wide, with {@code env} on top of TERM=xterm-256color. */
+    private static Terminal colourTerminal(int columns, String... env) {
+        Map<String, String> vars = new HashMap<>(Map.of("TERM", "xterm-256color"));
+        for (int i = 0; i < env.length; i += 2) {
+            vars.put(env[i], env[i + 1]);
+        }
+        return new Terminal(true, columns, false, () -> 0, vars);
+    }
+
+    private static boolean sideBySide(String out) {
+        return out.lines().map(String::strip).anyMatch(l -> l.startsWith("numerical ") && l.contains("analytic"));
+    }
+
+    /** explain colours as check does: --color, then NO_COLOR, then FORCE_COLOR, then whether stdout is a terminal. */
+    @Test
+    void explainColoursAsColorAndNoColorSay() {
+        String esc = "\u001b[";
+        Cli auto = Cli.onTerminal(colourTerminal(200), "explain", tanh.toString(), "--in-process");
+        assertEquals(0, auto.exit(), auto.err());
+        assertTrue(auto.out().contains(esc), "a colour terminal gets colour: " + auto.out());
+        Cli never = Cli.onTerminal(colourTerminal(200), "explain", tanh.toString(), "--in-process", "--color",
+                "never");
+        assertFalse(never.out().contains(esc), never.out());
+        assertTrue(never.out().contains("(digits: magnitude"), "drawn with characters instead: " + never.out());
+        Cli noColor = Cli.onTerminal(colourTerminal(200, "NO_COLOR", "1"), "explain", tanh.toString(),
+                "--in-process");
+        assertFalse(noColor.out().contains(esc), "NO_COLOR: " + noColor.out());
+        Cli always = Cli.onTerminal(colourTerminal(200, "NO_COLOR", "1"), "explain", tanh.toString(),
+                "--in-process", "--color", "always");
+        assertTrue(always.out().contains(esc), "--color always wins over NO_COLOR");
+        Cli piped = Cli.onTerminal(new Terminal(false, 0, false, () -> 0, Map.of("TERM", "xterm",
+                "FORCE_COLOR", "1")), "explain", tanh.toString(), "--in-process");
+        assertTrue(piped.out().contains(esc), "FORCE_COLOR colours a pipe");
+        assertEquals(2, Cli.run("explain", tanh.toString(), "--color", "sometimes").exit());
+    }
+
+    /** The maps sit side by side when the terminal is wide enough, else one under another; COLUMNS wins. */
+    @Test
+    void explainFitsTheTerminalsWidth() {
+        Cli wide = Cli.onTerminal(colourTerminal(200), "explain", tanh.toString(), "--in-process", "--no-color");
+        assertTrue(sideBySide(wide.out()), wide.out());
+        Cli narrow = Cli.onTerminal(colourTerminal(60), "explain", tanh.toString(), "--in-process", "--no-color");
+        assertFalse(sideBySide(narrow.out()), narrow.out());
+        assertTrue(narrow.out().lines().anyMatch(l -> l.strip().equals("numerical")), narrow.out());
+        assertTrue(narrow.out().lines().filter(l -> l.startsWith("   ")).allMatch(l -> l.length() <= 60),
+                "no map wider than the terminal");
+        Cli columns = Cli.onTerminal(colourTerminal(200, "COLUMNS", "60"), "explain", tanh.toString(),
+                "--in-process", "--no-color");
+        assertFalse(sideBySide(columns.out()), "COLUMNS=60 beats a 200-column terminal: " + columns.out());
+        Cli piped = Cli.onTerminal(Terminal.none(), "explain", tanh.toString(), "--in-process");
+        assertTrue(sideBySide(piped.out()), "a pipe gets 120 columns: " + piped.out());
+    }
+
+    /** The shell's explain verb draws on the same terminal: its width and its colour rules. */
+    @Test
+    void theShellsExplainFollowsTheTerminalToo() {
+        String script = "load " + tanh + "\nexplain\nexit\n";
+        ShellRun narrow = ShellRun.onTerminal(colourTerminal(60), script, "--color", "never");
+        assertEquals(0, narrow.exit(), narrow.err());
+        assertFalse(sideBySide(narrow.out()), narrow.out());
+        assertFalse(narrow.out().contains("\u001b["), narrow.out());
+        ShellRun wide = ShellRun.onTerminal(colourTerminal(200), script);
+        assertTrue(sideBySide(wide.out()), wide.out());
+        assertTrue(wide.out().contains("\u001b["), "a colour terminal: " + wide.out());
+        ShellRun noColor = ShellRun.onTerminal(colourTerminal(200, "NO_COLOR", "x"), script);
+        assertFalse(noColor.out().contains("\u001b["), "NO_COLOR: " + noColor.out());
     }
 }

@@ -22,10 +22,19 @@ record ShellRun(int exit, String out, String err) {
     }
 
     private static ShellRun run(WorkerOptions workers, String script, String... args) {
+        return run(workers, Terminal.none(), script, args);
+    }
+
+    /** In this JVM, as if stdout were what {@code terminal} says (a terminal of some width, an environment). */
+    static ShellRun onTerminal(Terminal terminal, String script, String... args) {
+        return run(null, terminal, script, args);
+    }
+
+    private static ShellRun run(WorkerOptions workers, Terminal terminal, String script, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cl = Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true), BackendFactory.CPU,
-                workers);
+                workers, Workspace.current(), terminal);
         ShellCommand shell = cl.getSubcommands().get("shell").getCommand();
         shell.input = new ByteArrayInputStream(script.getBytes(StandardCharsets.UTF_8));
         shell.interactive = false;

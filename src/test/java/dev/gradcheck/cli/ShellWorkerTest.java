@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.backend.TestWorkerMain;
+import dev.gradcheck.backend.WorkerOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,5 +81,38 @@ class ShellWorkerTest {
             found.add(m.group(1));
         }
         return found;
+    }
+
+    /**
+     * A check at the prompt keeps stderr as clean as {@code gradcheck check}: what ND4J and libnd4j print stays in
+     * the check's log (and an operator error quotes libnd4j), unless that check asked for --verbose.
+     */
+    @Test
+    void checksAtThePromptKeepEngineOutputOffStderrUnlessVerbose() throws IOException {
+        Path file = Files.writeString(dir.resolve("matmul.yaml"), """
+                name: matmul-bad
+                op: matmul
+                inputs:
+                  x: {shape: [3, 2]}
+                  y: {shape: [3, 4]}
+                """);
+        String cause = "xDim 2 != yDim 3";
+        ShellRun run = ShellRun.withWorkers(WorkerOptions.cpu(), String.join("\n",
+                "load " + file, "check", "mark-one", "check --verbose", "mark-two", "check " + file, "mark-three",
+                "check " + file + " --verbose", ""));
+        assertTrue(run.out().contains("libnd4j: ShapeUtils::evalShapeForMatmul"), "the row says why: " + run.out());
+        String err = run.err();
+        int one = err.indexOf("mark-one");
+        int two = err.indexOf("mark-two");
+        int three = err.indexOf("mark-three");
+        assertTrue(one >= 0 && two > one && three > two, err);
+        for (String quiet : new String[] {err.substring(0, one), err.substring(two, three)}) {
+            for (String noise : new String[] {"NativeOpExecutioner", "ShapeUtils", cause}) {
+                assertFalse(quiet.contains(noise), noise + " on stderr without --verbose: " + err);
+            }
+        }
+        assertTrue(err.substring(one, two).contains(cause), "check --verbose (the shell's re-check): " + err);
+        assertTrue(err.substring(three).contains(cause), "check PATH --verbose: " + err);
+        assertFalse(run.hasStackTrace());
     }
 }

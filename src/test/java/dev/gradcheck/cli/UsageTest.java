@@ -21,6 +21,7 @@ class UsageTest {
         "--mode, fsat, fast",
         "--backend, cpuu, cpu",
         "--format, jsno, json",
+        "--format, htlm, html",
         "--stencil, fivepoint, five-point",
         "--color, allways, always",
     })
@@ -35,6 +36,9 @@ class UsageTest {
     @CsvSource({
         "merge, --format, jsno, json",
         "merge, --color, nevr, never",
+        "merge, --format, htlm, html",
+        "explain, --color, nevr, never",
+        "shell, --color, allways, always",
         "bench, --executor, samedif, samediff",
         "completion, , bsh, bash",
     })
@@ -69,7 +73,7 @@ class UsageTest {
         assertFalse(command.err().contains("Usage:"), command.err());
         Cli none = Cli.run();
         assertEquals(2, none.exit());
-        assertTrue(none.err().contains("Commands: check, validate"), none.err());
+        assertTrue(none.err().contains("Commands: check, explain, validate"), none.err());
     }
 
     @Test
@@ -84,6 +88,12 @@ class UsageTest {
         String merge = Cli.run("merge", "--help").out();
         assertEquals(List.of("0", "1", "2", "3", "129", "130", "143"), exitCodes(merge), merge);
         assertTrue(merge.contains("a shard's run was interrupted (Ctrl-C, SIGINT)") && !merge.contains("every spec is valid"), merge);
+        String explain = Cli.run("explain", "--help").out();
+        assertEquals(List.of("0", "1", "2", "3", "130"), exitCodes(explain), explain);
+        String shell = Cli.run("shell", "--help").out();
+        assertEquals(List.of("0", "1", "2", "3"), exitCodes(shell), shell);
+        assertTrue(shell.contains("'exit CODE' ends the shell with CODE"), shell);
+        assertFalse(shell.contains("%n") || shell.contains("%\\"), "the footer formats cleanly: " + shell);
         for (String command : new String[] {"list-ops", "coverage", "bench", "completion"}) {
             String help = Cli.run(command, "--help").out();
             assertEquals(List.of("0", "2"), exitCodes(help), help);
