@@ -48,7 +48,6 @@ final class FastCheck implements CheckMode {
             // a reference split at error clips gives whole blocks only, no derivative along u to project
             return new FullCheck().run(t, s, budget);
         }
-        boolean fullRecheckFits = budget.fits(new FullCheck().footprint(BlockSizes.of(t, s)).bytes());
         Map<String, INDArray> u = new HashMap<>();
         Map<String, NumericalDerivative> derivatives = new HashMap<>();
         Map<String, Counter> counters = new HashMap<>();
@@ -143,7 +142,7 @@ final class FastCheck implements CheckMode {
         if (failed.isEmpty()) {
             return results;
         }
-        if (!fullRecheckFits) {
+        if (!budget.fits(new FullCheck().footprint(BlockSizes.of(t, s)).bytes())) {
             results.replaceAll(r -> r.verdict().passed() ? r : r.withNote("too large to recheck in full under"
                     + " --max-memory: rerun with max_elements to see the worst element"));
             return results;
