@@ -57,10 +57,19 @@ public final class Validation {
                     .toString());
             case CRASHED, ERROR, EXPECTED_ERROR -> List.of(new SpecError(spec.pos(), "running its graph once crashed"
                     + " the worker JVM (" + firstLine(result.message()).replaceFirst("^worker crashed: ", "")
-                    + "); `gradcheck check` would report it as CRASH").toString());
+                    + "); `gradcheck check` would report it as CRASH").toString() + laterLines(result.message()));
             default -> List.of(new SpecError(spec.pos(), "could not be validated: " + result.status().name()
                     .toLowerCase(java.util.Locale.ROOT) + " " + firstLine(result.message())).toString());
         };
+    }
+
+    /**
+     * The message's lines after its first, indented under the problem: for a crash, the worker's last output (the
+     * cause, now that a worker's output is captured rather than shown on stderr).
+     */
+    private static String laterLines(String message) {
+        return message == null ? "" : message.strip().lines().skip(1).map(line -> "\n    " + line.strip())
+                .collect(java.util.stream.Collectors.joining());
     }
 
     private static String firstLine(String message) {

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gradcheck.backend.WorkerOptions;
 import java.io.IOException;
+import java.util.List;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -177,7 +178,11 @@ class HostileInputTest {
         assertEquals(2, r.exit(), r.out() + r.err());
         assertTrue(r.out().startsWith(bad + ":1:1: running its graph once crashed the worker JVM (SIGSEGV in native"
                 + " code"), r.out());
-        assertTrue(r.out().endsWith("); `gradcheck check` would report it as CRASH\n3 specs: 2 valid, 1 invalid\n"),
+        List<String> lines = r.out().lines().toList();
+        assertTrue(lines.get(0).endsWith("); `gradcheck check` would report it as CRASH"), r.out());
+        // the worker's last output (the JVM's fatal-error banner) indented under the problem, then the summary
+        assertTrue(lines.subList(1, lines.size() - 1).stream().allMatch(l -> l.startsWith("    ")), r.out());
+        assertEquals("3 specs: 2 valid, 1 invalid", lines.get(lines.size() - 1),
                 "the graph after it is validated on a fresh worker: " + r.out());
     }
 
