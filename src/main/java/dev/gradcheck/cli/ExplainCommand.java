@@ -81,12 +81,13 @@ final class ExplainCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         Console console = Console.of(command);
-        List<LoadedSpec> specs = new SpecLoader().load(spec);
+        List<LoadedSpec> inFile = new SpecLoader().load(spec);
+        List<LoadedSpec> specs = inFile;
         if (name != null) {
-            specs = specs.stream().filter(s -> s.name().equals(name)).toList();
+            specs = inFile.stream().filter(s -> s.name().equals(name)).toList();
             if (specs.isEmpty()) {
                 console.err().println("gradcheck: no spec named '" + name + "' in " + spec + "; it has: "
-                        + String.join(", ", new SpecLoader().load(spec).stream().map(LoadedSpec::name).toList()));
+                        + String.join(", ", inFile.stream().map(LoadedSpec::name).toList()));
                 return ExitCode.USAGE.code();
             }
         }
