@@ -127,6 +127,7 @@ public final class WorkerMain {
      */
     public static void serve(Setup setup, Supplier<Backend> backends, boolean verifyEngine) throws IOException {
         JvmSetup.quietLogging();
+        JvmSetup.nativeAllocations();
         WorkerStdout replies = new WorkerStdout(new FileOutputStream(FileDescriptor.out));
         // SameDiff's chatter, ND4J's logs and any plugin's println go down stdout too, marked as Java's, in order with
         // libnd4j's printf()s: the front end gives each check the lines printed before its reply

@@ -35,8 +35,32 @@ public record WorkerOptions(
         args = List.copyOf(args);
     }
 
-    /** A worker on ND4J's CPU backend, started from this JVM's class path. */
+    /** The environment variable whose JVM options every worker gets last (so they win), e.g. the JIT back. */
+    public static final String USER_OPTIONS_ENV = "GRADCHECK_WORKER_OPTS";
+
+    /** A worker on ND4J's CPU backend for one command, started from this JVM's class path. */
     public static WorkerOptions cpu() {
+        return cpu(Lifetime.ONE_COMMAND);
+    }
+
+    /**
+     * How long a worker will serve, which decides how its JIT compiles. A worker for one command (check, validate,
+     * explain) compiles with C1 only: its checks are over before C2's optimised code repays the CPU C2 spends on
+     * ND4J's and gradcheck's hot paths, and on two cores that compiler competes with the check itself (the spec
+     * suite: 8.9 s wall and 15 s CPU with C2, 6.9-7.3 s and 8 s with C1; a cold tanh 4000 full check 0.83 s -> 0.54
+     * s). A session's worker (the shell) keeps C2, which a long run of checks repays. A dense check running for
+     * seconds is faster with C2 (a 64x64 matmul with compress: false, 6.7 s -> 9.2 s with C1):
+     * {@code GRADCHECK_WORKER_OPTS=-XX:TieredStopAtLevel=4} gives it back.
+     */
+    public enum Lifetime { ONE_COMMAND, SESSION }
+
+    /** A worker on ND4J's CPU backend, started from this JVM's class path, compiled for its lifetime. */
+    public static WorkerOptions cpu(Lifetime lifetime) {
+        return cpu(lifetime, System.getenv(USER_OPTIONS_ENV));
+    }
+
+    /** @param userOptions the value of {@value #USER_OPTIONS_ENV}, or null */
+    static WorkerOptions cpu(Lifetime lifetime, String userOptions) {
         // A crashing JVM writes hs_err_pid*.log into its working directory, the user's project: not there.
         String errorFile = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "gradcheck-worker-hs_err_pid%p.log")
                 .toString();
@@ -51,9 +75,18 @@ public record WorkerOptions(
         if (executor != null) {
             jvm.add("-D" + Nd4jOpBuilder.Executor.PROPERTY + "=" + executor);
         }
+        if (lifetime == Lifetime.ONE_COMMAND) {
+            jvm.add("-XX:TieredStopAtLevel=1");
+        }
+        jvm.addAll(userOptions(userOptions));
         WorkerOptions any = new WorkerOptions(Engine.CPU, Map.of(), Map.of(), jvm, WorkerMain.class.getName(),
                 System.getProperty("java.class.path"), List.of());
         return EngineSupport.of(Engine.CPU).worker(any, Availability.ALWAYS);
+    }
+
+    /** The options of {@value #USER_OPTIONS_ENV}, split at whitespace (none when it is unset or blank). */
+    static List<String> userOptions(String value) {
+        return value == null || value.isBlank() ? List.of() : List.of(value.trim().split("\\s+"));
     }
 
     /**

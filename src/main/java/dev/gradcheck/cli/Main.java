@@ -18,6 +18,7 @@ public final class Main {
 
     public static void main(String[] args) {
         JvmSetup.quietLogging();
+        JvmSetup.nativeAllocations();
         // ND4J's logger writes to System.out in this JVM: engine output, kept per check or shown with --verbose
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.out");
         ReportChannel stdout = reportChannel();
@@ -31,7 +32,7 @@ public final class Main {
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(new java.io.BufferedOutputStream(stdout),
                 StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(stderr, StandardCharsets.UTF_8), true);
-        WorkerOptions workers = WorkerOptions.cpu();
+        WorkerOptions workers = WorkerOptions.cpu(lifetime(args));
         if (startsWorker(args)) {
             WorkerPool.startEarly(workers); // while picocli reads the command line and the specs are parsed
         }
@@ -74,6 +75,12 @@ public final class Main {
             }
         }
         return true;
+    }
+
+    /** The shell's worker serves a session (its JIT's C2 pays off); any other command's worker, that command. */
+    static WorkerOptions.Lifetime lifetime(String[] args) {
+        return args.length > 0 && args[0].equals("shell") ? WorkerOptions.Lifetime.SESSION
+                : WorkerOptions.Lifetime.ONE_COMMAND;
     }
 
     /**

@@ -75,6 +75,23 @@ class EngineSupportTest {
         assertEquals(MemoryBudget.forThisJvm(), defaults.budget(), "without --max-memory: half the worker's heap");
     }
 
+    /** A worker for one command compiles with C1 only; a session's keeps C2; the user's options come last and win. */
+    @Test
+    void aWorkersJitFollowsItsLifetimeAndTheUsersOptionsWin() {
+        String c1 = "-XX:TieredStopAtLevel=1";
+        List<String> oneCommand = WorkerOptions.cpu(WorkerOptions.Lifetime.ONE_COMMAND, null).command();
+        assertTrue(oneCommand.indexOf(c1) > 0 && oneCommand.indexOf(c1) < oneCommand.indexOf("-cp"), oneCommand.toString());
+        assertFalse(WorkerOptions.cpu(WorkerOptions.Lifetime.SESSION, null).command().contains(c1));
+        assertTrue(WorkerOptions.cpu().command().contains(c1), "by default: one command");
+        List<String> given = WorkerOptions.cpu(WorkerOptions.Lifetime.ONE_COMMAND,
+                "  -XX:TieredStopAtLevel=4   -Xss4m ").command();
+        assertTrue(given.indexOf("-XX:TieredStopAtLevel=4") > given.indexOf(c1), "after ours: HotSpot takes the last");
+        assertTrue(given.indexOf("-Xss4m") < given.indexOf("-cp"), given.toString());
+        assertEquals(List.of(), WorkerOptions.userOptions(null));
+        assertEquals(List.of(), WorkerOptions.userOptions(" \t "));
+        assertEquals(List.of("-Xmx1g", "-Da=b"), WorkerOptions.userOptions("-Xmx1g \t -Da=b\n"));
+    }
+
     @Test
     void aCpuWorkerThatCannotStartIsACrashAnotherEngineIsSkipped() {
         assertEquals(Status.CRASHED, CPU.whenWorkerCannotStart());

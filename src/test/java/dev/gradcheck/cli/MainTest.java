@@ -1,5 +1,6 @@
 package dev.gradcheck.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,6 +23,15 @@ class MainTest {
             {"check", "--in-process", "specs/"}, {"check", "--help"}, {"check", "-h"}, {"check", "--version"},
             {"bench"}, {"coverage"}, {"specs/", "check"}}) {
             assertFalse(Main.startsWorker(args), String.join(" ", args));
+        }
+    }
+
+    @Test
+    void onlyTheShellsWorkerServesASession() {
+        assertEquals(dev.gradcheck.backend.WorkerOptions.Lifetime.SESSION, Main.lifetime(new String[] {"shell"}));
+        for (String[] args : new String[][] {{"check", "specs/"}, {"validate", "specs/"}, {"explain", "a.yaml"}, {}}) {
+            assertEquals(dev.gradcheck.backend.WorkerOptions.Lifetime.ONE_COMMAND, Main.lifetime(args),
+                    String.join(" ", args));
         }
     }
 }
