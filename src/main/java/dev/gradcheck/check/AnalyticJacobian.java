@@ -118,7 +118,7 @@ final class AnalyticJacobian implements JacobianSide {
             for (int k = 0; k < lines.length; k++) {
                 cotangent.putScalar(lines[k], weights[k]);
             }
-            grads = f.vjp(inputs, zeroCotangents, wrt);
+            grads = f.vjpTransient(inputs, zeroCotangents, wrt); // read below, before the next pass
         } finally {
             for (int line : lines) {
                 cotangent.putScalar(line, 0.0);

@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * One draw of a spec's inputs: the values its inits describe for a seed (spec/InputValues, pure Java), in the
@@ -38,7 +37,7 @@ record DrawnInputs(Map<String, INDArray> test, Map<String, INDArray> reference, 
     static Map<String, INDArray> underTest(OpSpec spec, long seed) {
         Map<String, INDArray> inputs = new LinkedHashMap<>();
         for (InputSpec in : spec.inputs()) {
-            inputs.put(in.name(), Nd4j.createFromArray(InputValues.generate(in, seed)).reshape('c', in.shape())
+            inputs.put(in.name(), Flat.array(InputValues.generate(in, seed), in.shape())
                     .castTo(Nd4jTypes.of(in.dtype())));
         }
         return inputs;

@@ -115,32 +115,45 @@ final class NumericalDerivative {
         return combine(values, h);
     }
 
-    /** The outputs at x + t·u (u per input; inputs without a direction stay put); at t = 0 those at x, unevaluated. */
+    /**
+     * The outputs at x + t·u (u per input; inputs without a direction stay put); at t = 0 those at x, unevaluated.
+     * They are read at once by every caller: the function may hand out its own arrays
+     * ({@link Differentiable#forwardTransient}).
+     */
     Map<String, INDArray> atDirection(Map<String, INDArray> directions, double t) {
         if (t == 0) {
             return atX;
         }
-        Map<String, INDArray> origin = new HashMap<>();
-        directions.keySet().forEach(name -> origin.put(name, inputs.get(name).dup()));
+        Map<String, Runnable> restore = new HashMap<>();
         try {
-            directions.forEach((name, u) -> moveTo(inputs.get(name), origin.get(name), u, t));
+            directions.forEach((name, u) -> restore.put(name, moveTo(inputs.get(name), u, t)));
             return evaluate(() -> "along a direction, t = " + t);
         } finally {
-            origin.forEach((name, x0) -> inputs.get(name).assign(x0));
+            restore.values().forEach(Runnable::run);
         }
     }
 
     /**
-     * Sets {@code x} to x0 + t·u. In float64 it is computed in place, u·t then + x0 (the same two roundings as
-     * {@code x0.add(u.mul(t))}, addition being commutative bit for bit), without the two arrays a call of
-     * {@code add} and {@code mul} allocates: ND4J spends more on making an array than these kernels on 100 values.
+     * Sets {@code x} to x0 + t·u, where x0 is its value now, and says how to set it back to x0 exactly. In float64
+     * it is computed in Java, u·t then + x0 (the two roundings of {@code x0.add(u.mul(t))}, Java's arithmetic being
+     * IEEE's without fused multiply-adds), and written in one block: each ND4J call (a mul, an add, a copy of x0)
+     * costs more in making its op and arrays than the arithmetic on a few hundred values.
      */
-    private static void moveTo(INDArray x, INDArray x0, INDArray u, double t) {
-        if (x.dataType() == DataType.DOUBLE && x0.dataType() == DataType.DOUBLE && u.dataType() == DataType.DOUBLE) {
-            x.assign(u).muli(t).addi(x0);
-        } else {
-            x.assign(x0.add(u.mul(t)));
+    private static Runnable moveTo(INDArray x, INDArray u, double t) {
+        double[] x0 = Flat.values(x);
+        if (u.dataType() == DataType.DOUBLE) {
+            double[] uu = Flat.values(u);
+            double[] moved = new double[x0.length];
+            for (int i = 0; i < moved.length; i++) {
+                moved[i] = uu[i] * t + x0[i];
+            }
+            if (Flat.write(x, moved)) {
+                return () -> Flat.write(x, x0);
+            }
         }
+        INDArray origin = x.dup();
+        x.assign(origin.add(u.mul(t)));
+        return () -> x.assign(origin);
     }
 
     /** The outputs with input[i] moved by t; at t = 0 those at x, unevaluated. */
@@ -158,8 +171,9 @@ final class NumericalDerivative {
         }
     }
 
+    /** The outputs at the inputs as they are now, the function's own arrays: read them before its next call. */
     private Map<String, INDArray> evaluate(java.util.function.Supplier<String> where) {
-        Map<String, INDArray> y = f.forward(inputs);
+        Map<String, INDArray> y = f.forwardTransient(inputs);
         evaluations.add(1);
         for (String out : outputs) {
             INDArray v = y.get(out);

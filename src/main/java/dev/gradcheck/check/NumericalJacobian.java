@@ -5,9 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * The numerical Jacobian, column by column: column i of d out / d x is the derivative of every output along
@@ -141,7 +139,7 @@ final class NumericalJacobian implements JacobianSide {
         for (int k = 0; k < lines.length; k++) {
             direction[lines[k]] = a[k];
         }
-        INDArray u = Nd4j.createFromArray(direction).reshape('c', inputShapes.get(in)).castTo(DataType.DOUBLE);
+        INDArray u = Flat.array(direction, inputShapes.get(in));
         return d.along(Map.of(in, u), largestStep(d, in, lines));
     }
 

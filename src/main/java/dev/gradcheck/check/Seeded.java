@@ -3,9 +3,7 @@ package dev.gradcheck.check;
 import dev.gradcheck.spec.InputValues;
 import java.util.Arrays;
 import java.util.SplittableRandom;
-import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Everything random the checker draws besides input values: directions for fast mode and Hessian-vector
@@ -22,28 +20,75 @@ final class Seeded {
 
     /** A float64 vector of the given shape, uniform on the unit sphere (normalised Gaussian). */
     static INDArray unit(long seed, String label, long[] shape) {
-        SplittableRandom rnd = stream(seed, label);
-        double[] v = new double[Math.toIntExact(Flat.size(shape))];
-        double norm = 0;
-        for (int i = 0; i < v.length; i++) {
-            v[i] = gaussian(rnd);
-            norm += v[i] * v[i];
-        }
-        norm = Math.sqrt(norm);
-        for (int i = 0; i < v.length; i++) {
-            v[i] = norm == 0 ? 0 : v[i] / norm;
-        }
-        return Nd4j.createFromArray(v).reshape('c', shape).castTo(DataType.DOUBLE);
+        return Flat.array(DRAWN.get(new Draw(true, seed, label, Math.toIntExact(Flat.size(shape)))), shape);
     }
 
     /** A float64 array of standard Gaussian values. */
     static INDArray gaussian(long seed, String label, long[] shape) {
-        SplittableRandom rnd = stream(seed, label);
-        double[] v = new double[Math.toIntExact(Flat.size(shape))];
-        for (int i = 0; i < v.length; i++) {
-            v[i] = gaussian(rnd);
+        return Flat.array(DRAWN.get(new Draw(false, seed, label, Math.toIntExact(Flat.size(shape)))), shape);
+    }
+
+    /** One draw of Gaussian values: a function of these four alone. */
+    private record Draw(boolean normalised, long seed, String label, int length) {
+
+        double[] values() {
+            SplittableRandom rnd = stream(seed, label);
+            double[] v = new double[length];
+            double norm = 0;
+            for (int i = 0; i < v.length; i++) {
+                v[i] = gaussian(rnd);
+                norm += v[i] * v[i];
+            }
+            if (normalised) {
+                norm = Math.sqrt(norm);
+                for (int i = 0; i < v.length; i++) {
+                    v[i] = norm == 0 ? 0 : v[i] / norm;
+                }
+            }
+            return v;
         }
-        return Nd4j.createFromArray(v).reshape('c', shape).castTo(DataType.DOUBLE);
+    }
+
+    /**
+     * The last draws, for the next check of the same spec (a shell, an edit loop, a benchmark): a Gaussian value
+     * costs a logarithm, a square root and a cosine, and a fast check of 4000 elements draws 12 000 of them (u, v
+     * and the determinism row's cotangent), a quarter of its time. The values are a function of the draw, so a
+     * kept draw is the one that would be made; callers get arrays of their own ({@link Flat#array} copies).
+     */
+    private static final DrawCache DRAWN = new DrawCache(16L << 20);
+
+    /** Draws kept up to a number of values in all, least recently used dropped first. */
+    private static final class DrawCache {
+        private final long maxValues;
+        private final java.util.LinkedHashMap<Draw, double[]> kept = new java.util.LinkedHashMap<>(16, 0.75f, true);
+        private long values;
+
+        DrawCache(long maxBytes) {
+            this.maxValues = maxBytes / Double.BYTES;
+        }
+
+        double[] get(Draw draw) {
+            synchronized (this) {
+                double[] v = kept.get(draw);
+                if (v != null) {
+                    return v;
+                }
+            }
+            double[] v = draw.values();
+            if (v.length > maxValues / 4) {
+                return v; // too large to keep among others
+            }
+            synchronized (this) {
+                if (kept.put(draw, v) == null) {
+                    values += v.length;
+                }
+                for (var it = kept.values().iterator(); values > maxValues && it.hasNext(); ) {
+                    values -= it.next().length;
+                    it.remove();
+                }
+            }
+            return v;
+        }
     }
 
     /** {@code k} distinct indices below {@code n}, sorted; all of them (null) when k ≥ n. */

@@ -75,6 +75,30 @@ final class CompiledFunction implements Differentiable {
 
     @Override
     public Map<String, INDArray> forward(Map<String, INDArray> inputs) {
+        return forward(inputs, true);
+    }
+
+    /** Without copies: the compiled graph's own output arrays, which its next run overwrites. */
+    @Override
+    public Map<String, INDArray> forwardTransient(Map<String, INDArray> inputs) {
+        return forward(inputs, false);
+    }
+
+    @Override
+    public Map<String, INDArray> vjp(Map<String, INDArray> inputs, Map<String, INDArray> cotangentValues,
+                                     List<String> wrt) {
+        return vjp(inputs, cotangentValues, wrt, true);
+    }
+
+    /** Without copies: the compiled graph's own gradient arrays, which its next run overwrites. */
+    @Override
+    public Map<String, INDArray> vjpTransient(Map<String, INDArray> inputs, Map<String, INDArray> cotangentValues,
+                                              List<String> wrt) {
+        return vjp(inputs, cotangentValues, wrt, false);
+    }
+
+    /** @param copy whether the caller gets copies of the compiled graph's arrays (the session's are its own) */
+    private Map<String, INDArray> forward(Map<String, INDArray> inputs, boolean copy) {
         if (forward == null) {
             Map<String, INDArray> out = firstCall(() -> session.forward(inputs), c -> forward = c);
             forward = compileAndVerify(inputs, out, session.sameDiff(), session.outputVariableNames(), outputNames(),
@@ -92,12 +116,11 @@ final class CompiledFunction implements Differentiable {
         if (failed != null) {
             return session.forward(inputs);
         }
-        return results(forward.graph(), session.outputVariableNames(), outputNames());
+        return results(forward.graph(), session.outputVariableNames(), outputNames(), copy);
     }
 
-    @Override
-    public Map<String, INDArray> vjp(Map<String, INDArray> inputs, Map<String, INDArray> cotangentValues,
-                                     List<String> wrt) {
+    private Map<String, INDArray> vjp(Map<String, INDArray> inputs, Map<String, INDArray> cotangentValues,
+                                      List<String> wrt, boolean copy) {
         Compiled backward = backwards.get(wrt);
         if (backward == null) {
             List<String> key = List.copyOf(wrt);
@@ -114,12 +137,12 @@ final class CompiledFunction implements Differentiable {
             if (failed != null) {
                 return session.vjp(inputs, cotangentValues, wrt);
             }
-            cotangents.forEach((name, arr) -> arr.assign(cotangentValues.get(name)));
+            cotangents.forEach((name, arr) -> PlainArrays.copy(arr, cotangentValues.get(name)));
             backward.graph().run(version);
         } catch (RuntimeException e) {
             return fail(e, () -> session.vjp(inputs, cotangentValues, wrt));
         }
-        return results(backward.graph(), gradientVariables(wrt), wrt);
+        return results(backward.graph(), gradientVariables(wrt), wrt, copy);
     }
 
     private interface SessionCall {
@@ -152,11 +175,13 @@ final class CompiledFunction implements Differentiable {
         return version;
     }
 
-    /** Copies of the named variables' arrays, under the caller's names. */
-    private static Map<String, INDArray> results(CompiledGraph graph, List<String> vars, List<String> names) {
+    /** The named variables' arrays (copies, or the graph's own), under the caller's names. */
+    private static Map<String, INDArray> results(CompiledGraph graph, List<String> vars, List<String> names,
+                                                 boolean copy) {
         Map<String, INDArray> out = new HashMap<>();
         for (int i = 0; i < vars.size(); i++) {
-            out.put(names.get(i), graph.get(vars.get(i)).dup());
+            INDArray a = graph.get(vars.get(i));
+            out.put(names.get(i), copy ? a.dup() : a);
         }
         return out;
     }

@@ -28,6 +28,21 @@ public interface Differentiable extends AutoCloseable {
     Map<String, INDArray> vjp(Map<String, INDArray> inputs, Map<String, INDArray> cotangents, List<String> wrt);
 
     /**
+     * {@link #forward} for a caller that reads the outputs at once and keeps none: they may be the function's own
+     * arrays, valid only until its next call. Saves the copy per output that {@link #forward} hands its caller,
+     * which for a small op costs more than the op (a numerical Jacobian makes 2n forwards). By default a forward.
+     */
+    default Map<String, INDArray> forwardTransient(Map<String, INDArray> inputs) {
+        return forward(inputs);
+    }
+
+    /** {@link #vjp} for a caller that reads the gradients at once, as {@link #forwardTransient} for the forward. */
+    default Map<String, INDArray> vjpTransient(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
+                                               List<String> wrt) {
+        return vjp(inputs, cotangents, wrt);
+    }
+
+    /**
      * The inputs whose copy inside the function the last {@link #forward} changed (an in-place op). Functions that
      * keep no copy of their inputs have nothing to report.
      */

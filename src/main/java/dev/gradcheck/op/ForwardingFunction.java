@@ -42,6 +42,17 @@ public abstract class ForwardingFunction implements Differentiable {
     }
 
     @Override
+    public Map<String, INDArray> forwardTransient(Map<String, INDArray> inputs) {
+        return f.forwardTransient(inputs);
+    }
+
+    @Override
+    public Map<String, INDArray> vjpTransient(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
+                                              List<String> wrt) {
+        return f.vjpTransient(inputs, cotangents, wrt);
+    }
+
+    @Override
     public List<String> inputsChangedByForward(Map<String, INDArray> inputs) {
         return f.inputsChangedByForward(inputs);
     }

@@ -169,6 +169,17 @@ public final class FunctionCache {
         }
 
         @Override
+        public Map<String, INDArray> forwardTransient(Map<String, INDArray> inputs) {
+            return watch(() -> f.forwardTransient(inputs));
+        }
+
+        @Override
+        public Map<String, INDArray> vjpTransient(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
+                                                  List<String> wrt) {
+            return watch(() -> f.vjpTransient(inputs, cotangents, wrt));
+        }
+
+        @Override
         public List<String> inputsChangedByForward(Map<String, INDArray> inputs) {
             return watch(() -> f.inputsChangedByForward(inputs));
         }

@@ -123,6 +123,18 @@ public final class GraphFunction implements Differentiable, ClippedGraph, NodeCa
         return Map.of(graph.output(), values(inputs).get(graph.output()));
     }
 
+    /** The whole graph's own arrays where it is one function; a node by node forward makes new ones anyway. */
+    @Override
+    public Map<String, INDArray> forwardTransient(Map<String, INDArray> inputs) {
+        return whole != null ? whole.forwardTransient(inputs) : forward(inputs);
+    }
+
+    @Override
+    public Map<String, INDArray> vjpTransient(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
+                                              List<String> wrt) {
+        return whole != null ? whole.vjpTransient(inputs, cotangents, wrt) : vjp(inputs, cotangents, wrt);
+    }
+
     @Override
     public Map<String, INDArray> values(Map<String, INDArray> inputs) {
         return valuesHolding(inputs, Map.of());

@@ -269,7 +269,7 @@ final class SameDiffFunction implements Differentiable {
             if (v == null) {
                 throw new IllegalArgumentException("no input named " + e.getKey());
             }
-            v.getArr().assign(e.getValue());
+            PlainArrays.copy(v.getArr(), e.getValue());
         }
     }
 }

@@ -90,6 +90,38 @@ class CompiledFunctionTest {
         return rows;
     }
 
+    /**
+     * The transient calls give the bits of forward and vjp without copying: the compiled graph's own arrays, which
+     * its next run overwrites (so a caller reads them at once), while forward's and vjp's results stay the caller's.
+     */
+    @Test
+    void transientResultsAreTheCopiesBitsAndTheNextRunOverwritesThem() throws Exception {
+        OpSpec spec = spec("""
+                op: matmul
+                inputs: {a: {shape: [3, 4]}, b: {shape: [4, 2]}}
+                """);
+        Map<String, INDArray> x = DirectExecutorTest.draw(spec);
+        Map<String, INDArray> other = Map.of("a", x.get("a").mul(2), "b", x.get("b"));
+        try (Differentiable d = direct.build(spec, x)) {
+            INDArray copy = d.forward(x).get("0");
+            INDArray own = d.forwardTransient(x).get("0");
+            assertSameBits(copy, own);
+            INDArray c = Nd4j.rand(DataType.DOUBLE, 3, 2);
+            INDArray grad = d.vjp(x, Map.of("0", c), List.of("a")).get("a");
+            INDArray ownGrad = d.vjpTransient(x, Map.of("0", c), List.of("a")).get("a");
+            assertSameBits(grad, ownGrad);
+            assertTrue(Nd4jOpBuilder.sessionUse(d).isEmpty(), "ran compiled");
+
+            INDArray expected = d.forward(other).get("0");
+            assertSameBits(expected, own); // overwritten by that run: the graph's own array
+            assertSameBits(expected, copy.mul(2)); // a·2 · b: exact in binary
+            INDArray kept = d.forward(x).get("0");
+            assertSameBits(kept, copy);
+            d.forward(other);
+            assertSameBits(kept, copy); // a caller's copy is left alone
+        }
+    }
+
     /** Shapes and the ops reading only fixed inputs were compiled for the indices given; new ones go to SameDiff. */
     @Test
     void anIntegerInputThatChangesSendsTheCallsToTheSession() throws Exception {
