@@ -60,7 +60,8 @@ final class CheckCommand implements Callable<Integer> {
     ReportFormat format;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-            description = "Write the report to FILE instead of stdout; the summary line still goes to stderr.")
+            description = "Write the report to FILE instead of stdout; the summary line still goes to stderr. Missing"
+                    + " directories are made; a FILE that cannot be written is refused before any check runs.")
     Path output;
 
     @Mixin
@@ -197,6 +198,12 @@ final class CheckCommand implements Callable<Integer> {
             throw new ParameterException(command.commandLine(), "no PATH given, and no paths: in a project file ("
                     + ProjectOptions.describe(projectOptions.config, workspace) + ")");
         }
+        ReportWriter writer = new ReportWriter(console, format, output, color.mode, quiet, terminal);
+        String unwritable = writer.prepare(); // now, not after the run: its results would be lost
+        if (unwritable != null) {
+            console.err().println("gradcheck: cannot write the report to " + output + ": " + unwritable);
+            return ExitCode.USAGE.code();
+        }
         SpecBatch batch = SpecBatch.load(given);
         batch.pathProblems().forEach(p -> console.err().println("gradcheck: " + p));
         RunCache cache = selection.cache(command, project, console.err());
@@ -216,7 +223,7 @@ final class CheckCommand implements Callable<Integer> {
                 engineChoice == null ? null : engineChoice.engines(), !inProcess && workerOptions != null, jobs, timeout,
                 maxMemory.bytes, plugins, failFast).withJacobians(capture());
         ReportListener report = new ReportListener(
-                new ReportWriter(console, format, output, color.mode, quiet, terminal), console,
+                writer, console,
                 new ExitPolicy(!batch.pathProblems().isEmpty(), selected.empty(), requireBackend), start,
                 details(startedAt, selected, project.ids()));
         try (EngineOutput.Shown shown = EngineOutput.showingTo(verbose ? console.err()::println : null);

@@ -61,6 +61,35 @@ final class ReportWriter {
         this.columns = this.output == null ? terminal.tableColumns() : 0; // a file gets the full width
     }
 
+    /**
+     * Readies {@code --output} before any check runs, so that a run's results are not lost at its end to a path
+     * that cannot be written: missing parent directories are created (as for a CI artifact under build/reports/);
+     * a directory, a path through a regular file, or a place not writable is refused now.
+     *
+     * @return null when the report can be written there (or goes to stdout), else why not
+     */
+    String prepare() {
+        if (output == null) {
+            return null;
+        }
+        try {
+            BasicFileAttributes existing = attributes(output);
+            if (existing != null && existing.isDirectory()) {
+                return "is a directory";
+            }
+            if (existing != null && !existing.isRegularFile()) { // a device or FIFO, written in place
+                return Files.isWritable(output) ? null : "permission denied: " + output;
+            }
+            Path parent = (existing == null ? output.toAbsolutePath() : output.toRealPath()).getParent();
+            Files.createDirectories(parent);
+            return Files.isWritable(parent) ? null : "permission denied: " + parent;
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            return "not a directory: " + e.getFile();
+        } catch (IOException e) {
+            return reason(e);
+        }
+    }
+
     /** The run's rows are known: a table on stdout starts now, laid out for them. */
     void begin(List<PlannedCheck> planned) {
         if (format == ReportFormat.TABLE && output == null) {
@@ -138,6 +167,7 @@ final class ReportWriter {
 
     /** A regular file (or none yet): written whole beside {@code target}, then moved over it in one step. */
     private void replace(Path target, Body body) throws IOException {
+        Files.createDirectories(target.getParent()); // made by prepare() for check; merge writes without it
         Path tmp = Files.createTempFile(target.getParent(), ".gradcheck-", ".tmp");
         try {
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
@@ -179,6 +209,9 @@ final class ReportWriter {
         }
         if (e instanceof java.nio.file.AccessDeniedException a) {
             return "permission denied: " + a.getFile();
+        }
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null && f.getFile() != null) {
+            return f.getReason() + ": " + f.getFile(); // its message would repeat the path before the reason
         }
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }

@@ -109,6 +109,39 @@ class ReportOutputTest {
         assertTrue(r.err().contains("gradcheck: cannot write the report to " + sub + ": is a directory"), r.err());
     }
 
+    /** A CI artifact under a directory not made yet: the directories are made, the report written. */
+    @Test
+    void missingDirectoriesAreMadeForTheReport() throws IOException {
+        Path report = dir.resolve("build/reports/gradcheck.json");
+        Cli r = checkTo(report);
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("passed", new ObjectMapper().readTree(report.toFile()).at("/checks/0/status").asText());
+    }
+
+    /**
+     * A report that cannot be written is refused before any check runs, so a long run's results are not lost at its
+     * end: a directory, a path through a regular file. No engine is even asked for.
+     */
+    @Test
+    void anOutputThatCannotBeWrittenIsRefusedBeforeAnyCheckRuns() throws IOException {
+        Path file = Files.writeString(dir.resolve("file.txt"), "in the way");
+        Path sub = Files.createDirectory(dir.resolve("a-directory"));
+        for (Path output : java.util.List.of(file.resolve("report.json"), sub)) {
+            java.util.concurrent.atomic.AtomicBoolean engineAsked = new java.util.concurrent.atomic.AtomicBoolean();
+            Cli r = Cli.run(() -> {
+                engineAsked.set(true);
+                throw new IllegalStateException("no check should run");
+            }, "check", spec.toString(), "--format", "json", "--output", output.toString());
+            assertEquals(2, r.exit(), r.err());
+            assertTrue(r.err().startsWith("gradcheck: cannot write the report to " + output + ": "), r.err());
+            assertFalse(engineAsked.get(), "refused before any check: " + r.err());
+            assertEquals("", r.out());
+            assertTrue(r.err().endsWith(output.equals(sub) ? "is a directory\n" : "Not a directory: " + output + "\n"),
+                    r.err());
+        }
+        assertEquals("in the way", Files.readString(file));
+    }
+
     @Test
     void devStdoutMeansTheReportStream() throws IOException {
         // under bin/gradcheck the JVM's own fd 1 is stderr: opening /dev/stdout by path would report to stderr
