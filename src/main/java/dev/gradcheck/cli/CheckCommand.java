@@ -199,9 +199,7 @@ final class CheckCommand implements Callable<Integer> {
                     + ProjectOptions.describe(projectOptions.config, workspace) + ")");
         }
         ReportWriter writer = new ReportWriter(console, format, output, color.mode, quiet, terminal);
-        String unwritable = writer.prepare(); // now, not after the run: its results would be lost
-        if (unwritable != null) {
-            console.err().println("gradcheck: cannot write the report to " + output + ": " + unwritable);
+        if (!writer.prepare()) { // now, not after the run: its results would be lost
             return ExitCode.USAGE.code();
         }
         SpecBatch batch = SpecBatch.load(given);

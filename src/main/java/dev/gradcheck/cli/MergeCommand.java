@@ -71,14 +71,17 @@ final class MergeCommand implements Callable<Integer> {
         if (projectOptions.load(command, workspace, console.err()) == null) {
             return ExitCode.USAGE.code();
         }
+        ReportWriter writer = new ReportWriter(console, format, output, color.mode, quiet, terminal);
+        if (!writer.prepare()) {
+            return ExitCode.USAGE.code();
+        }
         ReportMerge.Merged merged = ReportMerge.read(reports);
         merged.problems().forEach(p -> console.err().println("gradcheck: merge: " + p));
         if (merged.refused()) {
             return ExitCode.USAGE.code();
         }
         int exit = merged.exitCode();
-        boolean ok = new ReportWriter(console, format, output, color.mode, quiet, terminal)
-                .write(merged.results(), merged.summary(), merged.interrupted(), merged.details());
+        boolean ok = writer.write(merged.results(), merged.summary(), merged.interrupted(), merged.details());
         if (!ok) {
             exit = Math.max(exit, ExitCode.USAGE.code());
         }

@@ -62,13 +62,23 @@ final class ReportWriter {
     }
 
     /**
-     * Readies {@code --output} before any check runs, so that a run's results are not lost at its end to a path
-     * that cannot be written: missing parent directories are created (as for a CI artifact under build/reports/);
-     * a directory, a path through a regular file, or a place not writable is refused now.
+     * Readies {@code --output} before the work whose report it is, so that a run's results are not lost at its end
+     * to a path that cannot be written: missing parent directories are created (as for a CI artifact under
+     * build/reports/); a directory, a path through a regular file, or a place not writable is refused now, with one
+     * line on stderr saying why.
      *
-     * @return null when the report can be written there (or goes to stdout), else why not
+     * @return whether the report can be written there (or goes to stdout)
      */
-    String prepare() {
+    boolean prepare() {
+        String problem = problem();
+        if (problem != null) {
+            console.err().println("gradcheck: cannot write the report to " + output + ": " + problem);
+        }
+        return problem == null;
+    }
+
+    /** Why the report cannot be written to {@code --output}, or null; makes missing directories. */
+    private String problem() {
         if (output == null) {
             return null;
         }
@@ -167,7 +177,6 @@ final class ReportWriter {
 
     /** A regular file (or none yet): written whole beside {@code target}, then moved over it in one step. */
     private void replace(Path target, Body body) throws IOException {
-        Files.createDirectories(target.getParent()); // made by prepare() for check; merge writes without it
         Path tmp = Files.createTempFile(target.getParent(), ".gradcheck-", ".tmp");
         try {
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {

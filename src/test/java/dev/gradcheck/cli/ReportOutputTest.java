@@ -118,6 +118,21 @@ class ReportOutputTest {
         assertEquals("passed", new ObjectMapper().readTree(report.toFile()).at("/checks/0/status").asText());
     }
 
+    /** merge readies its --output the same way: missing directories made, a path through a file refused. */
+    @Test
+    void mergeMakesMissingDirectoriesAndRefusesAPathThroughAFile() throws IOException {
+        Path shard = dir.resolve("shard.json");
+        assertEquals(0, checkTo(shard).exit());
+        Path merged = dir.resolve("ci/reports/merged.xml");
+        Cli r = Cli.run("merge", shard.toString(), "--format", "junit", "--output", merged.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(Files.readString(merged).contains("<testsuite"), Files.readString(merged));
+        Path through = shard.resolve("merged.xml");
+        Cli refused = Cli.run("merge", shard.toString(), "--format", "junit", "--output", through.toString());
+        assertEquals(2, refused.exit(), refused.err());
+        assertTrue(refused.err().startsWith("gradcheck: cannot write the report to " + through + ": "), refused.err());
+    }
+
     /**
      * A report that cannot be written is refused before any check runs, so a long run's results are not lost at its
      * end: a directory, a path through a regular file. No engine is even asked for.
