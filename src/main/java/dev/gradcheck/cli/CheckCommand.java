@@ -99,10 +99,8 @@ final class CheckCommand implements Callable<Integer> {
                     + " 2 s to start and its own ND4J threads: more than the number of cores rarely helps.")
     int jobs;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS",
-            description = "Time limit of one check in a worker (a spec's timeout: wins; default: "
-                    + "300). A check over it ends as TIMEOUT and its worker is replaced.")
-    Double timeout;
+    @Mixin
+    TimeoutOption timeoutOption = new TimeoutOption();
 
     @Option(names = "--backend", paramLabel = "BACKEND", converter = EngineChoice.Converter.class,
             completionCandidates = EngineChoice.Names.class,
@@ -182,9 +180,7 @@ final class CheckCommand implements Callable<Integer> {
         if (overrides.threads() == null && jobs > 1 && !inProcess) { // the workers share the processors
             overrides = overrides.withThreads(CheckOptions.defaultThreads(jobs));
         }
-        if (timeout != null && !(timeout > 0)) {
-            throw new ParameterException(command.commandLine(), "--timeout must be > 0 seconds, got " + timeout);
-        }
+        Double timeout = timeoutOption.seconds(command);
         if (durations != null && durations < 0) {
             throw new ParameterException(command.commandLine(), "--durations must be 0 (every check) or more, got "
                     + durations);

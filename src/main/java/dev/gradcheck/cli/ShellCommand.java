@@ -56,9 +56,8 @@ final class ShellCommand implements Callable<Integer> {
     @Mixin
     ColorOption color = new ColorOption();
 
-    @Option(names = "--timeout", paramLabel = "SECONDS",
-            description = "Time limit of one check in the worker (a spec's timeout: wins; default: 300).")
-    Double timeout;
+    @Mixin
+    TimeoutOption timeoutOption = new TimeoutOption();
 
     @Mixin
     MaxMemoryOption maxMemory = new MaxMemoryOption();
@@ -95,10 +94,7 @@ final class ShellCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Console console = Console.of(command);
-        if (timeout != null && !(timeout > 0)) {
-            throw new picocli.CommandLine.ParameterException(command.commandLine(),
-                    "--timeout must be > 0 seconds, got " + timeout);
-        }
+        Double timeout = timeoutOption.seconds(command);
         PluginSet plugins = pluginOptions.loadOrReport(console.err());
         if (plugins == null) {
             return ExitCode.USAGE.code();
