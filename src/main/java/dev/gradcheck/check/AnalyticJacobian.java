@@ -55,6 +55,11 @@ final class AnalyticJacobian implements JacobianSide {
         return new AnalyticJacobian(copies.of(f), inputs, cotangents, outputs, wrt, passes);
     }
 
+    @Override
+    public List<Differentiable> functions() {
+        return List.of(f);
+    }
+
     /**
      * @param rows the flat output indices to build, or null for all
      * @return Jacobians keyed by input; an input the backward gives no gradient gets zero rows

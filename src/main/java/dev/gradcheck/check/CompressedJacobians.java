@@ -1,5 +1,6 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.spec.Tolerance;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -66,6 +67,8 @@ final class CompressedJacobians {
     /** unit of the compressed side -> cross unit -> its block's lines: the known side's nonzeros, then ours. */
     private final Map<String, Map<String, SparseLines>> knownLines = new HashMap<>();
     private final Map<String, Map<String, SparseLines>> compressedLines = new HashMap<>();
+    /** Each known block's largest magnitude, the scale of its rule: the known side does not change once computed. */
+    private final Map<SparseLines, Double> knownScales = new java.util.IdentityHashMap<>();
     private final ParallelLines threads;
     /** Seconds per side and unit: each phase's wall time shared out by the units' share of the work. */
     private final Map<JacobianSide, Map<String, Double>> seconds = new HashMap<>();
@@ -206,6 +209,11 @@ final class CompressedJacobians {
         @Override
         public Evaluations<R> copy(ParallelLines.Copies copies) {
             return new Evaluations<>(side.copy(copies), tasks, keep, taskNanos);
+        }
+
+        @Override
+        public List<Differentiable> functions() {
+            return side.functions();
         }
     }
 
@@ -380,7 +388,8 @@ final class CompressedJacobians {
             double[] c = measured.get(cross);
             String out = which == Compressed.ANALYTIC ? t.unit() : cross;
             String in = which == Compressed.ANALYTIC ? cross : t.unit();
-            Tolerance rule = judging.rule(out, in, knownOfUnit.get(cross).largestMagnitude());
+            Tolerance rule = judging.rule(out, in,
+                    knownScales.computeIfAbsent(knownOfUnit.get(cross), SparseLines::largestMagnitude));
             NumericalError errors = judging.errors(out, in);
             int[] owner = new int[c.length];
             java.util.Arrays.fill(owner, -1);

@@ -1,5 +1,6 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.op.Differentiable;
 import java.util.List;
 import java.util.Map;
 
@@ -57,6 +58,9 @@ interface JacobianSide {
      */
     JacobianSide copy(ParallelLines.Copies copies);
 
+    /** The functions it evaluates, which {@link #copy} copies. */
+    List<Differentiable> functions();
+
     /** Lines one at a time, as the dense check computes them: task k is line {@code lines[k]} (or k), weight 1. */
     record Lines(JacobianSide side, String unit, int[] lines) implements ParallelLines.Evaluator<Map<String, double[]>> {
         @Override
@@ -67,6 +71,11 @@ interface JacobianSide {
         @Override
         public Lines copy(ParallelLines.Copies copies) {
             return new Lines(side.copy(copies), unit, lines);
+        }
+
+        @Override
+        public List<Differentiable> functions() {
+            return side.functions();
         }
     }
 }

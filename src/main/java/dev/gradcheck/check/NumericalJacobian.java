@@ -60,6 +60,11 @@ final class NumericalJacobian implements JacobianSide {
         return new NumericalJacobian(copied, evaluations, inputShapes, wrt, outputs, outputShapes, f, inputs);
     }
 
+    @Override
+    public List<Differentiable> functions() {
+        return List.of(reference);
+    }
+
     /**
      * @param cols the flat input indices to differentiate by, or null for all
      * @return one Jacobian per output, d output / d wrt

@@ -19,13 +19,22 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>The calling thread starts alone and helpers join only once the work has run for {@link #startAfterNanos}
  * and looks like it has at least as long to go: a copy costs a build of the function (a few milliseconds), which a
- * small check would not earn back. Helpers take tasks from the same counter in index order, so when a task throws,
+ * small check would not earn back. Where every helper's copies are at hand (made by an earlier run of the same
+ * check, or kept by the function cache from an earlier check: {@link Differentiable#readyCopies}) the wait is
+ * {@link #startWithCopiesAfterNanos} instead, which only has to earn a thread's hand-over. Helpers take tasks from the same counter in index order, so when a task throws,
  * every task before it has run, and the exception of the first failing task is the one thrown, as on one thread.
  */
 final class ParallelLines implements AutoCloseable {
 
     /** How long the calling thread works alone before helpers may join; tests set 0 to always use them. */
     static volatile long startAfterNanos = 10_000_000L;
+
+    /**
+     * The same where no copy has to be built: a millisecond, so that checks of a millisecond or two, whose fixed
+     * costs outweigh their lines, stay on one thread (a helper's hand-over and the caches its copies warm cost a few
+     * hundred microseconds).
+     */
+    static volatile long startWithCopiesAfterNanos = 1_000_000L;
 
     /**
      * Tests set this so that, once helpers have started, the calling thread leaves the remaining tasks to them (and
@@ -63,6 +72,9 @@ final class ParallelLines implements AutoCloseable {
          * @throws UnsupportedOperationException when a function cannot be copied (the helper then stays idle)
          */
         Evaluator<R> copy(Copies copies);
+
+        /** The functions {@link #copy} copies. */
+        List<Differentiable> functions();
     }
 
     /** The copies one helper thread works on: one per original function, shared by every side that uses it. */
@@ -93,6 +105,8 @@ final class ParallelLines implements AutoCloseable {
         AtomicInteger next = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger(Integer.MAX_VALUE);
         List<Future<?>> helpers = new ArrayList<>();
+        long startAfter = copiesAtHand(evaluator.functions()) ? Math.min(startAfterNanos, startWithCopiesAfterNanos)
+                : startAfterNanos;
         long start = System.nanoTime();
         try {
             for (int task = next.getAndIncrement(); task < count; task = next.getAndIncrement()) {
@@ -100,7 +114,7 @@ final class ParallelLines implements AutoCloseable {
                 if (failed.get() != Integer.MAX_VALUE) {
                     break;
                 }
-                if (helpers.isEmpty() && threads > 1 && worthHelpers(start, task + 1, count)) {
+                if (helpers.isEmpty() && threads > 1 && worthHelpers(start, task + 1, count, startAfter)) {
                     for (int k = 0; k < threads - 1; k++) {
                         Map<Differentiable, Differentiable> own = copies.get(k);
                         helpers.add(HELPERS.submit(() -> help(evaluator, own, next, count, results, failures,
@@ -135,9 +149,23 @@ final class ParallelLines implements AutoCloseable {
         }
     }
 
-    private static boolean worthHelpers(long start, int done, int count) {
+    private static boolean worthHelpers(long start, int done, int count, long startAfter) {
         long elapsed = System.nanoTime() - start;
-        return elapsed >= startAfterNanos && (double) elapsed / done * (count - done) >= startAfterNanos;
+        return elapsed >= startAfter && (double) elapsed / done * (count - done) >= startAfter;
+    }
+
+    /**
+     * Whether every helper has copies of these functions without building one: made for it by an earlier run, or
+     * as many kept builds as helpers lack a copy. Read before helpers start, when none is running.
+     */
+    private boolean copiesAtHand(List<Differentiable> functions) {
+        for (Differentiable f : functions) {
+            long lacking = copies.stream().filter(own -> !own.containsKey(f)).count();
+            if (lacking > 0 && lacking > f.readyCopies()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private <R> void help(Evaluator<R> evaluator, Map<Differentiable, Differentiable> own, AtomicInteger next,

@@ -116,6 +116,15 @@ public interface Differentiable extends AutoCloseable {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot be copied");
     }
 
+    /**
+     * How many instances {@link #copy} can hand out at once without building one: idle builds of the same spec
+     * that a {@link FunctionCache} kept from earlier checks. A check's helper threads start at once when their
+     * copies cost nothing, and only once the work has run long enough to earn a build otherwise.
+     */
+    default int readyCopies() {
+        return 0;
+    }
+
     static String gradientName(String input) {
         return "grad_" + input;
     }

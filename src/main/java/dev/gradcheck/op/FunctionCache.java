@@ -70,6 +70,11 @@ public final class FunctionCache {
         return f;
     }
 
+    private synchronized int idle(Key key) {
+        Deque<Differentiable> kept = idle.get(key);
+        return kept == null ? 0 : kept.size();
+    }
+
     private void giveBack(Key key, Differentiable f) {
         List<Differentiable> evicted = new ArrayList<>();
         synchronized (this) {
@@ -212,6 +217,12 @@ public final class FunctionCache {
             Differentiable backward = f.backwardFunction(wrt, outputs);
             closed = true;
             return backward;
+        }
+
+        /** The kept builds of this spec that {@link #copy} would lend. */
+        @Override
+        public int readyCopies() {
+            return idle(key);
         }
 
         /** Another thread's instance: a kept one of the same build if there is one, lent like this one. */

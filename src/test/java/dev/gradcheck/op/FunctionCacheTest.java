@@ -105,6 +105,24 @@ class FunctionCacheTest {
     }
 
     @Test
+    void aLentFunctionSaysHowManyCopiesAreKeptReady() throws Exception {
+        OpSpec spec = spec("{exclusive: 0}");
+        try (Differentiable f = cache.build(spec, inputs(1))) {
+            assertEquals(0, f.readyCopies(), "nothing kept yet: a copy would be built");
+        }
+        try (Differentiable a = cache.build(spec, inputs(1)); Differentiable b = cache.build(spec, inputs(1))) {
+            assertEquals(0, a.readyCopies(), "the one kept build is lent to a, b is new");
+        }
+        try (Differentiable f = cache.build(spec, inputs(1))) {
+            assertEquals(1, f.readyCopies(), "two kept, one lent");
+            try (Differentiable copy = f.copy()) {
+                assertEquals(0, f.readyCopies(), "the kept one went to the copy");
+            }
+            assertEquals(0, cache.build(spec("{exclusive: 1}"), inputs(1)).readyCopies(), "another build");
+        }
+    }
+
+    @Test
     void twoChecksAtOnceGetTwoFunctions() throws Exception {
         OpSpec spec = spec("{exclusive: 0}");
         try (Differentiable a = cache.build(spec, inputs(1)); Differentiable b = cache.build(spec, inputs(1))) {
