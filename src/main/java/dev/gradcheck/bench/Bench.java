@@ -168,6 +168,12 @@ public final class Bench {
         public Differentiable copy() {
             return new Counting(f.copy(), counts);
         }
+
+        /** The wrapped function's: a copy of this is a copy of what it wraps. */
+        @Override
+        public int readyCopies() {
+            return f.readyCopies();
+        }
     }
 
     /**

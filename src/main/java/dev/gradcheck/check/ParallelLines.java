@@ -21,8 +21,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * and looks like it has at least as long to go: a copy costs a build of the function (a few milliseconds), which a
  * small check would not earn back. Where every helper's copies are at hand (made by an earlier run of the same
  * check, or kept by the function cache from an earlier check: {@link Differentiable#readyCopies}) the wait is
- * {@link #startWithCopiesAfterNanos} instead, which only has to earn a thread's hand-over. Helpers take tasks from the same counter in index order, so when a task throws,
- * every task before it has run, and the exception of the first failing task is the one thrown, as on one thread.
+ * {@link #startWithCopiesAfterNanos} instead, which only has to earn a thread's hand-over. Helpers take tasks from
+ * the same counter in index order, so when a task throws, every task before it has run, and the exception of the
+ * first failing task is the one thrown, as on one thread.
  */
 final class ParallelLines implements AutoCloseable {
 
@@ -161,7 +162,7 @@ final class ParallelLines implements AutoCloseable {
     private boolean copiesAtHand(List<Differentiable> functions) {
         for (Differentiable f : functions) {
             long lacking = copies.stream().filter(own -> !own.containsKey(f)).count();
-            if (lacking > 0 && lacking > f.readyCopies()) {
+            if (lacking > f.readyCopies()) {
                 return false;
             }
         }

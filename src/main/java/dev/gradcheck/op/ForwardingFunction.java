@@ -92,12 +92,6 @@ public abstract class ForwardingFunction implements Differentiable {
         return f.plannedOutputBytes();
     }
 
-    /** The wrapped function's: a wrapper copies itself by copying what it wraps. */
-    @Override
-    public int readyCopies() {
-        return f.readyCopies();
-    }
-
     @Override
     public Differentiable copy() {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " does not say how to copy itself");
