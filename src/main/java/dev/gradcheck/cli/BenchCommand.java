@@ -1,6 +1,8 @@
 package dev.gradcheck.cli;
 
 import dev.gradcheck.bench.Bench;
+import dev.gradcheck.cli.options.ExitCode;
+import dev.gradcheck.cli.options.VersionProvider;
 import dev.gradcheck.spec.Suggestions;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -9,12 +11,12 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code gradcheck bench}: what a check costs, per executor, against the bare kernel. */
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,

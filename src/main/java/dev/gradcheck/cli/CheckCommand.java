@@ -4,12 +4,37 @@ import dev.gradcheck.backend.BackendFactory;
 import dev.gradcheck.backend.EngineOutput;
 import dev.gradcheck.backend.EnginePool;
 import dev.gradcheck.backend.WorkerOptions;
+import dev.gradcheck.cli.options.CheckingOptions;
+import dev.gradcheck.cli.options.ColorMode;
+import dev.gradcheck.cli.options.ColorOption;
+import dev.gradcheck.cli.options.DumpOptions;
+import dev.gradcheck.cli.options.EngineChoice;
+import dev.gradcheck.cli.options.ExitCode;
+import dev.gradcheck.cli.options.FormatConverter;
+import dev.gradcheck.cli.options.InProcessOption;
+import dev.gradcheck.cli.options.MaxMemoryOption;
+import dev.gradcheck.cli.options.PluginOptions;
+import dev.gradcheck.cli.options.Project;
+import dev.gradcheck.cli.options.ProjectOptions;
+import dev.gradcheck.cli.options.SelectionOptions;
+import dev.gradcheck.cli.options.TimeoutOption;
+import dev.gradcheck.cli.options.VersionProvider;
+import dev.gradcheck.cli.options.Workspace;
+import dev.gradcheck.cli.output.ExitPolicy;
+import dev.gradcheck.cli.output.ReportListener;
+import dev.gradcheck.cli.output.ReportWriter;
+import dev.gradcheck.cli.output.SlowestChecks;
+import dev.gradcheck.cli.term.Console;
+import dev.gradcheck.cli.term.ProgressLine;
+import dev.gradcheck.cli.term.Screen;
+import dev.gradcheck.cli.term.Terminal;
 import dev.gradcheck.op.PluginSet;
 import dev.gradcheck.report.ReportFormat;
-import dev.gradcheck.result.JacobianCapture;
 import dev.gradcheck.report.RunDetails;
+import dev.gradcheck.result.JacobianCapture;
 import dev.gradcheck.run.RunCache;
 import dev.gradcheck.run.RunConfiguration;
+import dev.gradcheck.run.RunHost;
 import dev.gradcheck.run.RunListener;
 import dev.gradcheck.run.RunSession;
 import dev.gradcheck.spec.CheckOptions;
@@ -45,7 +70,7 @@ import picocli.CommandLine.Spec;
             "  gradcheck check specs/ --last-failed",
             "  gradcheck check specs/ --mode fast --max-elements 64",
             "  gradcheck check --plugin my-ops.jar my-specs/"})
-final class CheckCommand implements Callable<Integer> {
+public final class CheckCommand implements Callable<Integer> {
 
     @Parameters(arity = "0..*", paramLabel = "PATH",
             description = "Spec files or directories (default: the project file's paths:).")
@@ -87,7 +112,7 @@ final class CheckCommand implements Callable<Integer> {
     boolean quiet;
 
     @Mixin
-    ColorOption color = new ColorOption();
+    public ColorOption color = new ColorOption();
 
     @Option(names = {"-v", "--verbose"},
             description = "Show what ND4J and libnd4j print (their logs and native diagnostics) on stderr as it comes;"
@@ -117,10 +142,8 @@ final class CheckCommand implements Callable<Integer> {
     @Mixin
     MaxMemoryOption maxMemory = new MaxMemoryOption();
 
-    @Option(names = "--in-process",
-            description = "Check in this JVM instead of worker JVMs: no crash isolation, no time limits, cpu only;"
-                    + " for debugging gradcheck or an operator under a debugger.")
-    boolean inProcess;
+    @Mixin
+    InProcessOption inProcess = new InProcessOption();
 
     @Mixin
     CheckingOptions checking = new CheckingOptions();
@@ -149,13 +172,13 @@ final class CheckCommand implements Callable<Integer> {
      * @param workspace         where the command runs: gradcheck.yaml is looked for from its directory up
      * @param terminal          whether stdout and stderr are terminals, and how wide
      */
-    CheckCommand(BackendFactory inProcessBackends, WorkerOptions workerOptions, Workspace workspace,
-                 Terminal terminal) {
+    public CheckCommand(BackendFactory inProcessBackends, WorkerOptions workerOptions, Workspace workspace,
+                        Terminal terminal) {
         this(workerOptions, workspace, RunHost.process(inProcessBackends, workerOptions), terminal);
     }
 
     /** @param host where the run gets its engines and hears of Ctrl-C: this process, or the shell */
-    CheckCommand(WorkerOptions workerOptions, Workspace workspace, RunHost host, Terminal terminal) {
+    public CheckCommand(WorkerOptions workerOptions, Workspace workspace, RunHost host, Terminal terminal) {
         this.workerOptions = workerOptions;
         this.workspace = workspace;
         this.host = host;
@@ -177,7 +200,7 @@ final class CheckCommand implements Callable<Integer> {
         if (jobs < 1) {
             throw new ParameterException(command.commandLine(), "--jobs must be at least 1, got " + jobs);
         }
-        if (overrides.threads() == null && jobs > 1 && !inProcess) { // the workers share the processors
+        if (overrides.threads() == null && jobs > 1 && !inProcess.enabled()) { // the workers share the processors
             overrides = overrides.withThreads(CheckOptions.defaultThreads(jobs));
         }
         Double timeout = timeoutOption.seconds(command);
@@ -205,7 +228,7 @@ final class CheckCommand implements Callable<Integer> {
         if (collectOnly) {
             return collect(selected, batch, project, console);
         }
-        if (inProcess && jobs > 1) {
+        if (inProcess.enabled() && jobs > 1) {
             console.err().println("gradcheck: --jobs applies to worker JVMs; --in-process checks one spec at a time");
         }
         PluginSet plugins = pluginOptions.loadOrReport(console.err(), project.plugins());
@@ -214,8 +237,8 @@ final class CheckCommand implements Callable<Integer> {
         }
 
         RunConfiguration config = new RunConfiguration(selected.specs(), overrides,
-                engineChoice == null ? null : engineChoice.engines(), !inProcess && workerOptions != null, jobs, timeout,
-                maxMemory.bytes, plugins, failFast).withJacobians(capture());
+                engineChoice == null ? null : engineChoice.engines(), !inProcess.enabled() && workerOptions != null,
+                jobs, timeout, maxMemory.bytes, plugins, failFast).withJacobians(capture());
         ReportListener report = new ReportListener(
                 writer, console,
                 new ExitPolicy(!batch.pathProblems().isEmpty(), selected.empty(), requireBackend), start,

@@ -1,6 +1,15 @@
 package dev.gradcheck.cli;
 
 import dev.gradcheck.backend.WorkerOptions;
+import dev.gradcheck.cli.options.CheckingOptions;
+import dev.gradcheck.cli.options.ColorOption;
+import dev.gradcheck.cli.options.ExitCode;
+import dev.gradcheck.cli.options.InProcessOption;
+import dev.gradcheck.cli.options.PluginOptions;
+import dev.gradcheck.cli.options.VersionProvider;
+import dev.gradcheck.cli.term.Console;
+import dev.gradcheck.cli.term.HeatMapScreen;
+import dev.gradcheck.cli.term.Terminal;
 import dev.gradcheck.op.PluginSet;
 import dev.gradcheck.report.ReportContext;
 import dev.gradcheck.report.ReportFormat;
@@ -8,6 +17,7 @@ import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.JacobianCapture;
 import dev.gradcheck.result.Summary;
 import dev.gradcheck.run.RunConfiguration;
+import dev.gradcheck.run.RunHost;
 import dev.gradcheck.run.RunOutcome;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.SpecError;
@@ -37,10 +47,7 @@ import picocli.CommandLine.Spec;
             "  gradcheck explain specs/linalg/matrix.yaml --name matrix-inverse-batch --html inverse.html",
             "%nThe pictures fit the terminal's width ($COLUMNS wins; 120 when stdout is not a terminal). Colour as"
                 + " --color says: by default on a terminal, unless NO_COLOR is set (FORCE_COLOR turns it on)."})
-final class ExplainCommand implements Callable<Integer> {
-
-    /** The width pictures are drawn for when stdout is not a terminal (a pipe, a file) and COLUMNS is not set. */
-    static final int PICTURE_COLUMNS = 120;
+public final class ExplainCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "SPEC", description = "A spec file.")
     Path spec;
@@ -55,8 +62,8 @@ final class ExplainCommand implements Callable<Integer> {
     @Mixin
     ColorOption color = new ColorOption();
 
-    @Option(names = "--in-process", description = "Check in this JVM instead of a worker JVM.")
-    boolean inProcess;
+    @Mixin
+    InProcessOption inProcess = new InProcessOption();
 
     @Mixin
     CheckingOptions checking = new CheckingOptions();
@@ -103,13 +110,13 @@ final class ExplainCommand implements Callable<Integer> {
             return ExitCode.USAGE.code();
         }
         RunConfiguration config = new RunConfiguration(specs, checking.overrides(command), null,
-                !inProcess && workers != null, 1, null, null, plugins, false, JacobianCapture.ALL);
+                !inProcess.enabled() && workers != null, 1, null, null, plugins, false, JacobianCapture.ALL);
         RunOutcome outcome = host.run(config);
         if (outcome.interrupted()) {
             return host.interruptedExitCode();
         }
         HeatMapScreen screen = new HeatMapScreen(terminal.colors(color.mode),
-                terminal.pictureColumns(PICTURE_COLUMNS));
+                terminal.pictureColumns(HeatMapScreen.PICTURE_COLUMNS));
         for (CheckResult r : outcome.results()) {
             screen.print(r, console.out());
             console.out().println();

@@ -1,5 +1,6 @@
 package dev.gradcheck.cli;
 
+import dev.gradcheck.cli.options.VersionProvider;
 import picocli.CommandLine.Command;
 
 /** The top-level command: only subcommands do work. */

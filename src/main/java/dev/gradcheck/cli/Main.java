@@ -5,6 +5,13 @@ import dev.gradcheck.backend.EngineOutput;
 import dev.gradcheck.backend.JvmSetup;
 import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.backend.WorkerPool;
+import dev.gradcheck.cli.options.ExitCode;
+import dev.gradcheck.cli.options.ProjectHelp;
+import dev.gradcheck.cli.options.Workspace;
+import dev.gradcheck.cli.output.ReportChannel;
+import dev.gradcheck.cli.shell.ShellCommand;
+import dev.gradcheck.cli.term.Terminal;
+import dev.gradcheck.run.RunHost;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -125,14 +132,14 @@ public final class Main {
     }
 
     /** @param workspace where the command runs: gradcheck.yaml is looked for from its directory up */
-    static CommandLine commandLine(PrintWriter out, PrintWriter err, BackendFactory backends, WorkerOptions workers,
-                                   Workspace workspace) {
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err, BackendFactory backends,
+                                          WorkerOptions workers, Workspace workspace) {
         return commandLine(out, err, backends, workers, workspace, Terminal.none());
     }
 
     /** @param terminal whether stdout and stderr are terminals, and how wide (tests pretend) */
-    static CommandLine commandLine(PrintWriter out, PrintWriter err, BackendFactory backends, WorkerOptions workers,
-                                   Workspace workspace, Terminal terminal) {
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err, BackendFactory backends,
+                                          WorkerOptions workers, Workspace workspace, Terminal terminal) {
         return tree(out, err, backends, workers, workspace, RunHost.process(backends, workers), terminal, true);
     }
 
@@ -140,8 +147,8 @@ public final class Main {
      * The commands as the shell offers them at its prompt: every one but {@code shell} and {@code completion},
      * running checks on the engines {@code host} gives (the shell's warm worker), on the shell's terminal.
      */
-    static CommandLine commandLine(PrintWriter out, PrintWriter err, BackendFactory backends, WorkerOptions workers,
-                                   Workspace workspace, RunHost host, Terminal terminal) {
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err, BackendFactory backends,
+                                          WorkerOptions workers, Workspace workspace, RunHost host, Terminal terminal) {
         return tree(out, err, backends, workers, workspace, host, terminal, false);
     }
 
@@ -157,7 +164,8 @@ public final class Main {
         cl.addSubcommand(new CommandLine(new CoverageCommand()));
         cl.addSubcommand(new CommandLine(new MergeCommand(workspace, terminal)));
         if (withShell) {
-            cl.addSubcommand(new CommandLine(new ShellCommand(backends, workers, workspace, terminal)));
+            cl.addSubcommand(new CommandLine(new ShellCommand(backends, workers, terminal,
+                    (o, e, w, h) -> commandLine(o, e, backends, w, workspace, h, terminal))));
             cl.addSubcommand(new CommandLine(new CompletionCommand()));
         }
         cl.setOut(out);

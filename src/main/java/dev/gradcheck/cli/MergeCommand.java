@@ -1,5 +1,15 @@
 package dev.gradcheck.cli;
 
+import dev.gradcheck.cli.options.ColorOption;
+import dev.gradcheck.cli.options.ExitCode;
+import dev.gradcheck.cli.options.FormatConverter;
+import dev.gradcheck.cli.options.ProjectOptions;
+import dev.gradcheck.cli.options.VersionProvider;
+import dev.gradcheck.cli.options.Workspace;
+import dev.gradcheck.cli.output.ReportMerge;
+import dev.gradcheck.cli.output.ReportWriter;
+import dev.gradcheck.cli.term.Console;
+import dev.gradcheck.cli.term.Terminal;
 import dev.gradcheck.report.ReportFormat;
 import dev.gradcheck.run.Durations;
 import java.io.IOException;

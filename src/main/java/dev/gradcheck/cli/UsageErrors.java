@@ -1,9 +1,10 @@
 package dev.gradcheck.cli;
 
+import dev.gradcheck.cli.options.ExitCode;
 import java.io.PrintWriter;
-import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
+import picocli.CommandLine;
 
 /**
  * A usage error prints what is wrong, close matches for a mistyped option or command, and where the help is, not

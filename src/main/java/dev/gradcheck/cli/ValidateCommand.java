@@ -6,6 +6,15 @@ import dev.gradcheck.backend.CheckRequest;
 import dev.gradcheck.backend.Validation;
 import dev.gradcheck.backend.WorkerBackend;
 import dev.gradcheck.backend.WorkerOptions;
+import dev.gradcheck.cli.options.ExitCode;
+import dev.gradcheck.cli.options.InProcessOption;
+import dev.gradcheck.cli.options.MaxMemoryOption;
+import dev.gradcheck.cli.options.PluginOptions;
+import dev.gradcheck.cli.options.Project;
+import dev.gradcheck.cli.options.ProjectOptions;
+import dev.gradcheck.cli.options.VersionProvider;
+import dev.gradcheck.cli.options.Workspace;
+import dev.gradcheck.cli.term.Console;
 import dev.gradcheck.op.OpCatalog;
 import dev.gradcheck.op.OpResolver;
 import dev.gradcheck.op.PluginSet;
@@ -20,8 +29,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -53,10 +62,8 @@ final class ValidateCommand implements Callable<Integer> {
             + " graph's node shapes and outputs fit. No worker JVM and no ND4J are started (about 2 s less).")
     boolean staticOnly;
 
-    @Option(names = "--in-process",
-            description = "Run graph specs' ops in this JVM instead of a worker JVM: an op that crashes the JVM then"
-                    + " ends the whole run; for debugging.")
-    boolean inProcess;
+    @Mixin
+    InProcessOption inProcess = new InProcessOption();
 
     @Mixin
     ProjectOptions projectOptions;
@@ -98,7 +105,7 @@ final class ValidateCommand implements Callable<Integer> {
         if (plugins == null) {
             return ExitCode.USAGE.code();
         }
-        int invalid = validateAll(batch, plugins, !inProcess && workerOptions != null, console);
+        int invalid = validateAll(batch, plugins, !inProcess.enabled() && workerOptions != null, console);
         int total = batch.specs().size();
         console.out().println(total + " spec" + (total == 1 ? "" : "s") + ": " + (total - invalid) + " valid, "
                 + invalid + " invalid");

@@ -1,6 +1,8 @@
 /**
- * Internal (no compatibility promise): the picocli commands, one class each; exit codes ({@code ExitCode});
- * stdout kept for reports. A command turns its options into a {@code run.RunConfiguration} and listens to the run.
- * No ND4J here.
+ * Internal (no compatibility promise): the command line's entry point ({@code Main}) and its commands, one picocli
+ * class each (check, validate, explain, list-ops, bench, coverage, merge, completion). A command turns its options
+ * into a {@code run.RunConfiguration}, runs it and listens to it. The rooms below it: {@code cli.shell} (the
+ * interactive shell), {@code cli.output} (what a run writes: reports, exit policy), {@code cli.term} (terminal
+ * drawing), {@code cli.options} (option mixins, converters, the project file, exit codes). No ND4J here.
  */
 package dev.gradcheck.cli;

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code gradcheck check} end to end through picocli: streams, formats and exit codes. */
-class CheckCommandTest {
+public class CheckCommandTest {
 
-    static final String TANH = """
+    public static final String TANH = """
             name: tanh-ok
             op: tanh
             inputs:

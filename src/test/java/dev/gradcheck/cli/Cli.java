@@ -3,19 +3,21 @@ package dev.gradcheck.cli;
 import dev.gradcheck.backend.Backend;
 import dev.gradcheck.backend.BackendFactory;
 import dev.gradcheck.backend.WorkerOptions;
+import dev.gradcheck.cli.options.Workspace;
+import dev.gradcheck.cli.term.Terminal;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.function.Supplier;
 
 /** Runs the real command tree with captured stdout and stderr. */
-record Cli(int exit, String out, String err) {
+public record Cli(int exit, String out, String err) {
 
-    static Cli run(String... args) {
+    public static Cli run(String... args) {
         return runWithPlugins(BackendFactory.CPU, args);
     }
 
     /** With a fixed engine, whatever plugins the command line names. */
-    static Cli run(Supplier<Backend> backends, String... args) {
+    public static Cli run(Supplier<Backend> backends, String... args) {
         return runWithPlugins((plugins, budget) -> backends.get(), args);
     }
 

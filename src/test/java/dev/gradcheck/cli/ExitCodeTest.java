@@ -2,6 +2,7 @@ package dev.gradcheck.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.gradcheck.cli.options.ExitCode;
 import dev.gradcheck.result.Status;
 import org.junit.jupiter.api.Test;
 

@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gradcheck.cli.shell.ShellRun;
+import dev.gradcheck.cli.shell.ShellScriptTest;
+import dev.gradcheck.cli.term.HeatMapScreen;
+import dev.gradcheck.cli.term.Terminal;
 import dev.gradcheck.report.BlockPicture;
 import dev.gradcheck.report.BlockPictureAccess;
 import java.io.IOException;

@@ -17,12 +17,12 @@ import java.util.jar.Manifest;
  * whose class path names this JVM's class path, so the launcher finds nothing to build and runs the code under
  * test, with its own redirections.
  */
-final class LauncherCopy {
+public final class LauncherCopy {
 
     private LauncherCopy() {}
 
     /** @return the launcher to run */
-    static Path of(Path home) throws IOException {
+    public static Path of(Path home) throws IOException {
         Path launcher = home.resolve("bin/gradcheck");
         Files.createDirectories(launcher.getParent());
         Files.createDirectories(home.resolve("target/lib"));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gradcheck.cli.options.ByteSize;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

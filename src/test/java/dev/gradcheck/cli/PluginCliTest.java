@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gradcheck.backend.WorkerOptions;
+import dev.gradcheck.cli.options.PluginOptions;
 import dev.gradcheck.op.PluginJars;
 import java.io.IOException;
 import java.nio.file.Files;

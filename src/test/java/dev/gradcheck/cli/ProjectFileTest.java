@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gradcheck.cli.options.Project;
+import dev.gradcheck.cli.options.SelectionOptions;
+import dev.gradcheck.cli.options.Workspace;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.gradcheck.report;
 
-import dev.gradcheck.cli.ExitCode;
+import dev.gradcheck.cli.options.ExitCode;
 import dev.gradcheck.result.BackendDifference;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;
@@ -8,8 +8,8 @@ import dev.gradcheck.result.EntryRegion;
 import dev.gradcheck.result.EntrySet;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Mismatches;
-import dev.gradcheck.result.Sampling;
 import dev.gradcheck.result.NodeFinding;
+import dev.gradcheck.result.Sampling;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.result.Summary;
 import dev.gradcheck.result.Verdict;

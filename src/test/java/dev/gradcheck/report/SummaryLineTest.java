@@ -2,7 +2,7 @@ package dev.gradcheck.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.gradcheck.cli.ExitCode;
+import dev.gradcheck.cli.options.ExitCode;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.result.Summary;

@@ -1,0 +1,99 @@
+package dev.gradcheck.cli.options;
+
+import dev.gradcheck.result.Mode;
+import dev.gradcheck.result.Stencil;
+import dev.gradcheck.spec.CheckOptions;
+import dev.gradcheck.spec.Overrides;
+import dev.gradcheck.spec.Suggestions;
+import picocli.CommandLine.Option;
+import picocli.CommandLine;
+
+/**
+ * The checking settings a command line may impose on every spec it runs; each wins over the spec's own key of the
+ * same name (docs/checking.md says when to use which).
+ */
+public final class CheckingOptions {
+
+    @Option(names = "--mode", paramLabel = "MODE", converter = ModeConverter.class,
+            completionCandidates = ModeNames.class,
+            description = "${COMPLETION-CANDIDATES} (described in ${sys:gradcheck.docs:-docs}/checking.md): full checks every Jacobian"
+                    + " entry; fast one projection v'Ju per block (2 forwards per input, 1 backward per output; a"
+                    + " failing input is rechecked in full). Default: each spec's mode.")
+    Mode mode;
+
+    @Option(names = "--order", paramLabel = "N",
+            description = "1, or 2 to check the backward's own gradient (and H*w for scalar outputs) too.")
+    Integer order;
+
+    @Option(names = "--stencil", paramLabel = "NAME", converter = StencilConverter.class,
+            description = "Finite-difference formula: central (error O(d^2)), five-point (O(d^4)) or richardson"
+                    + " (O(d^6)); the higher orders help where third derivatives are large.")
+    Stencil stencil;
+
+    @Option(names = "--max-elements", paramLabel = "N",
+            description = "Check a seeded sample of at most N elements per input (and N output rows).")
+    Integer maxElements;
+
+    @Option(names = "--nondet-tol", paramLabel = "X",
+            description = "Largest difference allowed between two runs of the same backward (default 0).")
+    Double nondetTol;
+
+    @Option(names = "--resample",
+            description = "At a nondifferentiable point, draw new random inputs (up to 5 times) until it is smooth.")
+    Boolean resample;
+
+    @Option(names = "--compress", negatable = true,
+            description = "Full mode computes one side of each Jacobian in full and the other in a few compressed,"
+                    + " randomly weighted evaluations, judging every entry (default; docs/checking.md);"
+                    + " --no-compress computes both sides line by line.")
+    Boolean compress;
+
+    @Option(names = "--threads", paramLabel = "N",
+            description = "Threads evaluating one check's rows and columns (default: the processors, at most 8,"
+                    + " shared by --jobs); results are the same for any N.")
+    Integer threads;
+
+    /** The options as overrides; validated here so a bad value is a usage error before any spec runs. */
+    public Overrides overrides(CommandLine.Model.CommandSpec command) {
+        if (order != null && !CheckOptions.validOrder(order)) {
+            throw new CommandLine.ParameterException(command.commandLine(), "--order must be 1 or 2, got " + order);
+        }
+        if (maxElements != null && !CheckOptions.validMaxElements(maxElements)) {
+            throw new CommandLine.ParameterException(command.commandLine(),
+                    "--max-elements must be a positive integer, got " + maxElements);
+        }
+        if (nondetTol != null && !CheckOptions.validNondetTol(nondetTol)) {
+            throw new CommandLine.ParameterException(command.commandLine(), "--nondet-tol must be finite and >= 0, got "
+                    + nondetTol);
+        }
+        if (threads != null && !CheckOptions.validThreads(threads)) {
+            throw new CommandLine.ParameterException(command.commandLine(), "--threads must be between 1 and "
+                    + CheckOptions.MAX_THREADS + ", got " + threads);
+        }
+        return new Overrides(mode, order, stencil, maxElements, nondetTol, resample, compress, threads);
+    }
+
+    static final class ModeConverter implements CommandLine.ITypeConverter<Mode> {
+        @Override
+        public Mode convert(String value) {
+            return Mode.fromSpecName(value).orElseThrow(() -> new CommandLine.TypeConversionException(
+                    "unknown mode '" + value + "'" + Suggestions.choices(value, Mode.specNames())));
+        }
+    }
+
+    /** --mode's values for help texts and completion: the names of {@link Mode}'s constants. */
+    public static final class ModeNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return Mode.specNames().iterator();
+        }
+    }
+
+    static final class StencilConverter implements CommandLine.ITypeConverter<Stencil> {
+        @Override
+        public Stencil convert(String value) {
+            return Stencil.fromSpecName(value).orElseThrow(() -> new CommandLine.TypeConversionException(
+                    "unknown stencil '" + value + "'" + Suggestions.choices(value, Stencil.specNames())));
+        }
+    }
+}

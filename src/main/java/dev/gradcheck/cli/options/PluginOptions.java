@@ -1,0 +1,63 @@
+package dev.gradcheck.cli.options;
+
+import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.op.PluginException;
+import dev.gradcheck.op.PluginLoader;
+import dev.gradcheck.op.PluginSet;
+import java.io.File;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/** {@code --plugin PATH} (repeatable) and GRADCHECK_PLUGIN_PATH: where plugin operators are loaded from. */
+public final class PluginOptions {
+
+    static final String ENV = "GRADCHECK_PLUGIN_PATH";
+
+    @Option(names = "--plugin", paramLabel = "PATH",
+            description = "Load plugin operators (dev.gradcheck.spi.Operator, via ServiceLoader) from a jar or a"
+                + " directory of classes; repeatable. Paths in $" + ENV + " (separated by ':') are loaded too."
+                + " Nothing else is loaded. See ${sys:gradcheck.docs:-docs}/plugins.md.")
+    List<Path> plugins = new ArrayList<>();
+
+    /** GRADCHECK_PLUGIN_PATH's paths, then --plugin's. */
+    public static List<Path> paths(String env, List<Path> flags) {
+        List<Path> paths = new ArrayList<>();
+        if (env != null) {
+            for (String p : env.split(File.pathSeparator)) {
+                if (!p.isBlank()) {
+                    paths.add(Path.of(p.strip()));
+                }
+            }
+        }
+        paths.addAll(flags);
+        return paths;
+    }
+
+    /**
+     * The plugins of this run, checked for clashes with ND4J's op names; ND4J is not started when there are none.
+     * Problems go to {@code err}, one line each, and leave null: a usage error.
+     */
+    public PluginSet loadOrReport(PrintWriter err) {
+        return loadOrReport(err, List.of());
+    }
+
+    /** @param project the project file's {@code plugins:}, loaded first */
+    public PluginSet loadOrReport(PrintWriter err, List<Path> project) {
+        try {
+            List<Path> all = new ArrayList<>(project);
+            all.addAll(paths(System.getenv(ENV), plugins));
+            PluginSet set = PluginLoader.load(all);
+            if (!set.isEmpty()) {
+                set.rejectClashes(OpCatalog.nd4j());
+            }
+            return set;
+        } catch (PluginException e) {
+            e.problems().forEach(p -> err.println("gradcheck: " + p));
+            err.flush();
+            return null;
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package dev.gradcheck.cli.options;
+
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** {@code --timeout SECONDS}: one check's time limit in a worker, declared and checked once for check and the shell. */
+public final class TimeoutOption {
+
+    @Option(names = "--timeout", paramLabel = "SECONDS",
+            description = "Time limit of one check in a worker (a spec's timeout: wins; default: "
+                    + "300). A check over it ends as TIMEOUT and its worker is replaced.")
+    Double seconds;
+
+    /** The limit given, or null for the default; one that is not above 0 is a usage error of {@code command}. */
+    public Double seconds(CommandSpec command) {
+        if (seconds != null && !(seconds > 0)) {
+            throw new ParameterException(command.commandLine(), "--timeout must be > 0 seconds, got " + seconds);
+        }
+        return seconds;
+    }
+}

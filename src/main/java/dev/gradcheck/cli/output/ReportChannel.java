@@ -1,0 +1,73 @@
+package dev.gradcheck.cli.output;
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * The process's report stream (stdout, or the descriptor the launcher hands over), remembering why a write failed:
+ * a full device, a closed or broken pipe. Java's print streams swallow such errors; this one lets them through to
+ * the writer above (which notes that it failed) and keeps the first reason, so that a lost report is an error exit
+ * with a one-line message instead of a silent exit 0.
+ */
+public final class ReportChannel extends OutputStream {
+
+    private final OutputStream out;
+    private final String closedReason;
+    private volatile String failure;
+
+    private ReportChannel(OutputStream out, String closedReason) {
+        this.out = out;
+        this.closedReason = closedReason;
+    }
+
+    /** Writes to {@code descriptor}, as it is (sharing the caller's file offset). */
+    public static ReportChannel of(FileDescriptor descriptor) {
+        return new ReportChannel(new FileOutputStream(descriptor), null);
+    }
+
+    /** A stdout that was closed before gradcheck started: every write fails, saying so. */
+    public static ReportChannel closed() {
+        return new ReportChannel(OutputStream.nullOutputStream(), "stdout is closed");
+    }
+
+    /** Why the first write failed, or null when none did. */
+    public String failure() {
+        return failure;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+        write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+        if (closedReason != null && len > 0) {
+            throw noted(new IOException(closedReason));
+        }
+        try {
+            out.write(b, off, len);
+        } catch (IOException e) {
+            throw noted(e);
+        }
+    }
+
+    /** Nothing to flush on a closed stdout: a command that wrote nothing there (--output) has lost nothing. */
+    @Override
+    public void flush() throws IOException {
+        try {
+            out.flush();
+        } catch (IOException e) {
+            throw noted(e);
+        }
+    }
+
+    private IOException noted(IOException e) {
+        if (failure == null) {
+            failure = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        }
+        return e;
+    }
+}

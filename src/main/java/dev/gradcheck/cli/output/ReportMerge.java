@@ -1,0 +1,232 @@
+package dev.gradcheck.cli.output;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.gradcheck.cli.options.ExitCode;
+import dev.gradcheck.report.JsonRenderer;
+import dev.gradcheck.report.JsonReportReader;
+import dev.gradcheck.report.RunDetails;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Status;
+import dev.gradcheck.result.Summary;
+import dev.gradcheck.run.Shard;
+import dev.gradcheck.spec.SpecIds;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * The reading and joining behind {@code gradcheck merge}: several JSON reports become one list of checks, in the
+ * order one run over the same paths would give (by spec file, then position in it), each keeping its id and shard,
+ * with one summary whose exit code is the highest any report or check asks for.
+ */
+public final class ReportMerge {
+
+    /**
+     * @param refused   nothing can be merged (mixed schema versions, conflicting shards): exit 2, no report
+     * @param problems  what went wrong, one line each (a missing shard, an unreadable file, a check twice)
+     * @param durations each spec's time, by id, for --write-durations
+     */
+    public record Merged(List<CheckResult> results, Summary summary, RunDetails details, boolean interrupted, int exitCode,
+                         List<String> problems, boolean refused, Map<String, Double> durations) {
+
+        static Merged refusal(List<String> problems) {
+            return new Merged(List.of(), Summary.of(List.of(), 0, ExitCode.USAGE.code()), RunDetails.NONE, false,
+                    ExitCode.USAGE.code(), problems, true, Map.of());
+        }
+    }
+
+    private record Input(Path file, boolean named) {}
+
+    private record Loaded(Path file, JsonNode root, int version) {}
+
+    private ReportMerge() {}
+
+    public static Merged read(List<Path> given) {
+        List<String> problems = new ArrayList<>();
+        List<Loaded> loaded = new ArrayList<>();
+        for (Input input : expand(given, problems)) {
+            try (Reader in = Files.newBufferedReader(input.file(), StandardCharsets.UTF_8)) {
+                JsonNode root = JsonReportReader.tree(in);
+                loaded.add(new Loaded(input.file(), root, JsonReportReader.schemaVersion(root)));
+            } catch (IOException e) {
+                problems.add(input.file() + ": cannot read: " + reason(e));
+            } catch (JsonReportReader.FormatException e) {
+                if (input.named()) {
+                    problems.add(input.file() + ": " + e.getMessage());
+                } // a directory may hold other JSON files (a durations file): not a problem
+            }
+        }
+        String versions = loaded.stream().map(l -> l.file() + " (schema_version " + l.version() + ")")
+                .collect(Collectors.joining(", "));
+        if (loaded.stream().map(Loaded::version).distinct().count() > 1) {
+            problems.add("reports of different schema versions cannot be merged: " + versions
+                    + "; merge reports written by the same gradcheck version");
+            return Merged.refusal(problems);
+        }
+        if (!loaded.isEmpty() && loaded.get(0).version() != JsonRenderer.SCHEMA_VERSION) {
+            problems.add("cannot merge " + versions + ": this gradcheck reads schema_version "
+                    + JsonRenderer.SCHEMA_VERSION + "; merge with the gradcheck that wrote them");
+            return Merged.refusal(problems);
+        }
+        List<JsonReportReader.Read> reads = new ArrayList<>();
+        for (Loaded l : loaded) {
+            try {
+                reads.add(JsonReportReader.read(l.root(), l.file().toString()));
+            } catch (JsonReportReader.FormatException e) {
+                problems.add(l.file() + ": " + e.getMessage());
+            }
+        }
+        if (reads.isEmpty()) {
+            problems.add("no report to merge" + (given.isEmpty() ? "" : " in " + given));
+            return Merged.refusal(problems);
+        }
+        if (!checkShards(reads, problems)) {
+            return Merged.refusal(problems);
+        }
+        return join(reads, problems);
+    }
+
+    /** Shards must agree on N and appear once each; a missing one is a problem, not a refusal. */
+    private static boolean checkShards(List<JsonReportReader.Read> reads, List<String> problems) {
+        Map<Shard, String> seen = new TreeMap<>(Comparator.comparingInt(Shard::index));
+        Integer total = null;
+        for (JsonReportReader.Read r : reads) {
+            String label = r.source().shard();
+            if (label == null) {
+                continue;
+            }
+            Shard shard;
+            try {
+                shard = Shard.parse(label);
+            } catch (IllegalArgumentException e) {
+                problems.add(r.source().file() + ": run.shard: " + e.getMessage());
+                return false;
+            }
+            if (total != null && shard.total() != total) {
+                problems.add("shards of different totals cannot be merged: " + reads.stream()
+                        .filter(x -> x.source().shard() != null)
+                        .map(x -> x.source().file() + " (" + x.source().shard() + ")")
+                        .collect(Collectors.joining(", ")));
+                return false;
+            }
+            total = shard.total();
+            String earlier = seen.putIfAbsent(shard, r.source().file());
+            if (earlier != null) {
+                problems.add("shard " + shard + " appears twice: " + earlier + " and " + r.source().file());
+                return false;
+            }
+        }
+        if (total != null) {
+            for (int k = 1; k <= total; k++) {
+                if (!seen.containsKey(new Shard(k, total))) {
+                    problems.add("shard " + k + "/" + total + " is missing (given: " + seen.keySet().stream()
+                            .map(Shard::toString).collect(Collectors.joining(", "))
+                            + "): its checks are not in the merged report");
+                }
+            }
+        }
+        return true;
+    }
+
+    private static Merged join(List<JsonReportReader.Read> reads, List<String> problems) {
+        Map<CheckResult, RunDetails.CheckOrigin> origins = new IdentityHashMap<>();
+        List<CheckResult> results = new ArrayList<>();
+        for (JsonReportReader.Read r : reads) {
+            for (int i = 0; i < r.results().size(); i++) {
+                results.add(r.results().get(i));
+                origins.put(r.results().get(i), r.origins().get(i));
+            }
+        }
+        results.sort(Comparator.comparing((CheckResult c) -> SpecIds.fileOf(c.location()))
+                .thenComparingInt(c -> position(c.location(), 1)).thenComparingInt(c -> position(c.location(), 0)));
+        Map<String, Long> twice = results.stream().collect(Collectors.groupingBy(c -> key(c, origins.get(c)),
+                LinkedHashMap::new, Collectors.counting()));
+        twice.forEach((key, n) -> {
+            if (n > 1) {
+                problems.add(key + " is in " + n + " reports; each is kept");
+            }
+        });
+        boolean interrupted = reads.stream().anyMatch(JsonReportReader.Read::interrupted);
+        int exit = Stream.of(ExitCode.of(results), reads.stream().mapToInt(r -> r.source().exitCode()).max().orElse(0),
+                problems.isEmpty() ? 0 : ExitCode.USAGE.code()).max(Integer::compare).orElse(0);
+        double seconds = reads.stream().mapToDouble(r -> r.source().seconds()).filter(Double::isFinite).max()
+                .orElse(0);
+        List<RunDetails.Source> sources = reads.stream().map(JsonReportReader.Read::source).toList();
+        OffsetDateTime started = sources.stream().map(RunDetails.Source::startedAt).filter(Objects::nonNull)
+                .min(Comparator.naturalOrder()).orElse(null);
+        String hosts = sources.stream().map(RunDetails.Source::hostname).filter(Objects::nonNull).distinct()
+                .collect(Collectors.joining(", "));
+        RunDetails details = new RunDetails(started, hosts.isEmpty() ? null : hosts, null,
+                reads.stream().mapToInt(JsonReportReader.Read::notRun).sum(),
+                reads.stream().anyMatch(JsonReportReader.Read::stoppedEarly), origins::get, sources);
+        Map<String, Double> durations = new LinkedHashMap<>();
+        for (CheckResult c : results) {
+            String id = origins.get(c).id();
+            // as the cache records them: a spec that never ran here says nothing about its time
+            boolean ran = c.status() != Status.INVALID && c.status() != Status.SKIPPED;
+            if (id != null && ran && Double.isFinite(c.seconds())) {
+                durations.merge(id, c.seconds(), Double::sum);
+            }
+        }
+        return new Merged(List.copyOf(results), Summary.of(results, seconds, exit), details, interrupted, exit,
+                problems, false, durations);
+    }
+
+    /** A check is the same check when its spec and backend are: by id, or by location for reports without ids. */
+    private static String key(CheckResult c, RunDetails.CheckOrigin origin) {
+        return (origin.id() != null ? origin.id() : c.location() + " " + c.name()) + " (" + c.backend() + ")";
+    }
+
+    /** {@code line} (from the end: 1) or {@code col} (0) of {@code file:line:col}; 0 when not a number. */
+    private static int position(String location, int fromEnd) {
+        String[] parts = location.split(":");
+        try {
+            return Integer.parseInt(parts[parts.length - 1 - fromEnd]);
+        } catch (RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /** Files as given; a directory as every *.json under it, sorted by path. */
+    private static List<Input> expand(List<Path> given, List<String> problems) {
+        List<Input> inputs = new ArrayList<>();
+        for (Path p : given) {
+            if (Files.isDirectory(p)) {
+                try (Stream<Path> walk = Files.walk(p)) {
+                    List<Path> found = walk.filter(f -> f.toString().endsWith(".json") && Files.isRegularFile(f))
+                            .sorted().toList();
+                    if (found.isEmpty()) {
+                        problems.add(p + ": no *.json report in this directory");
+                    }
+                    found.forEach(f -> inputs.add(new Input(f, false)));
+                } catch (IOException | RuntimeException e) {
+                    problems.add(p + ": cannot read: " + reason(e));
+                }
+            } else if (Files.exists(p)) {
+                inputs.add(new Input(p, true));
+            } else {
+                problems.add(p + ": no such file or directory");
+            }
+        }
+        return inputs;
+    }
+
+    private static String reason(Exception e) {
+        return e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                : Objects.requireNonNullElse(e.getMessage(), e.getClass().getSimpleName());
+    }
+}

@@ -1,0 +1,98 @@
+package dev.gradcheck.cli.term;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * bin/gradcheck in a pseudo-terminal, asserting on what the screen shows (issue 14, items 3-6): the status line on
+ * a terminal and only there, colour only when the report goes to a terminal or is forced, no ND4J lines, a table
+ * that fits the terminal's width.
+ */
+@Tag("slow") // starts the launcher's JVMs
+class TerminalScreenTest {
+
+    /** Specs from the suite whose checks make ND4J warn ("No fields found ...") and libnd4j print ("Labels ..."). */
+    private static final String NOISY = "--only pad-constant --only softmax-cross-entropy-with-logits-rows"
+            + " --only dot-product-attention-masked specs/shape specs/losses specs/attention";
+    private static final Pattern STATUS = Pattern.compile("\r\u001b\\[K\\d+/3 checks, \\d+ failed, \\d+ s elapsed");
+    private static final String ESC = "\u001b[";
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void needsScript() {
+        assumeTrue(PseudoTerminal.available(), "util-linux's script is needed to run a pseudo-terminal");
+    }
+
+    @Test
+    void onATerminalRowsComeWithAStatusLineAndColourAndWithoutAnyNd4jLine() throws Exception {
+        PseudoTerminal.Run run = PseudoTerminal.run(dir, 100, Map.of(), "bin/gradcheck check " + NOISY);
+        assertEquals(0, run.exit(), run.raw());
+        assertTrue(STATUS.matcher(run.raw()).find(), "a status line was drawn: " + run.raw());
+        assertTrue(run.raw().contains(ESC + "32mpass" + ESC + "0m"), "colour on a terminal: " + run.raw());
+        List<String> screen = run.screen();
+        for (String noise : new String[] {"WARN", "No fields found", "Labels plus eps", "NativeOpExecutioner"}) {
+            assertTrue(screen.stream().noneMatch(l -> l.contains(noise)), noise + " on the screen: " + screen);
+        }
+        assertTrue(screen.get(0).startsWith("STATUS"), screen.toString());
+        String firstSpec = screen.get(1).split("\\s+")[1];
+        int drawnAtTwo = run.raw().lastIndexOf("2/3 checks");
+        assertTrue(drawnAtTwo > 0 && run.raw().indexOf(firstSpec) < drawnAtTwo,
+                "the first row is on the screen while later checks still run: " + run.raw());
+        assertTrue(screen.get(screen.size() - 1).startsWith("3 checks: 2 passed, 0 failed, 1 expected failure"),
+                "the status line is gone at the end: " + screen);
+        assertTrue(screen.stream().noneMatch(l -> l.contains(" elapsed")), screen.toString());
+    }
+
+    @Test
+    void aNarrowTerminalGetsATableThatFits() throws Exception {
+        PseudoTerminal.Run run = PseudoTerminal.run(dir, 64, Map.of(), "bin/gradcheck check --in-process " + NOISY
+                + " 2>/dev/null");
+        List<String> screen = run.screen();
+        assertTrue(screen.size() >= 5, screen.toString());
+        screen.forEach(l -> assertTrue(l.length() <= 64, "wider than 64: " + l));
+        assertTrue(screen.stream().anyMatch(l -> l.contains("…")), "long names shortened: " + screen);
+        assertTrue(screen.stream().anyMatch(l -> l.matches("pass +dot-pr\\S*…\\S* .*")), screen.toString());
+    }
+
+    @Test
+    void reportToAFileHasNoColourWhileStderrStillShowsTheStatusLine() throws Exception {
+        Path out = dir.resolve("report.txt");
+        PseudoTerminal.Run run = PseudoTerminal.run(dir, 100, Map.of(), "bin/gradcheck check --in-process " + NOISY
+                + " > " + out);
+        String report = Files.readString(out);
+        assertFalse(report.contains(ESC), "no escape codes in a file: " + report);
+        assertTrue(report.startsWith("STATUS") && report.contains("3 checks: 2 passed"), report);
+        assertTrue(report.lines().anyMatch(l -> l.length() > 100), "a file gets the full width: " + report);
+        assertTrue(STATUS.matcher(run.raw()).find(), "stderr is still a terminal: " + run.raw());
+
+        PseudoTerminal.Run forced = PseudoTerminal.run(dir, 100, Map.of("FORCE_COLOR", "1"),
+                "bin/gradcheck check --in-process " + NOISY + " | cat > " + out);
+        assertTrue(Files.readString(out).contains(ESC + "32mpass"), "FORCE_COLOR colours a pipe");
+        assertTrue(STATUS.matcher(forced.raw()).find(), forced.raw());
+    }
+
+    @Test
+    void stderrElsewhereMeansNoStatusLineAndNoColourWithNoColor() throws Exception {
+        Path err = dir.resolve("err.txt");
+        PseudoTerminal.Run run = PseudoTerminal.run(dir, 100, Map.of("NO_COLOR", "1"),
+                "bin/gradcheck check --in-process " + NOISY + " 2> " + err);
+        assertFalse(run.raw().contains(ESC), "NO_COLOR, and no status line drawn: " + run.raw());
+        assertFalse(Files.readString(err).contains(" elapsed"), "nothing extra when stderr is not a terminal");
+        assertTrue(run.screen().get(run.screen().size() - 1).startsWith("3 checks:"), run.screen().toString());
+    }
+}
