@@ -5,9 +5,11 @@ import picocli.CommandLine.Option;
 /** {@code --color WHEN} and {@code --no-color}: declared once for every command that writes a table. */
 public final class ColorOption {
 
-    @Option(names = "--color", paramLabel = "WHEN", defaultValue = "auto", converter = ColorMode.Converter.class,
+    // No picocli defaultValue: picocli applies an option's default after parsing when the option was not given,
+    // which overwrote what --no-color had set. The field's initial value is the default instead.
+    @Option(names = "--color", paramLabel = "WHEN", converter = ColorMode.Converter.class,
             completionCandidates = ColorMode.Names.class,
-            description = "Colour the table's statuses: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}: when the"
+            description = "Colour the table's statuses: ${COMPLETION-CANDIDATES} (default: auto: when the"
                     + " report goes to a terminal; NO_COLOR turns it off, FORCE_COLOR on; --color wins over both).")
     public ColorMode mode = ColorMode.AUTO;
 

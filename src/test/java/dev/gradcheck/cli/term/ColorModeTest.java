@@ -51,6 +51,16 @@ class ColorModeTest {
         assertEquals(ColorMode.ALWAYS, check.color.mode);
     }
 
+    @Test
+    void noColorAloneIsNeverAndNeitherIsAuto() {
+        CheckCommand check = new CheckCommand(null, null, Workspace.current(), Terminal.none());
+        picocli.CommandLine cl = new picocli.CommandLine(check);
+        cl.parseArgs("--no-color", "x");
+        assertEquals(ColorMode.NEVER, check.color.mode);
+        cl.parseArgs("x");
+        assertEquals(ColorMode.AUTO, check.color.mode, "a later parse without either starts from the default again");
+    }
+
     private static Map<String, String> env(String key, String value) {
         return Map.of(key, value, "TERM", "xterm");
     }
