@@ -181,6 +181,7 @@ class HostileInputTest {
         List<String> lines = r.out().lines().toList();
         assertTrue(lines.get(0).endsWith("); `gradcheck check` would report it as CRASH"), r.out());
         // the worker's last output (the JVM's fatal-error banner) indented under the problem, then the summary
+        assertTrue(lines.size() > 2, "the worker's last output is shown: " + r.out());
         assertTrue(lines.subList(1, lines.size() - 1).stream().allMatch(l -> l.startsWith("    ")), r.out());
         assertEquals("3 specs: 2 valid, 1 invalid", lines.get(lines.size() - 1),
                 "the graph after it is validated on a fresh worker: " + r.out());

@@ -3,15 +3,17 @@ package dev.gradcheck.cli.shell;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gradcheck.ExternalTool;
 import dev.gradcheck.cli.term.TerminalSession;
 import dev.gradcheck.cli.term.TmuxSession;
+import dev.gradcheck.op.PluginJars;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -27,6 +29,7 @@ class ShellTerminalTest {
 
     private static final Duration START = Duration.ofSeconds(120);
     private static final Duration CHECK = Duration.ofSeconds(120);
+    private static final String SCRIPT_MISSING = "util-linux's script is not installed (apt-get install -y bsdutils)";
 
     @TempDir
     Path dir;
@@ -43,7 +46,7 @@ class ShellTerminalTest {
 
     @Test
     void tabCompletesCommandsAndKeysAReCheckShowsTheEditAndTheHistoryIsKept() throws Exception {
-        assumeTrue(TerminalSession.available(), "util-linux script is not installed");
+        ExternalTool.needed(TerminalSession.available(), SCRIPT_MISSING);
         try (TerminalSession t = TerminalSession.start(dir, "xterm", 100,
                 List.of("shell", spec.toString(), "--history", history.toString()))) {
             int at = t.waitFor("gradcheck tanh-small> ", 0, START);
@@ -74,7 +77,7 @@ class ShellTerminalTest {
 
     @Test
     void onADumbTerminalTheShellWorksWithoutEscapeSequences() throws Exception {
-        assumeTrue(TerminalSession.available(), "util-linux script is not installed");
+        ExternalTool.needed(TerminalSession.available(), SCRIPT_MISSING);
         try (TerminalSession t = TerminalSession.start(dir, "dumb", 80,
                 List.of("shell", "--no-history"))) {
             int at = t.waitFor("gradcheck> ", 0, START);
@@ -94,11 +97,12 @@ class ShellTerminalTest {
 
     @Test
     void theScreenListsCandidatesInColumnsAndCtrlCStopsACheckNotTheShell() throws Exception {
-        assumeTrue(TmuxSession.available(), "tmux is not installed");
-        Path big = Files.writeString(dir.resolve("big.yaml"),
-                "name: tanh-big\nop: tanh\ninputs:\n  x: {shape: [60, 60], init: {uniform: [-2, 2]}}\n");
+        ExternalTool.needed(TmuxSession.available(), "tmux is not installed (apt-get install -y tmux)");
+        Path running = dir.resolve("running");
+        Path hangs = Files.writeString(dir.resolve("hangs.yaml"), "name: hangs\nop: test_hangs\nattrs: {marker: '"
+                + running + "'}\ninputs:\n  x: {shape: [2]}\n");
         try (TmuxSession t = TmuxSession.start(dir, 100, 40, List.of("shell", spec.toString(), "--history",
-                history.toString()))) {
+                history.toString(), "--plugin", hangingPlugin().toString()))) {
             t.waitFor("gradcheck tanh-small>", START); // (screen rows lose their trailing blanks)
             t.keys("set tol", "Tab", "Tab");
             List<String> screen = t.waitFor("tolerance.atol", CHECK);
@@ -109,12 +113,11 @@ class ShellTerminalTest {
             screen = t.waitFor("1 check: 1 passed, 0 failed", CHECK);
             assertTrue(screen.stream().anyMatch(l -> l.startsWith("pass    tanh-small  tanh")), String.join("\n", screen));
 
-            t.keys("load " + big, "Enter", "check", "Enter");
-            t.waitFor("gradcheck tanh-big> check", CHECK);
-            Thread.sleep(1500); // into the check
+            t.keys("load " + hangs, "Enter", "check", "Enter");
+            awaitFile(running, CHECK); // Ctrl-C while the check runs (it never ends by itself)
             t.keys("C-c");
             t.waitFor("interrupted; the worker is being restarted", CHECK);
-            t.waitFor("gradcheck tanh-big>", 2, CHECK); // a prompt again: the shell is still there
+            t.waitFor("gradcheck hangs>", 2, CHECK); // a prompt again: the shell is still there
             t.keys("load " + spec, "Enter", "check", "Enter");
             screen = t.waitFor("1 check: 1 passed, 0 failed (", 2, CHECK);
             assertEquals(2, screen.stream().filter(l -> l.startsWith("pass    tanh-small")).count(),
@@ -125,6 +128,55 @@ class ShellTerminalTest {
                     "a terminal gets the three maps side by side, in colour:\n" + String.join("\n", screen));
             t.keys("exit", "Enter");
             assertEquals(0, t.exitCode(CHECK));
+        }
+    }
+
+    /**
+     * A plugin jar with the op {@code test_hangs}: its forward creates the file its {@code marker} attribute names,
+     * then sleeps for ten minutes. The file proves the check is running in the worker, and a check that cannot end
+     * by itself cannot finish before the Ctrl-C (a real op, however large, does on a fast enough machine).
+     */
+    private Path hangingPlugin() throws IOException {
+        String source = """
+                package testplugins;
+                import dev.gradcheck.spi.Operator;
+                import java.nio.file.Files;
+                import java.nio.file.Path;
+                import java.util.List;
+import java.util.Map;
+                import java.util.Map;
+                import org.nd4j.linalg.api.ndarray.INDArray;
+                public class Hangs implements Operator {
+                    public String name() { return "test_hangs"; }
+                    public List<String> inputNames() { return List.of("x"); }
+                    public List<String> outputNames() { return List.of("y"); }
+                    public List<String> attributeNames() { return List.of("marker"); }
+                    public Map<String, INDArray> forward(Map<String, INDArray> in, Map<String, Object> attrs) {
+                        try {
+                            Files.writeString(Path.of((String) attrs.get("marker")), "running");
+                            Thread.sleep(600_000);
+                        } catch (java.io.IOException | InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        }
+                        return Map.of("y", in.get("x").dup());
+                    }
+                    public Map<String, INDArray> backward(Map<String, INDArray> in, Map<String, INDArray> out,
+                                                          Map<String, INDArray> grads, Map<String, Object> attrs) {
+                        return Map.of("x", grads.get("y").dup());
+                    }
+                }
+                """;
+        Path classes = PluginJars.classes(dir.resolve("plugin"), Map.of("testplugins/Hangs.java", source),
+                List.of("testplugins.Hangs"));
+        return PluginJars.jar(classes, dir.resolve("hangs.jar"));
+    }
+
+    /** Polls for {@code file} until {@code timeout}: the event a test waits for, not a guess at how long it takes. */
+    private static void awaitFile(Path file, Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!Files.exists(file)) {
+            assertTrue(System.nanoTime() < end, file + " did not appear within " + timeout.toSeconds() + " s");
+            Thread.sleep(100);
         }
     }
 }

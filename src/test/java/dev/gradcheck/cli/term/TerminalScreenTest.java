@@ -3,15 +3,15 @@ package dev.gradcheck.cli.term;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gradcheck.ExternalTool;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,9 +33,10 @@ class TerminalScreenTest {
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void needsScript() {
-        assumeTrue(PseudoTerminal.available(), "util-linux's script is needed to run a pseudo-terminal");
+    @BeforeEach // not @BeforeAll: surefire counts the tests of a class skipped there as neither run nor skipped
+    void needsScript() {
+        ExternalTool.needed(PseudoTerminal.available(), "util-linux's script, which runs the pseudo-terminal, is not"
+                + " installed (apt-get install -y bsdutils)");
     }
 
     @Test
