@@ -40,7 +40,6 @@ import dev.gradcheck.run.RunSession;
 import dev.gradcheck.spec.CheckOptions;
 import dev.gradcheck.spec.Overrides;
 import dev.gradcheck.spec.SpecIds;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -208,9 +207,9 @@ public final class CheckCommand implements Callable<Integer> {
             throw new ParameterException(command.commandLine(), "--durations must be 0 (every check) or more, got "
                     + durations);
         }
-        if (collectOnly && format == ReportFormat.JUNIT) {
+        if (collectOnly && format.listing() == ReportFormat.Listing.NONE) {
             throw new ParameterException(command.commandLine(), "--collect-only lists specs as a table or JSON;"
-                    + " --format junit describes checks that ran");
+                    + " --format " + format.cliName() + " describes checks that ran");
         }
         List<Path> given = paths == null || paths.isEmpty() ? project.paths() : paths;
         if (given.isEmpty()) {
@@ -281,9 +280,9 @@ public final class CheckCommand implements Callable<Integer> {
         return report.exitCode();
     }
 
-    /** The matrices the results carry: the failing blocks' for --dump and for the HTML page's heat maps. */
+    /** The matrices the results carry: those the format draws (HTML's heat maps) and those --dump writes. */
     private JacobianCapture capture() {
-        return format == ReportFormat.HTML ? JacobianCapture.FAILING : dump.capture();
+        return format.matrices().union(dump.capture());
     }
 
     /** When and where this run is, its shard, and each check's id (from its location and name). */
@@ -295,15 +294,8 @@ public final class CheckCommand implements Callable<Integer> {
 
     /** --collect-only: the listing, to stdout or --output; exit 2 when it holds invalid specs or nothing. */
     private int collect(SelectionOptions.Selected selected, SpecBatch batch, Project project, Console console) {
-        String text;
-        try {
-            text = format == ReportFormat.JSON
-                    ? CollectListing.json(selected.specs(), batch.specs().size(), selected.shard(), project.ids(),
-                            VersionProvider.version())
-                    : CollectListing.table(selected.specs(), batch.specs().size(), selected.shard(), project.ids());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e); // a StringWriter does not fail
-        }
+        String text = CollectListing.of(format.listing(), selected.specs(), batch.specs().size(), selected.shard(),
+                project.ids());
         boolean written = new ReportWriter(console, format, output, ColorMode.NEVER, false, terminal).writeText(text,
                 selected.specs().size() + " specs selected");
         boolean invalid = selected.specs().stream().anyMatch(s -> !s.isValid());
