@@ -235,9 +235,10 @@ public final class CheckCommand implements Callable<Integer> {
             return ExitCode.USAGE.code();
         }
 
-        RunConfiguration config = new RunConfiguration(selected.specs(), overrides,
-                engineChoice == null ? null : engineChoice.engines(), !inProcess.enabled() && workerOptions != null,
-                jobs, timeout, maxMemory.bytes, plugins, failFast).withJacobians(capture());
+        RunConfiguration config = RunConfiguration.builder(selected.specs()).overrides(overrides)
+                .engines(engineChoice == null ? null : engineChoice.engines())
+                .inWorkers(!inProcess.enabled() && workerOptions != null).jobs(jobs).timeout(timeout)
+                .maxMemory(maxMemory.bytes).plugins(plugins).failFast(failFast).jacobians(capture()).build();
         ReportListener report = new ReportListener(
                 writer, console,
                 new ExitPolicy(!batch.pathProblems().isEmpty(), selected.empty(), requireBackend), start,

@@ -109,8 +109,9 @@ public final class ExplainCommand implements Callable<Integer> {
         if (plugins == null) {
             return ExitCode.USAGE.code();
         }
-        RunConfiguration config = new RunConfiguration(specs, checking.overrides(command), null,
-                !inProcess.enabled() && workers != null, 1, null, null, plugins, false, JacobianCapture.ALL);
+        RunConfiguration config = RunConfiguration.builder(specs).overrides(checking.overrides(command))
+                .inWorkers(!inProcess.enabled() && workers != null).plugins(plugins).jacobians(JacobianCapture.ALL)
+                .build();
         RunOutcome outcome = host.run(config);
         if (outcome.interrupted()) {
             return host.interruptedExitCode();
