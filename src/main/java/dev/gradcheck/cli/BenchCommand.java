@@ -2,6 +2,7 @@ package dev.gradcheck.cli;
 
 import dev.gradcheck.bench.Bench;
 import dev.gradcheck.cli.options.ExitCode;
+import dev.gradcheck.cli.options.ExitCodeHelp;
 import dev.gradcheck.cli.options.VersionProvider;
 import dev.gradcheck.spec.Suggestions;
 import java.io.BufferedReader;
@@ -10,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,7 +27,7 @@ import picocli.CommandLine;
             + " in full and fast mode, for the direct executor and SameDiff's session. Takes a few minutes.",
             "",
             "bench/compare runs the same cases beside PyTorch's gradcheck and prints the ratios."})
-final class BenchCommand implements Callable<Integer> {
+final class BenchCommand implements Callable<Integer>, ExitCodeHelp {
 
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "5",
             description = "Whole checks timed per case and mode; the median is shown (default: ${DEFAULT-VALUE}).")
@@ -93,5 +95,10 @@ final class BenchCommand implements Callable<Integer> {
             throw new ParameterException(command.commandLine(), e.getMessage());
         }
         return ExitCode.OK.code();
+    }
+
+    @Override
+    public Map<String, String> exitCodeHelp() {
+        return ExitCode.successOrUsage("usage error, or output that could not be written in full");
     }
 }

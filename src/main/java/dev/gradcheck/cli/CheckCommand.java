@@ -14,7 +14,6 @@ import dev.gradcheck.cli.options.FormatConverter;
 import dev.gradcheck.cli.options.InProcessOption;
 import dev.gradcheck.cli.options.MaxMemoryOption;
 import dev.gradcheck.cli.options.PluginOptions;
-import dev.gradcheck.cli.options.Project;
 import dev.gradcheck.cli.options.ProjectOptions;
 import dev.gradcheck.cli.options.SelectionOptions;
 import dev.gradcheck.cli.options.TimeoutOption;
@@ -38,20 +37,19 @@ import dev.gradcheck.run.RunHost;
 import dev.gradcheck.run.RunListener;
 import dev.gradcheck.run.RunSession;
 import dev.gradcheck.spec.CheckOptions;
+import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.Overrides;
 import dev.gradcheck.spec.SpecIds;
-import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
 import java.util.List;
-import java.util.concurrent.Callable;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code gradcheck check PATH...}: the main job. */
 @Command(name = "check", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
@@ -70,7 +68,7 @@ import picocli.CommandLine.Spec;
             "  gradcheck check specs/ --last-failed",
             "  gradcheck check specs/ --mode fast --max-elements 64",
             "  gradcheck check --plugin my-ops.jar my-specs/"})
-public final class CheckCommand implements Callable<Integer> {
+public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
 
     @Parameters(arity = "0..*", paramLabel = "PATH",
             description = "Spec files or directories (default: the project file's paths:).")
@@ -157,13 +155,26 @@ public final class CheckCommand implements Callable<Integer> {
     @Mixin
     ProjectOptions projectOptions;
 
-    @Spec
-    CommandSpec command;
-
     private final WorkerOptions workerOptions;
-    private final Workspace workspace;
     private final RunHost host;
     private final Terminal terminal;
+    /** Where this run draws: its status line, and the report and messages around it (made by {@link #console()}). */
+    private Screen screen;
+
+    /** What the command does once configured: list the selection ({@code --collect-only}), or run it. */
+    sealed interface Work permits Listing, Run {}
+
+    /** {@code --collect-only}: the specs found and those the selection picks. */
+    record Listing(SpecBatch batch, SelectionOptions.Selected selected) implements Work {}
+
+    /**
+     * A run of the selected specs.
+     *
+     * @param writer where the report goes, readied already
+     * @param cache  the cache of the last runs, which records this one
+     */
+    record Run(SpecBatch batch, SelectionOptions.Selected selected, RunCache cache, ReportWriter writer,
+               RunConfiguration config) implements Work {}
 
     /**
      * @param inProcessBackends the engine for {@code --in-process}, made for the run's plugins and memory budget
@@ -179,91 +190,100 @@ public final class CheckCommand implements Callable<Integer> {
 
     /** @param host where the run gets its engines and hears of Ctrl-C: this process, or the shell */
     public CheckCommand(WorkerOptions workerOptions, Workspace workspace, RunHost host, Terminal terminal) {
+        super(workspace);
         this.workerOptions = workerOptions;
-        this.workspace = workspace;
         this.host = host;
         this.terminal = terminal;
     }
 
     @Override
-    public Integer call() {
-        long start = System.nanoTime();
-        OffsetDateTime startedAt = OffsetDateTime.now();
-        Screen screen = new Screen(command.commandLine().getOut(), command.commandLine().getErr(),
+    Console console() {
+        screen = new Screen(command.commandLine().getOut(), command.commandLine().getErr(),
                 terminal.errTerminal() && terminal.smartTerm(), terminal.errColumns(), terminal.reportTerminal());
-        Console console = Console.of(screen);
-        Project project = projectOptions.load(command, workspace, console.err());
-        if (project == null) {
-            return ExitCode.USAGE.code();
-        }
-        Overrides overrides = checking.overrides(command);
+        return Console.of(screen);
+    }
+
+    @Override
+    ProjectOptions projectOptions() {
+        return projectOptions;
+    }
+
+    @Override
+    void validate() {
+        checking.overrides(command); // throws the usage error of a bad checking option; configure asks again
         if (jobs < 1) {
             throw new ParameterException(command.commandLine(), "--jobs must be at least 1, got " + jobs);
         }
-        if (overrides.threads() == null && jobs > 1 && !inProcess.enabled()) { // the workers share the processors
-            overrides = overrides.withThreads(CheckOptions.defaultThreads(jobs));
-        }
-        Double timeout = timeoutOption.seconds(command);
+        timeoutOption.seconds(command); // the same, for --timeout
         if (durations != null && durations < 0) {
             throw new ParameterException(command.commandLine(), "--durations must be 0 (every check) or more, got "
                     + durations);
         }
-        if (collectOnly && format == ReportFormat.JUNIT) {
+        if (collectOnly && format.listing() == ReportFormat.Listing.NONE) {
             throw new ParameterException(command.commandLine(), "--collect-only lists specs as a table or JSON;"
-                    + " --format junit describes checks that ran");
+                    + " --format " + format.cliName() + " describes checks that ran");
         }
-        List<Path> given = paths == null || paths.isEmpty() ? project.paths() : paths;
-        if (given.isEmpty()) {
-            throw new ParameterException(command.commandLine(), "no PATH given, and no paths: in a project file ("
-                    + ProjectOptions.describe(projectOptions.config, workspace) + ")");
-        }
-        ReportWriter writer = new ReportWriter(console, format, output, color.mode, quiet, terminal);
+    }
+
+    /** The selection (a listing of it with --collect-only), the report's writer, the run's configuration. */
+    @Override
+    Work configure(Start start) {
+        PrintWriter err = start.console().err();
+        List<Path> given = pathsOrProject(paths, start.project());
+        ReportWriter writer = new ReportWriter(start.console(), format, output, color.mode, quiet, terminal);
         if (!writer.prepare()) { // now, not after the run: its results would be lost
-            return ExitCode.USAGE.code();
+            return null;
         }
-        SpecBatch batch = SpecBatch.load(given);
-        batch.pathProblems().forEach(p -> console.err().println("gradcheck: " + p));
-        RunCache cache = selection.cache(command, project, console.err());
-        SelectionOptions.Selected selected = selection.select(command, batch.specs(), project, cache, console.err());
+        SpecBatch batch = start.specs(given);
+        RunCache cache = selection.cache(command, start.project(), err);
+        SelectionOptions.Selected selected = selection.select(command, batch.specs(), start.project(), cache, err);
         if (collectOnly) {
-            return collect(selected, batch, project, console);
+            return new Listing(batch, selected);
         }
         if (inProcess.enabled() && jobs > 1) {
-            console.err().println("gradcheck: --jobs applies to worker JVMs; --in-process checks one spec at a time");
+            err.println("gradcheck: --jobs applies to worker JVMs; --in-process checks one spec at a time");
         }
-        PluginSet plugins = pluginOptions.loadOrReport(console.err(), project.plugins());
+        PluginSet plugins = start.plugins(pluginOptions);
         if (plugins == null) {
-            return ExitCode.USAGE.code();
+            return null;
         }
+        return new Run(batch, selected, cache, writer, runConfiguration(selected.specs(), plugins));
+    }
 
-        RunConfiguration config = new RunConfiguration(selected.specs(), overrides,
-                engineChoice == null ? null : engineChoice.engines(), !inProcess.enabled() && workerOptions != null,
-                jobs, timeout, maxMemory.bytes, plugins, failFast).withJacobians(capture());
-        ReportListener report = new ReportListener(
-                writer, console,
-                new ExitPolicy(!batch.pathProblems().isEmpty(), selected.empty(), requireBackend), start,
-                details(startedAt, selected, project.ids()));
+    @Override
+    int execute(Work work, Start start) {
+        return work instanceof Listing listing ? collect(listing, start) : run((Run) work, start);
+    }
+
+    /** What the options ask of a run of these specs. */
+    private RunConfiguration runConfiguration(List<LoadedSpec> specs, PluginSet plugins) {
+        Overrides overrides = checking.overrides(command);
+        if (overrides.threads() == null && jobs > 1 && !inProcess.enabled()) { // the workers share the processors
+            overrides = overrides.withThreads(CheckOptions.defaultThreads(jobs));
+        }
+        return RunConfiguration.builder(specs).overrides(overrides)
+                .engines(engineChoice == null ? null : engineChoice.engines())
+                .inWorkers(!inProcess.enabled() && workerOptions != null).jobs(jobs)
+                .timeout(timeoutOption.seconds(command)).maxMemory(maxMemory.bytes).plugins(plugins)
+                .failFast(failFast).jacobians(capture()).build();
+    }
+
+    /** The matrices the results carry: those the format draws (HTML's heat maps) and those --dump writes. */
+    private JacobianCapture capture() {
+        return format.matrices().union(dump.capture());
+    }
+
+    /** Runs the checks, the report and the other listeners hearing them; returns the exit code. */
+    private int run(Run run, Start start) {
+        Console console = start.console();
+        ReportListener report = new ReportListener(run.writer(), console,
+                new ExitPolicy(!run.batch().pathProblems().isEmpty(), run.selected().empty(), requireBackend),
+                start.nanos(), details(start.startedAt(), run.selected(), start.project().ids()));
         try (EngineOutput.Shown shown = EngineOutput.showingTo(verbose ? console.err()::println : null);
-             EnginePool pool = host.pool(config)) {
-            RunSession session = new RunSession(config, pool);
-            if (screen.hasStatusLine()) {
-                session.addListener(new ProgressLine(screen));
-            }
-            session.addListener(new RunListener() {
-                @Override
-                public void notice(String message) {
-                    console.err().println("gradcheck: " + message);
-                }
-            });
-            session.addListener(cache.recorder(project.ids()));
-            DumpOptions.Writer dumper = dump.listener(console.err());
-            if (dumper != null) {
-                session.addListener(dumper);
-            }
-            session.addListener(report);
-            if (durations != null) {
-                session.addListener(new SlowestChecks(durations, console.err()));
-            }
+             EnginePool pool = host.pool(run.config())) {
+            RunSession session = new RunSession(run.config(), pool);
+            DumpOptions.Writer dumper = listen(session, report, run.cache().recorder(start.project().ids()),
+                    console);
             // Ctrl-C (SIGTERM, SIGHUP) ends the session: the report so far, still a valid report, with the exit
             // code of the interruption
             try (RunHost.Watch watch = host.onInterrupt(session::interrupt)) {
@@ -281,9 +301,33 @@ public final class CheckCommand implements Callable<Integer> {
         return report.exitCode();
     }
 
-    /** The matrices the results carry: the failing blocks' for --dump and for the HTML page's heat maps. */
-    private JacobianCapture capture() {
-        return format == ReportFormat.HTML ? JacobianCapture.FAILING : dump.capture();
+    /**
+     * Adds the run's listeners, in the order they hear each event: the status line, notices, the cache's
+     * recorder, --dump, the report, --durations.
+     *
+     * @return --dump's writer, or null without --dump
+     */
+    private DumpOptions.Writer listen(RunSession session, ReportListener report, RunListener recorder,
+                                      Console console) {
+        if (screen.hasStatusLine()) {
+            session.addListener(new ProgressLine(screen));
+        }
+        session.addListener(new RunListener() {
+            @Override
+            public void notice(String message) {
+                console.err().println("gradcheck: " + message);
+            }
+        });
+        session.addListener(recorder);
+        DumpOptions.Writer dumper = dump.listener(console.err());
+        if (dumper != null) {
+            session.addListener(dumper);
+        }
+        session.addListener(report);
+        if (durations != null) {
+            session.addListener(new SlowestChecks(durations, console.err()));
+        }
+        return dumper;
     }
 
     /** When and where this run is, its shard, and each check's id (from its location and name). */
@@ -294,16 +338,12 @@ public final class CheckCommand implements Callable<Integer> {
     }
 
     /** --collect-only: the listing, to stdout or --output; exit 2 when it holds invalid specs or nothing. */
-    private int collect(SelectionOptions.Selected selected, SpecBatch batch, Project project, Console console) {
-        String text;
-        try {
-            text = format == ReportFormat.JSON
-                    ? CollectListing.json(selected.specs(), batch.specs().size(), selected.shard(), project.ids(),
-                            VersionProvider.version())
-                    : CollectListing.table(selected.specs(), batch.specs().size(), selected.shard(), project.ids());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e); // a StringWriter does not fail
-        }
+    private int collect(Listing listing, Start start) {
+        SelectionOptions.Selected selected = listing.selected();
+        SpecBatch batch = listing.batch();
+        Console console = start.console();
+        String text = CollectListing.of(format.listing(), selected.specs(), batch.specs().size(), selected.shard(),
+                start.project().ids());
         boolean written = new ReportWriter(console, format, output, ColorMode.NEVER, false, terminal).writeText(text,
                 selected.specs().size() + " specs selected");
         boolean invalid = selected.specs().stream().anyMatch(s -> !s.isValid());
@@ -313,5 +353,16 @@ public final class CheckCommand implements Callable<Integer> {
         boolean usage = !written || invalid || !batch.pathProblems().isEmpty()
                 || selected.specs().isEmpty() && selected.empty() != null;
         return usage ? ExitCode.USAGE.code() : ExitCode.OK.code();
+    }
+
+    /** Every code there is: a run can end with any of them. */
+    @Override
+    public Map<String, String> exitCodeHelp() {
+        return ExitCode.listed(ExitCode.values());
+    }
+
+    @Override
+    public boolean highestApplies() {
+        return true;
     }
 }

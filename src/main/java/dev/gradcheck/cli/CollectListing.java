@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gradcheck.cli.options.VersionProvider;
+import dev.gradcheck.report.ReportFormat;
 import dev.gradcheck.result.Engine;
 import dev.gradcheck.run.Shard;
 import dev.gradcheck.spec.LoadedSpec;
@@ -11,6 +13,7 @@ import dev.gradcheck.spec.SpecError;
 import dev.gradcheck.spec.SpecIds;
 import java.io.IOException;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +28,25 @@ final class CollectListing {
     static final int SCHEMA_VERSION = 1;
 
     private CollectListing() {}
+
+    /**
+     * The listing as a format lists a collection ({@link ReportFormat#listing()}).
+     *
+     * @param found how many specs were found before any selection
+     * @param shard the shard taken, or null
+     * @throws IllegalArgumentException for a format that lists none, which {@code check} refuses before this
+     */
+    static String of(ReportFormat.Listing listing, List<LoadedSpec> specs, int found, Shard shard, SpecIds ids) {
+        try {
+            return switch (listing) {
+                case TABLE -> table(specs, found, shard, ids);
+                case JSON -> json(specs, found, shard, ids, VersionProvider.version());
+                case NONE -> throw new IllegalArgumentException("this format lists no collection");
+            };
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
+        }
+    }
 
     /**
      * @param found how many specs were found before any selection

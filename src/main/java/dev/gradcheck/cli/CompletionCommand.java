@@ -2,8 +2,10 @@ package dev.gradcheck.cli;
 
 import dev.gradcheck.cli.options.EnumOption;
 import dev.gradcheck.cli.options.ExitCode;
+import dev.gradcheck.cli.options.ExitCodeHelp;
 import dev.gradcheck.cli.options.VersionProvider;
 import java.util.Iterator;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.AutoComplete;
 import picocli.CommandLine.Command;
@@ -23,7 +25,7 @@ import picocli.CommandLine;
             "  bash:  gradcheck completion bash > ~/.local/share/bash-completion/completions/gradcheck",
             "  zsh:   gradcheck completion zsh > ~/.zfunc/_gradcheck_bash  # and source it from ~/.zshrc",
             "or load it into the current shell:  source <(gradcheck completion bash)"})
-final class CompletionCommand implements Callable<Integer> {
+final class CompletionCommand implements Callable<Integer>, ExitCodeHelp {
 
     enum Shell { BASH, ZSH }
 
@@ -56,5 +58,10 @@ final class CompletionCommand implements Callable<Integer> {
         public Iterator<String> iterator() {
             return EnumOption.names(Shell.values()).iterator();
         }
+    }
+
+    @Override
+    public Map<String, String> exitCodeHelp() {
+        return ExitCode.successOrUsage("usage error, or output that could not be written in full");
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gradcheck.cli.options.ExitCode;
 import dev.gradcheck.cli.options.VersionProvider;
+import dev.gradcheck.cli.options.Workspace;
 import dev.gradcheck.cli.term.Console;
 import dev.gradcheck.op.OpCatalog;
 import dev.gradcheck.op.OpInfo;
@@ -22,12 +23,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code gradcheck coverage [PATH...]}: which ops with a backward the specs check. */
 @Command(name = "coverage", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
@@ -38,7 +36,7 @@ import picocli.CommandLine.Spec;
             + " known bug (expect: fail/error) is covered but not verified.",
             "Only valid specs count; run 'gradcheck validate' for the others. A spec naming an op ND4J does not"
             + " have is reported on stderr and not counted. See ${sys:gradcheck.docs:-docs}/coverage.md."})
-final class CoverageCommand implements Callable<Integer> {
+final class CoverageCommand extends AbstractCommand<SpecBatch> {
 
     @Parameters(arity = "0..*", paramLabel = "PATH", defaultValue = "specs",
             description = "Spec files or directories (default: ${DEFAULT-VALUE}, relative to the working directory).")
@@ -50,23 +48,41 @@ final class CoverageCommand implements Callable<Integer> {
     @Option(names = "--uncovered", description = "List only the ops no spec covers (the totals stay the same).")
     boolean uncoveredOnly;
 
-    @Spec
-    CommandSpec command;
-
     /** One op with a backward, how many specs name it, and how many of those are expected to pass. */
     record Row(OpInfo op, int specs, int passing) {}
 
+    CoverageCommand(Workspace workspace) {
+        super(workspace);
+    }
+
+    /** The specs under the paths; a path not found ends the command (a partial count would mislead). */
     @Override
-    public Integer call() throws IOException {
-        Console console = Console.of(command);
-        SpecBatch batch = SpecBatch.load(paths);
-        batch.pathProblems().forEach(p -> console.err().println("gradcheck: " + p));
-        if (!batch.pathProblems().isEmpty()) {
-            return ExitCode.USAGE.code();
+    SpecBatch configure(Start start) {
+        SpecBatch batch = start.specs(paths);
+        return batch.pathProblems().isEmpty() ? batch : null;
+    }
+
+    @Override
+    int execute(SpecBatch batch, Start start) throws IOException {
+        Console console = start.console();
+        List<Row> rows = count(batch, OpCatalog.nd4j(), console);
+        PrintWriter out = console.out();
+        if (json) {
+            writeJson(rows, out);
+        } else {
+            writeTable(rows, out);
         }
+        out.flush();
+        return ExitCode.OK.code();
+    }
+
+    /**
+     * Every op of the catalog with a backward, and how many valid specs name it; a spec naming an op the catalog
+     * does not have is said on stderr and not counted, and so are invalid specs, in one line.
+     */
+    private static List<Row> count(SpecBatch batch, OpCatalog catalog, Console console) {
         Map<String, Integer> specsPerOp = new TreeMap<>();
         Map<String, Integer> passingPerOp = new TreeMap<>();
-        OpCatalog catalog = OpCatalog.nd4j();
         long invalid = 0;
         for (LoadedSpec loaded : batch.specs()) {
             if (!loaded.isValid()) {
@@ -93,17 +109,14 @@ final class CoverageCommand implements Callable<Integer> {
             console.err().println("gradcheck: " + invalid + " invalid spec(s) not counted ('gradcheck validate' lists"
                     + " them)");
         }
-        List<Row> rows = catalog.withBackward().stream()
+        return catalog.withBackward().stream()
                 .map(o -> new Row(o, specsPerOp.getOrDefault(o.name(), 0), passingPerOp.getOrDefault(o.name(), 0)))
                 .toList();
-        PrintWriter out = console.out();
-        if (json) {
-            writeJson(rows, out);
-        } else {
-            writeTable(rows, out);
-        }
-        out.flush();
-        return ExitCode.OK.code();
+    }
+
+    @Override
+    public Map<String, String> exitCodeHelp() {
+        return ExitCode.successOrUsage("usage error, a path was not found, or output not written in full");
     }
 
     private static long covered(List<Row> rows) {

@@ -7,6 +7,7 @@ import dev.gradcheck.cli.options.ExitCode;
 import dev.gradcheck.cli.options.InProcessOption;
 import dev.gradcheck.cli.options.PluginOptions;
 import dev.gradcheck.cli.options.VersionProvider;
+import dev.gradcheck.cli.options.Workspace;
 import dev.gradcheck.cli.term.Console;
 import dev.gradcheck.cli.term.HeatMapScreen;
 import dev.gradcheck.cli.term.Terminal;
@@ -28,13 +29,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.Callable;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code gradcheck explain}: checks a spec and draws each Jacobian block it compared ({@link HeatMapScreen}). */
 @Command(name = "explain", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
@@ -47,7 +46,7 @@ import picocli.CommandLine.Spec;
             "  gradcheck explain specs/linalg/matrix.yaml --name matrix-inverse-batch --html inverse.html",
             "%nThe pictures fit the terminal's width ($COLUMNS wins; 120 when stdout is not a terminal). Colour as"
                 + " --color says: by default on a terminal, unless NO_COLOR is set (FORCE_COLOR turns it on)."})
-public final class ExplainCommand implements Callable<Integer> {
+public final class ExplainCommand extends AbstractCommand<ExplainCommand.Work> {
 
     @Parameters(paramLabel = "SPEC", description = "A spec file.")
     Path spec;
@@ -71,23 +70,29 @@ public final class ExplainCommand implements Callable<Integer> {
     @Mixin
     PluginOptions pluginOptions;
 
-    @Spec
-    CommandSpec command;
-
     private final WorkerOptions workers;
     private final RunHost host;
     private final Terminal terminal;
 
+    /**
+     * The specs to draw and the plugins whose ops they may name.
+     *
+     * @param invalid whether a spec of them has errors (said on stderr): the exit code is at least 2
+     */
+    record Work(List<LoadedSpec> specs, boolean invalid, PluginSet plugins) {}
+
     /** @param terminal whether stdout is a terminal and how wide: the pictures' colour and width */
-    ExplainCommand(WorkerOptions workers, RunHost host, Terminal terminal) {
+    ExplainCommand(WorkerOptions workers, RunHost host, Workspace workspace, Terminal terminal) {
+        super(workspace);
         this.workers = workers;
         this.host = host;
         this.terminal = terminal;
     }
 
+    /** The file's specs (the one of --name), their errors said, and the plugins. */
     @Override
-    public Integer call() throws InterruptedException {
-        Console console = Console.of(command);
+    Work configure(Start start) {
+        Console console = start.console();
         List<LoadedSpec> inFile = new SpecLoader().load(spec);
         List<LoadedSpec> specs = inFile;
         if (name != null) {
@@ -95,7 +100,7 @@ public final class ExplainCommand implements Callable<Integer> {
             if (specs.isEmpty()) {
                 console.err().println("gradcheck: no spec named '" + name + "' in " + spec + "; it has: "
                         + String.join(", ", inFile.stream().map(LoadedSpec::name).toList()));
-                return ExitCode.USAGE.code();
+                return null;
             }
         }
         boolean invalid = false;
@@ -105,12 +110,17 @@ public final class ExplainCommand implements Callable<Integer> {
                 invalid = true;
             }
         }
-        PluginSet plugins = pluginOptions.loadOrReport(console.err());
-        if (plugins == null) {
-            return ExitCode.USAGE.code();
-        }
-        RunConfiguration config = new RunConfiguration(specs, checking.overrides(command), null,
-                !inProcess.enabled() && workers != null, 1, null, null, plugins, false, JacobianCapture.ALL);
+        PluginSet plugins = start.plugins(pluginOptions);
+        return plugins == null ? null : new Work(specs, invalid, plugins);
+    }
+
+    /** Checks the specs with every block's matrices, draws each result, and writes the page --html asks for. */
+    @Override
+    int execute(Work work, Start start) throws InterruptedException {
+        Console console = start.console();
+        RunConfiguration config = RunConfiguration.builder(work.specs()).overrides(checking.overrides(command))
+                .inWorkers(!inProcess.enabled() && workers != null).plugins(work.plugins())
+                .jacobians(JacobianCapture.ALL).build();
         RunOutcome outcome = host.run(config);
         if (outcome.interrupted()) {
             return host.interruptedExitCode();
@@ -121,20 +131,41 @@ public final class ExplainCommand implements Callable<Integer> {
             screen.print(r, console.out());
             console.out().println();
         }
-        int exit = Math.max(ExitCode.of(outcome.results()), invalid ? ExitCode.USAGE.code() : 0);
-        if (html != null) {
-            try (Writer w = Files.newBufferedWriter(html, StandardCharsets.UTF_8)) {
-                ReportFormat.HTML.renderer().render(outcome.results(),
-                        Summary.of(outcome.results(), outcome.seconds(), exit),
-                        ReportContext.plain(VersionProvider.version()), w);
-            } catch (IOException e) {
-                console.err().println("gradcheck: cannot write " + html + ": " + e.getMessage());
-                return ExitCode.USAGE.code();
-            }
-            console.err().println("wrote " + html);
+        int exit = Math.max(ExitCode.of(outcome.results()), work.invalid() ? ExitCode.USAGE.code() : 0);
+        if (html != null && !writeHtml(outcome, exit, console)) {
+            return ExitCode.USAGE.code();
         }
         console.out().flush();
         return exit;
     }
 
+    /** --html: the same pictures as one page; false after saying on stderr why it could not be written. */
+    private boolean writeHtml(RunOutcome outcome, int exit, Console console) {
+        try (Writer w = Files.newBufferedWriter(html, StandardCharsets.UTF_8)) {
+            Summary summary = Summary.of(outcome.results(), outcome.seconds(), exit);
+            ReportFormat.HTML.renderer().render(outcome.results(), summary,
+                    ReportContext.plain(VersionProvider.version()), w);
+        } catch (IOException e) {
+            console.err().println("gradcheck: cannot write " + html + ": " + e.getMessage());
+            return false;
+        }
+        console.err().println("wrote " + html);
+        return true;
+    }
+
+    /** A check of each spec, then its pictures. */
+    @Override
+    public Map<String, String> exitCodeHelp() {
+        Map<String, String> codes = ExitCode.listed(ExitCode.OK, ExitCode.MISMATCH);
+        codes.put("2", "usage error, an invalid spec, no spec of that --name, or an HTML page or output that could"
+                + " not be written");
+        codes.put("3", ExitCode.OP_ERROR.meaning());
+        codes.put("130", "interrupted (Ctrl-C): nothing is drawn");
+        return codes;
+    }
+
+    @Override
+    public boolean highestApplies() {
+        return true;
+    }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gradcheck.cli.options.ExitCode;
 import dev.gradcheck.cli.options.PluginOptions;
 import dev.gradcheck.cli.options.VersionProvider;
+import dev.gradcheck.cli.options.Workspace;
 import dev.gradcheck.cli.term.Console;
 import dev.gradcheck.cli.term.Terminal;
 import dev.gradcheck.op.ArgInfo;
@@ -18,13 +19,11 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.Callable;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code gradcheck list-ops}: the operators a spec can name. */
 @Command(name = "list-ops", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
@@ -33,7 +32,7 @@ import picocli.CommandLine.Spec;
             + " a spec's attrs can set (from ND4J's op descriptors).",
             "Registry-only ops (no SameDiff class) are listed with --all; plugin ops (--plugin) are listed with"
                 + " their source."})
-final class ListOpsCommand implements Callable<Integer> {
+final class ListOpsCommand extends AbstractCommand<ListOpsCommand.Work> {
 
     @Parameters(arity = "0..1", paramLabel = "GLOB", description = "Only ops whose name matches this glob (*, ?, [abc], {a,b}).")
     String pattern;
@@ -47,36 +46,44 @@ final class ListOpsCommand implements Callable<Integer> {
     @Mixin
     PluginOptions pluginOptions;
 
-    @Spec
-    CommandSpec command;
-
     private final Terminal terminal;
 
+    /**
+     * What to list.
+     *
+     * @param glob    the names to list, or null for every one
+     * @param plugins plugin ops, listed with the catalog's
+     */
+    record Work(Glob glob, PluginSet plugins) {}
+
     /** @param terminal how wide the table may be (ATTRIBUTES wraps to fit a terminal) */
-    ListOpsCommand(Terminal terminal) {
+    ListOpsCommand(Workspace workspace, Terminal terminal) {
+        super(workspace);
         this.terminal = terminal;
     }
 
     @Override
-    public Integer call() throws IOException {
+    Work configure(Start start) {
         Glob glob;
         try {
             glob = pattern == null ? null : Glob.of(pattern);
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(command.commandLine(), e.getMessage());
         }
-        PluginSet plugins = pluginOptions.loadOrReport(Console.of(command).err());
-        if (plugins == null) {
-            return ExitCode.USAGE.code();
-        }
+        PluginSet plugins = start.plugins(pluginOptions);
+        return plugins == null ? null : new Work(glob, plugins);
+    }
+
+    @Override
+    int execute(Work work, Start start) throws IOException {
         List<OpInfo> known = new ArrayList<>(OpCatalog.nd4j().all());
-        known.addAll(plugins.describe());
+        known.addAll(work.plugins().describe());
         known.sort(Comparator.comparing(OpInfo::name));
         List<OpInfo> ops = known.stream()
                 .filter(o -> all || o.checkable())
-                .filter(o -> glob == null || glob.matches(o.name()))
+                .filter(o -> work.glob() == null || work.glob().matches(o.name()))
                 .toList();
-        PrintWriter out = Console.of(command).out();
+        PrintWriter out = start.console().out();
         if (json) {
             writeJson(ops, out);
         } else {
@@ -84,6 +91,11 @@ final class ListOpsCommand implements Callable<Integer> {
         }
         out.flush();
         return ExitCode.OK.code();
+    }
+
+    @Override
+    public Map<String, String> exitCodeHelp() {
+        return ExitCode.successOrUsage("usage error, a plugin that cannot load, or output not written in full");
     }
 
     /** @param columns the terminal's width, to which ATTRIBUTES wraps under itself; 0 for no limit */

@@ -6,6 +6,7 @@ import dev.gradcheck.backend.JvmSetup;
 import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.backend.WorkerPool;
 import dev.gradcheck.cli.options.ExitCode;
+import dev.gradcheck.cli.options.ExitCodeHelp;
 import dev.gradcheck.cli.options.ProjectHelp;
 import dev.gradcheck.cli.options.Workspace;
 import dev.gradcheck.cli.output.ReportChannel;
@@ -15,7 +16,6 @@ import dev.gradcheck.run.RunHost;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import picocli.CommandLine;
 
 /** Entry point: wires the commands and keeps stdout for reports. */
@@ -140,36 +140,39 @@ public final class Main {
     /** @param terminal whether stdout and stderr are terminals, and how wide (tests pretend) */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err, BackendFactory backends,
                                           WorkerOptions workers, Workspace workspace, Terminal terminal) {
-        return tree(out, err, backends, workers, workspace, RunHost.process(backends, workers), terminal, true);
+        return tree(new Wiring(out, err, backends, workers, workspace, RunHost.process(backends, workers), terminal),
+                true);
     }
 
     /**
-     * The commands as the shell offers them at its prompt: every one but {@code shell} and {@code completion},
-     * running checks on the engines {@code host} gives (the shell's warm worker), on the shell's terminal.
+     * What the commands are built over: their streams, the in-process engine and the workers' options, where they
+     * run, where their runs get engines (this process, or the shell's warm worker) and the terminal.
      */
-    public static CommandLine commandLine(PrintWriter out, PrintWriter err, BackendFactory backends,
-                                          WorkerOptions workers, Workspace workspace, RunHost host, Terminal terminal) {
-        return tree(out, err, backends, workers, workspace, host, terminal, false);
-    }
+    private record Wiring(PrintWriter out, PrintWriter err, BackendFactory backends, WorkerOptions workers,
+                          Workspace workspace, RunHost host, Terminal terminal) {}
 
-    private static CommandLine tree(PrintWriter out, PrintWriter err, BackendFactory backends, WorkerOptions workers,
-                                    Workspace workspace, RunHost host, Terminal terminal, boolean withShell) {
+    /**
+     * @param withShell whether the tree has {@code shell} and {@code completion}: not the shell's own, whose
+     *                  commands run checks on the engines its host gives (the shell's warm worker)
+     */
+    private static CommandLine tree(Wiring w, boolean withShell) {
         Docs.publish();
         CommandLine cl = new CommandLine(new GradcheckCommand());
-        cl.addSubcommand(new CommandLine(new CheckCommand(workers, workspace, host, terminal)));
-        cl.addSubcommand(new CommandLine(new ExplainCommand(workers, host, terminal)));
-        cl.addSubcommand(new CommandLine(new ValidateCommand(backends, workers, workspace)));
-        cl.addSubcommand(new CommandLine(new ListOpsCommand(terminal)));
+        cl.addSubcommand(new CommandLine(new CheckCommand(w.workers(), w.workspace(), w.host(), w.terminal())));
+        cl.addSubcommand(new CommandLine(new ExplainCommand(w.workers(), w.host(), w.workspace(), w.terminal())));
+        cl.addSubcommand(new CommandLine(new ValidateCommand(w.backends(), w.workers(), w.workspace())));
+        cl.addSubcommand(new CommandLine(new ListOpsCommand(w.workspace(), w.terminal())));
         cl.addSubcommand(new CommandLine(new BenchCommand()));
-        cl.addSubcommand(new CommandLine(new CoverageCommand()));
-        cl.addSubcommand(new CommandLine(new MergeCommand(workspace, terminal)));
+        cl.addSubcommand(new CommandLine(new CoverageCommand(w.workspace())));
+        cl.addSubcommand(new CommandLine(new MergeCommand(w.workspace(), w.terminal())));
         if (withShell) {
-            cl.addSubcommand(new CommandLine(new ShellCommand(backends, workers, terminal,
-                    (o, e, w, h) -> commandLine(o, e, backends, w, workspace, h, terminal))));
+            cl.addSubcommand(new CommandLine(new ShellCommand(w.backends(), w.workers(), w.terminal(),
+                    (out, err, workers, host) -> tree(new Wiring(out, err, w.backends(), workers, w.workspace(), host,
+                            w.terminal()), false))));
             cl.addSubcommand(new CommandLine(new CompletionCommand()));
         }
-        cl.setOut(out);
-        cl.setErr(err);
+        cl.setOut(w.out());
+        cl.setErr(w.err());
         cl.setParameterExceptionHandler(new UsageErrors());
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             commandLine.getErr().println("gradcheck: internal error: " + e
@@ -181,17 +184,21 @@ public final class Main {
         });
         listExitCodes(cl);
         for (CommandLine sub : cl.getSubcommands().values()) {
-            ProjectHelp.add(sub, workspace);
+            ProjectHelp.add(sub, w.workspace());
         }
         return cl;
     }
 
-    /** Each command's --help lists the exit codes it can end with (picocli aligns them). */
+    /** Each command's --help lists the exit codes it can end with, as the command says them (picocli aligns them). */
     private static void listExitCodes(CommandLine command) {
+        if (!(command.getCommandSpec().userObject() instanceof ExitCodeHelp codes)) {
+            throw new IllegalStateException("command " + command.getCommandName() + " does not say its exit codes"
+                    + " (ExitCodeHelp)");
+        }
         command.getCommandSpec().usageMessage()
-                .exitCodeListHeading("%nExit codes" + (List.of("check", "explain", "shell")
-                        .contains(command.getCommandName()) ? " (the highest that applies)" : "") + ":%n")
-                .exitCodeList(ExitCode.helpList(command.getCommandName()));
+                .exitCodeListHeading("%nExit codes" + (codes.highestApplies() ? " (the highest that applies)" : "")
+                        + ":%n")
+                .exitCodeList(codes.exitCodeHelp());
         command.getSubcommands().values().forEach(Main::listExitCodes);
     }
 }

@@ -15,13 +15,11 @@ import dev.gradcheck.run.Durations;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.Callable;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code gradcheck merge REPORT...}: one report from the JSON reports of several shards (CI matrices). */
 @Command(name = "merge", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false,
@@ -35,7 +33,7 @@ import picocli.CommandLine.Spec;
             "  gradcheck merge shard-1.json shard-2.json shard-3.json",
             "  gradcheck merge reports/ --format junit --output gradcheck.xml",
             "  gradcheck merge reports/ --write-durations .ci/gradcheck-durations.json"})
-final class MergeCommand implements Callable<Integer> {
+final class MergeCommand extends AbstractCommand<MergeCommand.Work> {
 
     @Parameters(arity = "1..*", paramLabel = "REPORT",
             description = "JSON reports (check --format json), or directories holding them (every *.json under"
@@ -64,34 +62,39 @@ final class MergeCommand implements Callable<Integer> {
     @Mixin
     ProjectOptions projectOptions;
 
-    @Spec
-    CommandSpec command;
-
-    private final Workspace workspace;
     private final Terminal terminal;
 
+    /** Where the merged report goes, readied already, and the reports read. */
+    record Work(ReportWriter writer, ReportMerge.Merged merged) {}
+
     MergeCommand(Workspace workspace, Terminal terminal) {
-        this.workspace = workspace;
+        super(workspace);
         this.terminal = terminal;
     }
 
     @Override
-    public Integer call() {
-        Console console = Console.of(command);
-        if (projectOptions.load(command, workspace, console.err()) == null) {
-            return ExitCode.USAGE.code();
-        }
+    ProjectOptions projectOptions() {
+        return projectOptions;
+    }
+
+    /** The writer, readied before the reports are read, and the reports, refused when they do not merge. */
+    @Override
+    Work configure(Start start) {
+        Console console = start.console();
         ReportWriter writer = new ReportWriter(console, format, output, color.mode, quiet, terminal);
         if (!writer.prepare()) {
-            return ExitCode.USAGE.code();
+            return null;
         }
         ReportMerge.Merged merged = ReportMerge.read(reports);
         merged.problems().forEach(p -> console.err().println("gradcheck: merge: " + p));
-        if (merged.refused()) {
-            return ExitCode.USAGE.code();
-        }
+        return merged.refused() ? null : new Work(writer, merged);
+    }
+
+    @Override
+    int execute(Work work, Start start) {
+        ReportMerge.Merged merged = work.merged();
         int exit = merged.exitCode();
-        boolean ok = writer.write(merged.results(), merged.summary(), merged.interrupted(), merged.details());
+        boolean ok = work.writer().write(merged.results(), merged.summary(), merged.interrupted(), merged.details());
         if (!ok) {
             exit = Math.max(exit, ExitCode.USAGE.code());
         }
@@ -99,11 +102,24 @@ final class MergeCommand implements Callable<Integer> {
             try {
                 Durations.write(writeDurations, merged.durations());
             } catch (IOException e) {
-                console.err().println("gradcheck: merge: cannot write durations to " + writeDurations + ": "
+                start.console().err().println("gradcheck: merge: cannot write durations to " + writeDurations + ": "
                         + e.getMessage());
                 exit = Math.max(exit, ExitCode.USAGE.code());
             }
         }
         return exit;
+    }
+
+    /** The code the whole run would have had: the checks', or a shard's own. */
+    @Override
+    public Map<String, String> exitCodeHelp() {
+        Map<String, String> codes = ExitCode.listed(ExitCode.OK, ExitCode.MISMATCH, ExitCode.USAGE, ExitCode.OP_ERROR);
+        codes.put(Integer.toString(ExitCode.USAGE.code()), "usage error, a report that cannot be read or merged (a"
+                + " schema version mixed, a shard twice or missing), an invalid spec, or output not written in full");
+        for (ExitCode c : List.of(ExitCode.HANGUP, ExitCode.INTERRUPTED, ExitCode.TERMINATED)) {
+            codes.put(Integer.toString(c.code()), "a shard's run was " + c.meaning().substring(0,
+                    c.meaning().indexOf(';')) + ": the merged report holds what it had");
+        }
+        return codes;
     }
 }

@@ -25,7 +25,9 @@ import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecError;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,7 +48,7 @@ import picocli.CommandLine.Spec;
             "Op names and attributes are checked against the op catalog recorded at build time, in this JVM and"
                 + " without ND4J; the worker, the only JVM that starts ND4J, starts as soon as the specs are read if"
                 + " one of them needs it, and --static leaves out everything that runs an op."})
-final class ValidateCommand implements Callable<Integer> {
+final class ValidateCommand extends AbstractCommand<ValidateCommand.Work> {
 
     @Parameters(arity = "0..*", paramLabel = "PATH",
             description = "Spec files or directories (default: the project file's paths:).")
@@ -68,12 +70,11 @@ final class ValidateCommand implements Callable<Integer> {
     @Mixin
     ProjectOptions projectOptions;
 
-    @Spec
-    CommandSpec command;
-
     private final BackendFactory inProcessBackends;
     private final WorkerOptions workerOptions;
-    private final Workspace workspace;
+
+    /** The specs to validate and the plugins whose ops they may name. */
+    record Work(SpecBatch batch, PluginSet plugins) {}
 
     /**
      * @param inProcessBackends the engine that runs graph specs with {@code --in-process}, made for the run's plugins
@@ -82,35 +83,42 @@ final class ValidateCommand implements Callable<Integer> {
      * @param workspace         where the command runs (gradcheck.yaml is looked for from there)
      */
     ValidateCommand(BackendFactory inProcessBackends, WorkerOptions workerOptions, Workspace workspace) {
+        super(workspace);
         this.inProcessBackends = inProcessBackends;
         this.workerOptions = workerOptions;
-        this.workspace = workspace;
     }
 
     @Override
-    public Integer call() {
-        Console console = Console.of(command);
-        Project project = projectOptions.load(command, workspace, console.err());
-        if (project == null) {
-            return ExitCode.USAGE.code();
-        }
-        List<Path> given = paths == null || paths.isEmpty() ? project.paths() : paths;
-        if (given.isEmpty()) {
-            throw new picocli.CommandLine.ParameterException(command.commandLine(), "no PATH given, and no paths: in"
-                    + " a project file (" + ProjectOptions.describe(projectOptions.config, workspace) + ")");
-        }
-        SpecBatch batch = SpecBatch.load(given);
-        batch.pathProblems().forEach(p -> console.err().println("gradcheck: " + p));
-        PluginSet plugins = pluginOptions.loadOrReport(console.err(), project.plugins());
-        if (plugins == null) {
-            return ExitCode.USAGE.code();
-        }
-        int invalid = validateAll(batch, plugins, !inProcess.enabled() && workerOptions != null, console);
+    ProjectOptions projectOptions() {
+        return projectOptions;
+    }
+
+    @Override
+    Work configure(Start start) {
+        SpecBatch batch = start.specs(pathsOrProject(paths, start.project()));
+        PluginSet plugins = start.plugins(pluginOptions);
+        return plugins == null ? null : new Work(batch, plugins);
+    }
+
+    @Override
+    int execute(Work work, Start start) {
+        Console console = start.console();
+        SpecBatch batch = work.batch();
+        int invalid = validateAll(batch, work.plugins(), !inProcess.enabled() && workerOptions != null, console);
         int total = batch.specs().size();
         console.out().println(total + " spec" + (total == 1 ? "" : "s") + ": " + (total - invalid) + " valid, "
                 + invalid + " invalid");
         console.out().flush();
         return invalid > 0 || !batch.pathProblems().isEmpty() ? ExitCode.USAGE.code() : ExitCode.OK.code();
+    }
+
+    @Override
+    public Map<String, String> exitCodeHelp() {
+        Map<String, String> codes = new LinkedHashMap<>();
+        codes.put("0", "every spec is valid");
+        codes.put("2", "a spec is invalid, a path was not found, a usage error, or output that could not be written"
+                + " in full");
+        return codes;
     }
 
     /**

@@ -67,15 +67,15 @@ public final class TableRenderer implements ReportRenderer {
     }
 
     /**
-     * The longest WORST cell a check of these outputs and inputs usually shows: its Jacobian blocks (fast
-     * projections in fast mode; at order 2 the backward's own blocks too) and a failed zero-gradient check, the
-     * sanity check that fails most.
+     * The longest WORST cell a check of these outputs and inputs usually shows: its blocks' rows, of the kind its
+     * mode adds ({@code Mode.rowKind()}: fast projections in fast mode; at order 2 the backward's own Jacobian
+     * blocks too) and a failed zero-gradient check, the sanity check that fails most.
      */
-    public static String widestBlockName(List<String> outputs, List<String> inputs, boolean fast, int order) {
+    public static String widestBlockName(List<String> outputs, List<String> inputs, CheckKind blockKind, int order) {
         List<GradientResult> blocks = new ArrayList<>();
         for (String out : outputs.isEmpty() ? List.of("0") : outputs) {
             for (String in : inputs) {
-                blocks.add(block(out, in, fast ? CheckKind.FAST : CheckKind.JACOBIAN));
+                blocks.add(block(out, in, blockKind));
                 blocks.add(block(out, in, CheckKind.ZERO_GRAD));
                 if (order == 2) {
                     blocks.add(block("grad_" + in, in, CheckKind.JACOBIAN));

@@ -13,6 +13,14 @@ public enum JacobianCapture {
     /** Every compared block (in fast mode: those rechecked in full). */
     ALL;
 
+    /**
+     * The blocks this or {@code other} asks for: the wider of the two (each constant holds the blocks of those
+     * declared before it).
+     */
+    public JacobianCapture union(JacobianCapture other) {
+        return compareTo(other) >= 0 ? this : other;
+    }
+
     /** Whether a block with this verdict is captured. */
     public boolean captures(Verdict verdict) {
         return this == ALL || this == FAILING && !verdict.passed();

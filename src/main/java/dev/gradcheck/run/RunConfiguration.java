@@ -17,75 +17,137 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Everything one run of checks is told: built by a command from its options (or by a test), executed by a
- * {@link RunSession}. Plain data: nothing here reads the environment or JVM-wide state.
- *
- * @param specs          the selected spec documents, in report order (invalid ones end INVALID)
- * @param overrides      checking settings that win over every spec's own
- * @param engines        the engines every spec runs on ({@code --backend}), or null for each spec's own
- *                       {@code backends:}
- * @param inWorkers      check in worker JVMs (crash isolation, time limits, every engine), or all in this JVM
- * @param jobs           how many CPU workers check side by side
- * @param timeoutSeconds the time limit of one check in a worker ({@code --timeout}; a spec's own wins), or null
- * @param maxMemoryBytes the most memory one check may plan to use ({@code --max-memory}), or null for half the
- *                       checking JVM's heap
- * @param plugins        the run's plugin operators, already checked for name clashes
- * @param failFast       stop at the first check that did not end as expected
- * @param jacobians      which compared blocks come back with their matrices ({@code --dump}: the failing ones; a
- *                       display of heat maps: all); NONE for ordinary runs, which then ship no matrices
- * @param texts          the YAML of documents that are not their file's content, by the file name their positions
- *                       carry (specs edited in the shell, {@code FILE (edited)}): a worker reads these, not a file
+ * Everything one run of checks is told: built by a command from its options (or by a test) through
+ * {@link #builder}, executed by a {@link RunSession}. Plain data: nothing here reads the environment or JVM-wide
+ * state. A builder, not a constructor, because most runs leave most settings at their defaults and eleven
+ * positional arguments (three of them nullable numbers) were read by counting commas.
  */
-public record RunConfiguration(List<LoadedSpec> specs, Overrides overrides, List<Engine> engines, boolean inWorkers,
-                               int jobs, Double timeoutSeconds, Long maxMemoryBytes, PluginSet plugins,
-                               boolean failFast, JacobianCapture jacobians, Map<String, String> texts) {
+public final class RunConfiguration {
 
-    public RunConfiguration {
-        specs = List.copyOf(specs);
-        Objects.requireNonNull(overrides, "overrides (Overrides.NONE for none)");
-        Objects.requireNonNull(plugins, "plugins (PluginSet.EMPTY for none)");
-        engines = engines == null ? null : List.copyOf(engines);
-        jacobians = jacobians == null ? JacobianCapture.NONE : jacobians;
-        texts = texts == null ? Map.of() : Map.copyOf(texts);
+    private final List<LoadedSpec> specs;
+    private final Overrides overrides;
+    private final List<Engine> engines;
+    private final boolean inWorkers;
+    private final int jobs;
+    private final Double timeoutSeconds;
+    private final Long maxMemoryBytes;
+    private final PluginSet plugins;
+    private final boolean failFast;
+    private final JacobianCapture jacobians;
+    private final Map<String, String> texts;
+
+    private RunConfiguration(Builder b) {
+        specs = List.copyOf(b.specs);
+        overrides = Objects.requireNonNull(b.overrides, "overrides (Overrides.NONE for none)");
+        plugins = Objects.requireNonNull(b.plugins, "plugins (PluginSet.EMPTY for none)");
+        engines = b.engines == null ? null : List.copyOf(b.engines);
+        inWorkers = b.inWorkers;
+        jobs = b.jobs;
+        timeoutSeconds = b.timeoutSeconds;
+        maxMemoryBytes = b.maxMemoryBytes;
+        failFast = b.failFast;
+        jacobians = b.jacobians == null ? JacobianCapture.NONE : b.jacobians;
+        texts = b.texts == null ? Map.of() : Map.copyOf(b.texts);
     }
 
-    /** Specs read from their files, with these matrices in the results. */
-    public RunConfiguration(List<LoadedSpec> specs, Overrides overrides, List<Engine> engines, boolean inWorkers,
-                            int jobs, Double timeoutSeconds, Long maxMemoryBytes, PluginSet plugins,
-                            boolean failFast, JacobianCapture jacobians) {
-        this(specs, overrides, engines, inWorkers, jobs, timeoutSeconds, maxMemoryBytes, plugins, failFast,
-                jacobians, Map.of());
+    /**
+     * A run of these spec documents, in report order (invalid ones end INVALID), with every default until the
+     * builder says otherwise: each spec's own settings and backends, one CPU worker, no time or memory limit
+     * given, no plugins, no fail-fast, no matrices.
+     */
+    public static Builder builder(List<LoadedSpec> specs) {
+        return new Builder(specs);
     }
 
-    /** Specs read from their files, without matrices in the results. */
-    public RunConfiguration(List<LoadedSpec> specs, Overrides overrides, List<Engine> engines, boolean inWorkers,
-                            int jobs, Double timeoutSeconds, Long maxMemoryBytes, PluginSet plugins,
-                            boolean failFast) {
-        this(specs, overrides, engines, inWorkers, jobs, timeoutSeconds, maxMemoryBytes, plugins, failFast,
-                JacobianCapture.NONE);
-    }
-
-    /** The specs with every default: their own settings and backends, one CPU worker, no limits given. */
+    /** The specs with every default ({@link #builder}'s). */
     public static RunConfiguration of(List<LoadedSpec> specs) {
-        return new RunConfiguration(specs, Overrides.NONE, null, true, 1, null, null, PluginSet.EMPTY, false);
+        return builder(specs).build();
+    }
+
+    /** A builder holding this run's settings, to change some of them. */
+    public Builder toBuilder() {
+        return builder(specs).overrides(overrides).engines(engines).inWorkers(inWorkers).jobs(jobs)
+                .timeout(timeoutSeconds).maxMemory(maxMemoryBytes).plugins(plugins).failFast(failFast)
+                .jacobians(jacobians).texts(texts);
     }
 
     /** The same run on these engines, whatever the specs say. */
     public RunConfiguration withEngines(List<Engine> chosen) {
-        return new RunConfiguration(specs, overrides, chosen, inWorkers, jobs, timeoutSeconds, maxMemoryBytes,
-                plugins, failFast, jacobians, texts);
+        return toBuilder().engines(chosen).build();
     }
 
     /** The same run, stopping at the first check that did not end as expected, or not. */
     public RunConfiguration withFailFast(boolean stop) {
-        return new RunConfiguration(specs, overrides, engines, inWorkers, jobs, timeoutSeconds, maxMemoryBytes,
-                plugins, stop, jacobians, texts);
+        return toBuilder().failFast(stop).build();
     }
 
     /** The same run, its results carrying the matrices of these blocks ({@link JacobianCapture}). */
     public RunConfiguration withJacobians(JacobianCapture capture) {
-        return new RunConfiguration(specs, overrides, engines, inWorkers, jobs, timeoutSeconds, maxMemoryBytes,
-                plugins, failFast, capture, texts);
+        return toBuilder().jacobians(capture).build();
+    }
+
+    /** The selected spec documents, in report order. */
+    public List<LoadedSpec> specs() {
+        return specs;
+    }
+
+    /** Checking settings that win over every spec's own. */
+    public Overrides overrides() {
+        return overrides;
+    }
+
+    /** The engines every spec runs on ({@code --backend}), or null for each spec's own {@code backends:}. */
+    public List<Engine> engines() {
+        return engines;
+    }
+
+    /** Whether checks run in worker JVMs (crash isolation, time limits, every engine), or all in this JVM. */
+    public boolean inWorkers() {
+        return inWorkers;
+    }
+
+    /** How many CPU workers check side by side. */
+    public int jobs() {
+        return jobs;
+    }
+
+    /** The time limit of one check in a worker ({@code --timeout}; a spec's own wins), or null. */
+    public Double timeoutSeconds() {
+        return timeoutSeconds;
+    }
+
+    /**
+     * The most memory one check may plan to use ({@code --max-memory}), or null for half the checking JVM's
+     * heap.
+     */
+    public Long maxMemoryBytes() {
+        return maxMemoryBytes;
+    }
+
+    /** The run's plugin operators, already checked for name clashes. */
+    public PluginSet plugins() {
+        return plugins;
+    }
+
+    /** Whether the run stops at the first check that did not end as expected. */
+    public boolean failFast() {
+        return failFast;
+    }
+
+    /**
+     * Which compared blocks come back with their matrices ({@code --dump}: the failing ones; a display of heat
+     * maps: all); NONE for ordinary runs, which then ship no matrices.
+     */
+    public JacobianCapture jacobians() {
+        return jacobians;
+    }
+
+    /**
+     * The YAML of documents that are not their file's content, by the file name their positions carry (specs
+     * edited in the shell, {@code FILE (edited)}): a worker reads these, not a file.
+     */
+    public Map<String, String> texts() {
+        return texts;
     }
 
     public TimeLimits timeLimits() {
@@ -104,5 +166,88 @@ public record RunConfiguration(List<LoadedSpec> specs, Overrides overrides, List
         }
         WorkerOptions base = maxMemoryBytes == null ? workers : workers.withMaxMemory(maxMemoryBytes);
         return WorkerPool.of(plugins.isEmpty() ? base : base.withPlugins(plugins.paths()), jobs);
+    }
+
+    /** A run's settings, each at its default until set ({@link RunConfiguration#builder}). */
+    public static final class Builder {
+        private final List<LoadedSpec> specs;
+        private Overrides overrides = Overrides.NONE;
+        private List<Engine> engines;
+        private boolean inWorkers = true;
+        private int jobs = 1;
+        private Double timeoutSeconds;
+        private Long maxMemoryBytes;
+        private PluginSet plugins = PluginSet.EMPTY;
+        private boolean failFast;
+        private JacobianCapture jacobians = JacobianCapture.NONE;
+        private Map<String, String> texts = Map.of();
+
+        private Builder(List<LoadedSpec> specs) {
+            this.specs = specs;
+        }
+
+        /** Checking settings that win over every spec's own (default: none). */
+        public Builder overrides(Overrides given) {
+            overrides = given;
+            return this;
+        }
+
+        /** Run every spec on these engines; null (the default): each on its own {@code backends:}. */
+        public Builder engines(List<Engine> chosen) {
+            engines = chosen;
+            return this;
+        }
+
+        /** Check in worker JVMs (the default), or all in this JVM. */
+        public Builder inWorkers(boolean workers) {
+            inWorkers = workers;
+            return this;
+        }
+
+        /** How many CPU workers check side by side (default 1). */
+        public Builder jobs(int workers) {
+            jobs = workers;
+            return this;
+        }
+
+        /** One check's time limit in a worker; null (the default): the spec's, else the built-in one. */
+        public Builder timeout(Double seconds) {
+            timeoutSeconds = seconds;
+            return this;
+        }
+
+        /** The most memory one check may plan to use; null (the default): half the checking JVM's heap. */
+        public Builder maxMemory(Long bytes) {
+            maxMemoryBytes = bytes;
+            return this;
+        }
+
+        /** The run's plugin operators, already checked for name clashes (default: none). */
+        public Builder plugins(PluginSet loaded) {
+            plugins = loaded;
+            return this;
+        }
+
+        /** Stop at the first check that did not end as expected (default: run every check). */
+        public Builder failFast(boolean stop) {
+            failFast = stop;
+            return this;
+        }
+
+        /** Which compared blocks come back with their matrices (default: none). */
+        public Builder jacobians(JacobianCapture capture) {
+            jacobians = capture;
+            return this;
+        }
+
+        /** The YAML of edited documents, by the file name their positions carry (default: none). */
+        public Builder texts(Map<String, String> edited) {
+            texts = edited;
+            return this;
+        }
+
+        public RunConfiguration build() {
+            return new RunConfiguration(this);
+        }
     }
 }

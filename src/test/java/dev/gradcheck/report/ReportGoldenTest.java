@@ -1,5 +1,6 @@
 package dev.gradcheck.report;
 
+import dev.gradcheck.result.CheckKind;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.util.List;
@@ -90,8 +91,8 @@ class ReportGoldenTest {
     @Test
     void tableWithPlannedWidths() throws IOException {
         List<String[]> planned = SampleResults.all().stream().map(r -> TableRenderer.plannedCells(r.name(),
-                r.backend(), r.op(), r.dtype(), TableRenderer.widestBlockName(List.of("0"), List.of("x", "w"), false,
-                        1))).toList();
+                r.backend(), r.op(), r.dtype(), TableRenderer.widestBlockName(List.of("0"), List.of("x", "w"),
+                        CheckKind.JACOBIAN, 1))).toList();
         StringWriter out = new StringWriter();
         TableStream table = new TableStream(TableLayout.of(planned, 0), SampleResults.context(false), out);
         for (var r : SampleResults.all()) {

@@ -5,6 +5,7 @@ import dev.gradcheck.result.Stencil;
 import dev.gradcheck.spec.CheckOptions;
 import dev.gradcheck.spec.Overrides;
 import dev.gradcheck.spec.Suggestions;
+import java.util.Arrays;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -14,11 +15,20 @@ import picocli.CommandLine;
  */
 public final class CheckingOptions {
 
+    /** The system property --mode's help reads each mode's phrase from: {@link #modesHelp()}. */
+    static final String MODES_PROPERTY = "gradcheck.modes";
+
+    static {
+        // An annotation's text must be a constant, and the phrases are result.Mode's, so that a new mode needs no
+        // line here: they reach the help as a variable picocli reads when it draws it. Set when the first command
+        // with these options is made, which is before any help is drawn.
+        System.setProperty(MODES_PROPERTY, modesHelp());
+    }
+
     @Option(names = "--mode", paramLabel = "MODE", converter = ModeConverter.class,
             completionCandidates = ModeNames.class,
-            description = "${COMPLETION-CANDIDATES} (described in ${sys:gradcheck.docs:-docs}/checking.md): full checks every Jacobian"
-                    + " entry; fast one projection v'Ju per block (2 forwards per input, 1 backward per output; a"
-                    + " failing input is rechecked in full). Default: each spec's mode.")
+            description = "${COMPLETION-CANDIDATES} (described in ${sys:gradcheck.docs:-docs}/checking.md):"
+                    + " ${sys:" + MODES_PROPERTY + "}. Default: each spec's mode.")
     Mode mode;
 
     @Option(names = "--order", paramLabel = "N",
@@ -71,6 +81,12 @@ public final class CheckingOptions {
                     + CheckOptions.MAX_THREADS + ", got " + threads);
         }
         return new Overrides(mode, order, stencil, maxElements, nondetTol, resample, compress, threads);
+    }
+
+    /** Each mode's name and what it does ({@link Mode#description()}), separated by semicolons. */
+    static String modesHelp() {
+        return String.join("; ", Arrays.stream(Mode.values()).map(m -> m.specName() + " " + m.description())
+                .toList());
     }
 
     static final class ModeConverter implements CommandLine.ITypeConverter<Mode> {

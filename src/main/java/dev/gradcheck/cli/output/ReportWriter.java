@@ -28,8 +28,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Renders a report to stdout or to a file ({@code --output}). A table on stdout is written live, row by row as
- * checks finish ({@link LiveTable}); other formats, and any report to a file, are written whole at the end. A
+ * Renders a report to stdout or to a file ({@code --output}). A format that streams (the table) is written live on
+ * stdout, row by row as checks finish ({@link LiveTable}); other formats, and any report to a file, are written
+ * whole at the end. A
  * regular file is written beside its target and
  * moved into place, so a reader never sees half a report (through a symbolic link: beside the file it points to,
  * keeping the link). Anything else that exists (a device such as /dev/null, a FIFO) is written in place, never
@@ -105,9 +106,12 @@ public final class ReportWriter {
         }
     }
 
-    /** The run's rows are known: a table on stdout starts now, laid out for them. */
+    /**
+     * The run's rows are known: a report on stdout in a format that streams starts now, laid out for them (the
+     * table is the one that streams, and LiveTable writes it).
+     */
     void begin(List<PlannedCheck> planned) {
-        if (format == ReportFormat.TABLE && output == null) {
+        if (format.streams() && output == null) {
             live = new LiveTable(planned, context(false), console.out());
         }
     }

@@ -4,6 +4,7 @@ import dev.gradcheck.backend.BackendFactory;
 import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.cli.options.ColorOption;
 import dev.gradcheck.cli.options.ExitCode;
+import dev.gradcheck.cli.options.ExitCodeHelp;
 import dev.gradcheck.cli.options.InProcessOption;
 import dev.gradcheck.cli.options.MaxMemoryOption;
 import dev.gradcheck.cli.options.PluginOptions;
@@ -18,7 +19,9 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
@@ -44,7 +47,7 @@ import picocli.CommandLine.Spec;
         footer = {"%nExamples:",
             "  gradcheck shell specs/activations/tanh.yaml",
             "  printf 'load x.yaml\\ncheck\\nset delta 1e-4\\ncheck\\nexit\\n' | gradcheck shell"})
-public final class ShellCommand implements Callable<Integer> {
+public final class ShellCommand implements Callable<Integer>, ExitCodeHelp {
 
     static final String HISTORY_ENV = "GRADCHECK_HISTORY";
 
@@ -128,6 +131,23 @@ public final class ShellCommand implements Callable<Integer> {
             BufferedReader script = new BufferedReader(new InputStreamReader(input, StandardCharsets.UTF_8));
             return Math.max(start, shell.runScript(script));
         }
+    }
+
+    /** A script's lines are commands: its code is the highest of theirs. */
+    @Override
+    public Map<String, String> exitCodeHelp() {
+        Map<String, String> codes = new LinkedHashMap<>();
+        codes.put("0", "at a terminal; reading a script, every line succeeded");
+        codes.put("1", "reading a script: a line's check found a gradient mismatch, or an expected failure passed");
+        codes.put("2", "usage error (of the shell, or of a script's line), or an invalid spec");
+        codes.put("3", "reading a script: in a line's check an operator errored, crashed or timed out");
+        codes.put("", "'exit CODE' ends the shell with CODE");
+        return codes;
+    }
+
+    @Override
+    public boolean highestApplies() {
+        return true;
     }
 
     /** The history file: --history, else $GRADCHECK_HISTORY, else ~/.gradcheck_history; null with --no-history. */

@@ -12,7 +12,6 @@ import dev.gradcheck.result.JacobianCapture;
 import dev.gradcheck.run.RunConfiguration;
 import dev.gradcheck.run.RunHost;
 import dev.gradcheck.spec.LoadedSpec;
-import dev.gradcheck.spec.Overrides;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -41,8 +40,8 @@ public final class WarmEngines implements RunHost, AutoCloseable {
                 Double timeoutSeconds) {
         this.inProcess = inProcess;
         this.workers = workers;
-        this.template = new RunConfiguration(List.of(), Overrides.NONE, null, workers != null, 1, timeoutSeconds,
-                maxMemoryBytes, plugins, false);
+        this.template = RunConfiguration.builder(List.of()).inWorkers(workers != null).timeout(timeoutSeconds)
+                .maxMemory(maxMemoryBytes).plugins(plugins).build();
         this.pool = template.openPool(inProcess, workers);
     }
 
@@ -82,9 +81,9 @@ public final class WarmEngines implements RunHost, AutoCloseable {
      * {@code texts} are the edited ones' YAML, by label.
      */
     RunConfiguration configure(List<LoadedSpec> specs, Map<String, String> texts) {
-        return new RunConfiguration(specs, template.overrides(), null, template.inWorkers(), 1,
-                template.timeoutSeconds(), template.maxMemoryBytes(), template.plugins(), false, JacobianCapture.ALL,
-                texts);
+        return RunConfiguration.builder(specs).overrides(template.overrides()).inWorkers(template.inWorkers())
+                .timeout(template.timeoutSeconds()).maxMemory(template.maxMemoryBytes()).plugins(template.plugins())
+                .jacobians(JacobianCapture.ALL).texts(texts).build();
     }
 
     @Override

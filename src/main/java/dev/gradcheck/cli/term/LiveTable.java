@@ -5,7 +5,6 @@ import dev.gradcheck.report.TableLayout;
 import dev.gradcheck.report.TableRenderer;
 import dev.gradcheck.report.TableStream;
 import dev.gradcheck.result.CheckResult;
-import dev.gradcheck.result.Mode;
 import dev.gradcheck.result.Summary;
 import dev.gradcheck.run.PlannedCheck;
 import dev.gradcheck.spec.InputSpec;
@@ -84,7 +83,7 @@ public final class LiveTable {
         String dtype = spec.inputs().stream().filter(i -> i.dtype().isFloating()).map(InputSpec::dtype)
                 .map(d -> d.specName()).reduce((a, b) -> a.length() >= b.length() ? a : b).orElse("-");
         List<String> outputs = spec.outputs().stream().map(Located::value).toList();
-        String worst = TableRenderer.widestBlockName(outputs, spec.check(), spec.mode() == Mode.FAST, spec.order());
+        String worst = TableRenderer.widestBlockName(outputs, spec.check(), spec.mode().rowKind(), spec.order());
         return TableRenderer.plannedCells(p.name(), p.engine().specName(), spec.op().value(), dtype, worst);
     }
 }
