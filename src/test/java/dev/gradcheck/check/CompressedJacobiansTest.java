@@ -171,7 +171,8 @@ class CompressedJacobiansTest {
             assertEquals(1, Colouring.groups(supports, 16).length, "the swapped columns still share one group");
             Counter evals = new Counter();
             NumericalDerivative d = new NumericalDerivative(right, x.reference(), right.forward(x.reference()),
-                    List.of("0"), dev.gradcheck.result.Stencil.CENTRAL, new Step(1e-6, false), evals);
+                    List.of("0"), new NumericalDerivative.Scheme(dev.gradcheck.result.Stencil.CENTRAL,
+                            new Step(1e-6, false)), evals);
             double[] ones = new double[16];
             java.util.Arrays.fill(ones, 1);
             int[] all = java.util.stream.IntStream.range(0, 16).toArray();
@@ -231,9 +232,10 @@ class CompressedJacobiansTest {
         assertEquals(4, sparse.size(), "(0, 0) is listed too");
         Jacobian[] dense = sparse.dense();
         dev.gradcheck.spec.Tolerance tol = new dev.gradcheck.spec.Tolerance.MaxRelative(1e-6);
-        JacobianComparison.Row fromDense = JacobianComparison.compare(dense[0], dense[1], NumericalError.NONE, EntryFilter.NONE,
-                tol, 1e-6, 1);
-        JacobianComparison.Row fromSparse = JacobianComparison.compare(sparse, tol, 1e-6, 1);
+        JacobianComparison.Criteria criteria = new JacobianComparison.Criteria(tol, 1e-6, 1);
+        JacobianComparison.Row fromDense = JacobianComparison.compare(dense[0], dense[1], NumericalError.NONE,
+                EntryFilter.NONE, criteria);
+        JacobianComparison.Row fromSparse = JacobianComparison.compare(sparse, criteria);
         assertEquals(Verdict.MISMATCH, fromSparse.verdict());
         assertEquals(fromDense.verdict(), fromSparse.verdict());
         assertEquals(fromDense.maxAbs(), fromSparse.maxAbs(), 0);
@@ -245,7 +247,7 @@ class CompressedJacobiansTest {
         assertArrayEquals(new long[] {0, 1}, fromSparse.worst().inputIndex());
         // a block of zeros names its first element, as the dense comparison does
         SparseBlock zeros = new SparseBlock.Builder(shape, shape).build();
-        assertArrayEquals(new long[] {0, 0}, JacobianComparison.compare(zeros, tol, 1e-6, 1).worst().outputIndex());
+        assertArrayEquals(new long[] {0, 0}, JacobianComparison.compare(zeros, criteria).worst().outputIndex());
     }
 
     private static CheckResult check(String yaml, Corruption corruption) {
