@@ -61,24 +61,20 @@ final class AnalyticJacobian implements JacobianSide {
     }
 
     /**
+     * The blocks of one output, row by row on one thread.
+     *
      * @param rows the flat output indices to build, or null for all
      * @return Jacobians keyed by input; an input the backward gives no gradient gets zero rows
      */
-    static Map<String, Jacobian> compute(Differentiable f, Map<String, INDArray> inputs,
-                                         Map<String, INDArray> zeroCotangents, String out, List<String> wrt,
-                                         int[] rows, Counter backwardPasses) {
-        return compute(f, inputs, zeroCotangents, out, wrt, rows, backwardPasses, new ParallelLines(1));
+    Map<String, Jacobian> rows(String out, int[] rows) {
+        return rows(out, rows, new ParallelLines(1));
     }
 
-    /** The same, the rows spread over {@code threads}. */
-    static Map<String, Jacobian> compute(Differentiable f, Map<String, INDArray> inputs,
-                                         Map<String, INDArray> zeroCotangents, String out, List<String> wrt,
-                                         int[] rows, Counter backwardPasses, ParallelLines threads) {
-        AnalyticJacobian side = new AnalyticJacobian(f, inputs, zeroCotangents, List.of(out), wrt);
+    /** The same, the rows spread over {@code threads}; each row's pass counts toward {@link #evaluations}. */
+    Map<String, Jacobian> rows(String out, int[] rows, ParallelLines threads) {
         INDArray cotangent = zeroCotangents.get(out);
         int m = rows == null ? Math.toIntExact(cotangent.length()) : rows.length;
-        List<Map<String, double[]>> computed = threads.run(m, new JacobianSide.Lines(side, out, rows));
-        backwardPasses.add(side.evaluations(out));
+        List<Map<String, double[]>> computed = threads.run(m, new JacobianSide.Lines(this, out, rows));
         Map<String, double[][]> values = new HashMap<>();
         for (String in : wrt) {
             double[][] v = new double[m][];

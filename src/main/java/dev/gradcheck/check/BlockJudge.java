@@ -34,8 +34,23 @@ final class BlockJudge {
     record KinkEntry(String input, int row, int flatRow, int col, int flatCol, double analytic, double slopeMinus,
                      double slopePlus) {}
 
-    /** A judged block: its figures, what the report should say beside them, and its entries at kinks. */
-    record Judged(JacobianComparison.Row row, String note, List<KinkEntry> kinks) {
+    /**
+     * How a block's columns are probed: the reference's derivative, moving one element of {@code in} at a time, read
+     * at {@code out}.
+     */
+    record Columns(NumericalDerivative derivative, String in, String out) {
+
+        /** The outputs, flat, along the axis of input element {@code flatCol}. */
+        KinkDetector.Line line(int flatCol) {
+            return t -> Flat.values(derivative.atElement(in, flatCol, t).get(out));
+        }
+    }
+
+    /**
+     * A judged block: its figures, what the report should say beside them, its entries at kinks, and the numerical
+     * side's error bounds it was judged by (with what the probes measured), for scoring its entries again.
+     */
+    record Judged(JacobianComparison.Row row, String note, List<KinkEntry> kinks, NumericalError errors) {
 
         /** The entries left out at a kink, for the block's diagnosis. */
         EntryFilter atKinks() {
@@ -56,7 +71,7 @@ final class BlockJudge {
         Judged failingTies(TieCheck.Violation tie, Jacobian numerical) {
             JacobianComparison.Row r = row;
             if (!row.verdict().passed()) {
-                return new Judged(r, note == null ? tie.note() : note + "; " + tie.note(), kinks);
+                return new Judged(r, note == null ? tie.note() : note + "; " + tie.note(), kinks, errors);
             }
             KinkEntry k = tie.entry();
             WorstElement worst = new WorstElement(Flat.unravel(k.flatRow(), numerical.outputShape()),
@@ -66,88 +81,130 @@ final class BlockJudge {
             r = new JacobianComparison.Row(Verdict.MISMATCH, Math.max(row.maxAbs(), off),
                     Math.max(row.maxRel(), Tolerance.relativeError(tie.joint(), tie.op())), tie.score(), worst,
                     row.withinError(), row.largestError());
-            return new Judged(r, note == null ? tie.note() : note + "; " + tie.note(), kinks);
+            return new Judged(r, note == null ? tie.note() : note + "; " + tie.note(), kinks, errors);
         }
     }
 
     /**
-     * @param masked     entries the spec's mask leaves out
-     * @param errors     the numerical side's error bounds (probes add what they measure)
-     * @param derivative the numerical derivative to probe with, or null when there is none (a reference split at
-     *                   error clips): the block is then compared as it is
+     * Compares the block; where it disagrees, probes each disagreeing column and compares again.
+     *
+     * @param masked  entries the spec's mask leaves out
+     * @param errors  the numerical side's rounding bounds, or null when it has none; left as they are (the probes'
+     *                measurements go into the bounds the judgement returns)
+     * @param columns how to probe the columns, or null when there is no derivative to probe with (a reference split
+     *                at error clips): the block is then compared as it is
      */
-    static Judged judge(Jacobian a, Jacobian n, EntryFilter masked, NumericalError.Block errors, Tolerance rule,
-                        double delta,
-                        String in, String out, double scale, NumericalDerivative derivative) {
+    static Judged judge(Jacobian a, Jacobian n, EntryFilter masked, NumericalError.Block errors,
+                        JacobianComparison.Criteria criteria, Columns columns) {
         NumericalError bounds = errors == null ? NumericalError.NONE : errors;
-        JacobianComparison.Row row = JacobianComparison.compare(a, n, bounds, masked, rule, delta, scale);
-        if (row.verdict().passed() || derivative == null || errors == null) {
-            return new Judged(row, row.errorNote(), List.of());
+        JacobianComparison.Row row = JacobianComparison.compare(a, n, bounds, masked, criteria);
+        if (row.verdict().passed() || columns == null || errors == null) {
+            return new Judged(row, row.errorNote(), List.of(), bounds);
         }
-        Set<Long> atKink = new HashSet<>();
-        List<KinkEntry> kinks = new ArrayList<>();
-        int kinkColumns = 0;
-        long[] firstKink = null;
-        long[] wrongAtKink = null;
+        KinkSearch search = new KinkSearch(a, n, masked, errors.copy(), criteria, columns);
         for (int c = 0; c < n.colCount(); c++) {
-            List<Integer> disagreeing = new ArrayList<>();
-            for (int r = 0; r < n.rowCount(); r++) {
-                if (!masked.skips(r, c)
-                        && !(JacobianComparison.score(rule, a.values()[r][c], n.values()[r][c], bounds.at(r, c)) <= 1)) {
-                    disagreeing.add(r);
-                }
-            }
+            search.probe(c);
+        }
+        return search.judged();
+    }
+
+    /**
+     * The disagreeing columns of one block, probed one by one: entries at a kink are left out (unless the backward's
+     * value there is no subgradient), and a smooth entry's bound takes in the error its probe measured.
+     */
+    private static final class KinkSearch {
+        private final Jacobian a;
+        private final Jacobian n;
+        private final EntryFilter masked;
+        private final NumericalError.Block errors;
+        private final JacobianComparison.Criteria criteria;
+        private final Columns columns;
+        private final Set<Long> atKink = new HashSet<>();
+        private final List<KinkEntry> kinks = new ArrayList<>();
+        private int kinkColumns;
+        private long[] firstKink;
+        private long[] wrongAtKink;
+
+        KinkSearch(Jacobian a, Jacobian n, EntryFilter masked, NumericalError.Block errors,
+                   JacobianComparison.Criteria criteria, Columns columns) {
+            this.a = a;
+            this.n = n;
+            this.masked = masked;
+            this.errors = errors;
+            this.criteria = criteria;
+            this.columns = columns;
+        }
+
+        /** Probes column c along its input element, when any of its entries disagrees. */
+        void probe(int c) {
+            List<Integer> disagreeing = disagreeing(c);
             if (disagreeing.isEmpty()) {
-                continue;
+                return;
             }
-            int col = c;
             int[] flatRows = disagreeing.stream().mapToInt(n::row).toArray();
-            double[] analytic = disagreeing.stream().mapToDouble(r -> a.values()[r][col]).toArray();
+            double[] analytic = disagreeing.stream().mapToDouble(r -> a.values()[r][c]).toArray();
             int flatCol = n.col(c);
-            KinkDetector.Probe probe = KinkDetector.probe(
-                    t -> Flat.values(derivative.atElement(in, flatCol, t).get(out)),
-                    derivative.stepAt(in, flatCol), flatRows, analytic, scale, derivative.stencil());
+            NumericalDerivative derivative = columns.derivative();
+            KinkDetector.Probe probe = KinkDetector.probe(columns.line(flatCol),
+                    derivative.stepAt(columns.in(), flatCol), flatRows, analytic, criteria.outputScale(),
+                    derivative.stencil());
             boolean kinkHere = false;
             for (int k = 0; k < disagreeing.size(); k++) {
                 int r = disagreeing.get(k);
                 if (probe.kinks()[k]) {
                     kinkHere = true;
                     atKink.add(key(r, c));
-                    kinks.add(new KinkEntry(in, r, flatRows[k], c, flatCol, analytic[k], probe.slopeMinus()[k],
-                            probe.slopePlus()[k]));
+                    kinks.add(new KinkEntry(columns.in(), r, flatRows[k], c, flatCol, analytic[k],
+                            probe.slopeMinus()[k], probe.slopePlus()[k]));
                 } else if (probe.errors()[k] > 0) {
                     errors.measured(r, c, probe.errors()[k]);
                 }
             }
             if (probe.kind() == KinkDetector.Kind.WRONG_AT_KINK) {
-                atKink.removeIf(e -> (e & 0xFFFFFFFFL) == col); // judged, not left out: its value is no subgradient
-                kinks.removeIf(e -> e.col() == col);
+                atKink.removeIf(e -> (e & 0xFFFFFFFFL) == c); // judged, not left out: its value is no subgradient
+                kinks.removeIf(e -> e.col() == c);
                 wrongAtKink = wrongAtKink == null ? Flat.unravel(flatCol, n.inputShape()) : wrongAtKink;
             } else if (kinkHere) {
                 kinkColumns++;
                 firstKink = firstKink == null ? Flat.unravel(flatCol, n.inputShape()) : firstKink;
             }
         }
-        String wrongNote = wrongAtKink == null ? null : in + Arrays.toString(wrongAtKink)
-                + " sits at a kink, but the backward's value there is outside the one-sided slopes (not a subgradient)";
-        EntryFilter kinkOrMasked = ((EntryFilter) (r, c) -> atKink.contains(key(r, c))).or(masked);
-        JacobianComparison.Row judged = JacobianComparison.compare(a, n, errors, kinkOrMasked, rule, delta, scale);
-        List<String> notes = new ArrayList<>();
-        if (kinkColumns > 0) {
-            notes.add(kinkColumns + " of " + n.colCount() + " elements of " + in + " sit at a nondifferentiable point"
-                    + " (e.g. " + in + Arrays.toString(firstKink) + ") and were left out; the backward gives a"
-                    + " subgradient there");
-            if (judged.verdict().passed()) {
-                judged = judged.withVerdict(Verdict.NONDIFFERENTIABLE);
+
+        /** The rows of column c that disagree beyond the tolerance and their bounds (masked entries aside). */
+        private List<Integer> disagreeing(int c) {
+            List<Integer> rows = new ArrayList<>();
+            for (int r = 0; r < n.rowCount(); r++) {
+                if (!masked.skips(r, c) && !(JacobianComparison.score(criteria.tolerance(), a.values()[r][c],
+                        n.values()[r][c], errors.at(r, c)) <= 1)) {
+                    rows.add(r);
+                }
             }
+            return rows;
         }
-        if (wrongNote != null) {
-            notes.add(wrongNote);
+
+        /** The block compared again with the entries at kinks left out, and what the report says of them. */
+        Judged judged() {
+            String in = columns.in();
+            EntryFilter kinkOrMasked = ((EntryFilter) (r, c) -> atKink.contains(key(r, c))).or(masked);
+            JacobianComparison.Row judged = JacobianComparison.compare(a, n, errors, kinkOrMasked, criteria);
+            List<String> notes = new ArrayList<>();
+            if (kinkColumns > 0) {
+                notes.add(kinkColumns + " of " + n.colCount() + " elements of " + in + " sit at a nondifferentiable"
+                        + " point (e.g. " + in + Arrays.toString(firstKink) + ") and were left out; the backward"
+                        + " gives a subgradient there");
+                if (judged.verdict().passed()) {
+                    judged = judged.withVerdict(Verdict.NONDIFFERENTIABLE);
+                }
+            }
+            if (wrongAtKink != null) {
+                notes.add(in + Arrays.toString(wrongAtKink) + " sits at a kink, but the backward's value there is"
+                        + " outside the one-sided slopes (not a subgradient)");
+            }
+            if (judged.errorNote() != null) {
+                notes.add(judged.errorNote());
+            }
+            return new Judged(judged, notes.isEmpty() ? null : String.join("; ", notes), kinks, errors);
         }
-        if (judged.errorNote() != null) {
-            notes.add(judged.errorNote());
-        }
-        return new Judged(judged, notes.isEmpty() ? null : String.join("; ", notes), kinks);
     }
 
     /** An entry's position as one key: column in the low half, row in the high half. */

@@ -109,6 +109,7 @@ record CheckTarget(int order, Differentiable test, Differentiable reference, Map
     }
 
     NumericalDerivative numerical(Settings s, Counter evaluations) {
-        return new NumericalDerivative(reference, refInputs, refAtX, outputs, s.stencil(), s.step(), evaluations);
+        return new NumericalDerivative(reference, refInputs, refAtX, outputs,
+                new NumericalDerivative.Scheme(s.stencil(), s.step()), evaluations);
     }
 }

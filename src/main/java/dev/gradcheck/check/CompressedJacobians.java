@@ -152,9 +152,9 @@ final class CompressedJacobians {
         }
     }
 
+    /** The blocks, with {@code which} side compressed and the other computed in full. */
     static Blocks compute(AnalyticJacobian analytic, NumericalJacobian numerical, Compressed which,
-                          Judging judging, long seed, Map<String, long[]> outputShapes,
-                          Map<String, long[]> inputShapes, ParallelLines threads) {
+                          Judging judging, long seed, ParallelLines threads) {
         CompressedJacobians c = which == Compressed.ANALYTIC
                 ? new CompressedJacobians(numerical, analytic, which, judging, seed, threads)
                 : new CompressedJacobians(analytic, numerical, which, judging, seed, threads);
@@ -164,7 +164,7 @@ final class CompressedJacobians {
         for (String out : analytic.units()) {
             Map<String, SparseBlock> byInput = new LinkedHashMap<>();
             for (String in : numerical.units()) {
-                byInput.put(in, c.block(out, in, outputShapes.get(out), inputShapes.get(in)));
+                byInput.put(in, c.block(out, in, numerical.outputShape(out), numerical.inputShape(in)));
             }
             byOutput.put(out, byInput);
         }
@@ -366,69 +366,107 @@ final class CompressedJacobians {
      */
     private boolean screened(Task t, Map<String, double[]> measured) {
         groups++;
-        int[] members = t.lines();
-        double[] w = compressed.applied(t.unit(), members, t.weights());
-        int min1 = 0;
-        int min2 = 1;
-        if (w[min2] < w[min1]) {
-            min1 = 1;
-            min2 = 0;
-        }
-        for (int k = 2; k < w.length; k++) {
-            if (w[k] < w[min1]) {
-                min2 = min1;
-                min1 = k;
-            } else if (w[k] < w[min2]) {
-                min2 = k;
-            }
-        }
-        Map<String, SparseLines> knownOfUnit = knownLines.get(t.unit());
+        Weighed group = Weighed.of(t.lines(), compressed.applied(t.unit(), t.lines(), t.weights()));
         List<Attribution> attributed = new ArrayList<>();
         for (String cross : compressed.crossUnits()) {
-            double[] c = measured.get(cross);
-            String out = which == Compressed.ANALYTIC ? t.unit() : cross;
-            String in = which == Compressed.ANALYTIC ? cross : t.unit();
-            Tolerance rule = judging.rule(out, in,
-                    knownScales.computeIfAbsent(knownOfUnit.get(cross), SparseLines::largestMagnitude));
-            NumericalError errors = judging.errors(out, in);
-            int[] owner = new int[c.length];
-            java.util.Arrays.fill(owner, -1);
-            double[] ownerValue = new double[c.length];
-            SparseLines block = knownOfUnit.get(cross);
-            for (int k = 0; k < members.length; k++) {
-                for (int e = 0; e < block.size(members[k]); e++) {
-                    owner[block.position(members[k], e)] = k;
-                    ownerValue[block.position(members[k], e)] = block.value(members[k], e);
-                }
-            }
-            for (int p = 0; p < c.length; p++) {
-                int o = owner[p];
-                if (o < 0 && c[p] == 0) {
-                    continue; // zero against zero for every member
-                }
-                double ownerScore = 0;
-                double rest = c[p];
-                int strictest = min1;
-                if (o >= 0) {
-                    double value = c[p] / w[o];
-                    ownerScore = score(rule, value, ownerValue[p], bound(errors, members[o], p));
-                    rest = c[p] - w[o] * ownerValue[p];
-                    strictest = o == min1 ? min2 : min1;
-                    attributed.add(new Attribution(cross, members[o], p, value));
-                } else {
-                    attributed.add(new Attribution(cross, members[min1], p, c[p] / w[min1]));
-                }
-                double restScore = score(rule, rest / w[strictest], 0, bound(errors, members[strictest], p));
-                if (!(ownerScore <= SCREEN && restScore <= SCREEN)) { // NaN too
-                    recomputedGroups++;
-                    return false;
-                }
+            if (!blockPassesScreen(t.unit(), group, cross, measured.get(cross), attributed)) {
+                recomputedGroups++;
+                return false;
             }
         }
         for (Attribution a : attributed) {
             compressedLines.get(t.unit()).get(a.cross()).add(a.line(), a.position(), a.value());
         }
         return true;
+    }
+
+    /**
+     * A group's members with the weights its evaluation applied to them, and its two lightest members: what is left
+     * of an entry once its owner's share is taken away is judged as the value of the lightest other member, which,
+     * divided by the smallest weight, is judged most strictly.
+     */
+    private record Weighed(int[] members, double[] w, int lightest, int nextLightest) {
+
+        static Weighed of(int[] members, double[] w) {
+            int min1 = 0;
+            int min2 = 1;
+            if (w[min2] < w[min1]) {
+                min1 = 1;
+                min2 = 0;
+            }
+            for (int k = 2; k < w.length; k++) {
+                if (w[k] < w[min1]) {
+                    min2 = min1;
+                    min1 = k;
+                } else if (w[k] < w[min2]) {
+                    min2 = k;
+                }
+            }
+            return new Weighed(members, w, min1, min2);
+        }
+    }
+
+    /**
+     * Screens the entries of one group's evaluation that fall in one cross unit's block, adding each entry's value,
+     * attributed to its owner (or, where no member has a known nonzero, to the lightest member), to
+     * {@code attributed}.
+     *
+     * @param c the evaluation's values in that block
+     * @return false as soon as an entry fails the screen
+     */
+    private boolean blockPassesScreen(String unit, Weighed group, String cross, double[] c,
+                                      List<Attribution> attributed) {
+        String out = which == Compressed.ANALYTIC ? unit : cross;
+        String in = which == Compressed.ANALYTIC ? cross : unit;
+        SparseLines block = knownLines.get(unit).get(cross);
+        Tolerance rule = judging.rule(out, in, knownScales.computeIfAbsent(block, SparseLines::largestMagnitude));
+        NumericalError errors = judging.errors(out, in);
+        Owners owners = Owners.of(block, group.members(), c.length);
+        int[] members = group.members();
+        double[] w = group.w();
+        for (int p = 0; p < c.length; p++) {
+            int o = owners.member()[p];
+            if (o < 0 && c[p] == 0) {
+                continue; // zero against zero for every member
+            }
+            double ownerScore = 0;
+            double rest = c[p];
+            int strictest = group.lightest();
+            if (o >= 0) {
+                double value = c[p] / w[o];
+                ownerScore = score(rule, value, owners.value()[p], bound(errors, members[o], p));
+                rest = c[p] - w[o] * owners.value()[p];
+                strictest = o == group.lightest() ? group.nextLightest() : group.lightest();
+                attributed.add(new Attribution(cross, members[o], p, value));
+            } else {
+                attributed.add(new Attribution(cross, members[group.lightest()], p, c[p] / w[group.lightest()]));
+            }
+            double restScore = score(rule, rest / w[strictest], 0, bound(errors, members[strictest], p));
+            if (!(ownerScore <= SCREEN && restScore <= SCREEN)) { // NaN too
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Per position of a cross unit's block, the group member whose known nonzero it is (-1: none) and that known
+     * value: the members' supports do not overlap, so each position has at most one.
+     */
+    private record Owners(int[] member, double[] value) {
+
+        static Owners of(SparseLines block, int[] members, int positions) {
+            int[] owner = new int[positions];
+            java.util.Arrays.fill(owner, -1);
+            double[] ownerValue = new double[positions];
+            for (int k = 0; k < members.length; k++) {
+                for (int e = 0; e < block.size(members[k]); e++) {
+                    owner[block.position(members[k], e)] = k;
+                    ownerValue[block.position(members[k], e)] = block.value(members[k], e);
+                }
+            }
+            return new Owners(owner, ownerValue);
+        }
     }
 
     private record Attribution(String cross, int line, int position, double value) {}

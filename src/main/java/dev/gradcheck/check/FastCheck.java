@@ -41,6 +41,28 @@ final class FastCheck implements CheckMode {
                 "its fast-mode vectors");
     }
 
+    /**
+     * One checked input's numerical side: its direction u, the derivative along it (kept for the probes, which
+     * count into its evaluations), φ′(0) per output from the stencil, and what that cost.
+     */
+    private record Projection(String in, INDArray u, NumericalDerivative derivative, long alongEvaluations,
+                              Map<String, Double> numerical, double seconds) {}
+
+    /**
+     * One (output, input) projection judged: its outcome, the rule it was judged by, and the evaluations and time
+     * its judging cost.
+     */
+    private record Judged(FastProbe.Outcome outcome, Tolerance rule, long evaluations, double seconds) {
+
+        Judged failingTies(TieCheck.Violation tie) {
+            return new Judged(outcome.failingTies(tie), rule, evaluations, seconds);
+        }
+
+        Judged plusEvaluations(long more) {
+            return new Judged(outcome, rule, evaluations + more, seconds);
+        }
+    }
+
     /** @param budget decides whether a failing input's full blocks fit, for the recheck */
     @Override
     public List<GradientResult> run(CheckTarget t, Settings s, MemoryBudget budget) {
@@ -48,102 +70,164 @@ final class FastCheck implements CheckMode {
             // a reference split at error clips gives whole blocks only, no derivative along u to project
             return new FullCheck().run(t, s, budget);
         }
-        Map<String, INDArray> u = new HashMap<>();
-        Map<String, NumericalDerivative> derivatives = new HashMap<>();
-        Map<String, Counter> counters = new HashMap<>();
-        Map<String, Long> alongEvaluations = new HashMap<>();
-        Map<String, Map<String, Double>> numerical = new HashMap<>();
-        Map<String, Double> seconds = new HashMap<>();
+        Map<String, INDArray> v = outputDirections(t, s);
+        Map<String, Projection> projections = new HashMap<>();
+        for (String in : t.wrt()) {
+            projections.put(in, project(t, s, in, v));
+        }
+        List<GradientResult> results = new ArrayList<>();
+        for (String out : t.outputs()) {
+            results.addAll(checkOutput(t, s, out, v.get(out), projections));
+        }
+        return recheckFailures(t, s, budget, results);
+    }
+
+    /** A random unit cotangent v per output (its masked rows left out). */
+    private static Map<String, INDArray> outputDirections(CheckTarget t, Settings s) {
         Map<String, INDArray> v = new HashMap<>();
         for (String out : t.outputs()) {
             INDArray unit = Seeded.unit(s.samplingSeed(), "fast-v:" + out, t.refAtX().get(out).shape());
             v.put(out, t.order() == 1 ? BlockMask.withoutMaskedRows(s.mask(), out, unit) : unit);
         }
-        for (String in : t.wrt()) {
-            long start = System.nanoTime();
-            INDArray unit = Seeded.unit(s.samplingSeed(), "fast-u:" + in, t.refInputs().get(in).shape());
-            u.put(in, t.order() == 1 ? BlockMask.withoutMaskedColumns(s.mask(), in, unit) : unit);
-            Counter counter = new Counter();
-            NumericalDerivative d = t.numerical(s, counter);
-            Map<String, double[]> along = d.along(Map.of(in, u.get(in)));
-            Map<String, Double> byOutput = new HashMap<>();
-            for (String out : t.outputs()) {
-                byOutput.put(out, FastProbe.dot(Flat.values(v.get(out)), along.get(out)));
-            }
-            numerical.put(in, byOutput);
-            derivatives.put(in, d);
-            counters.put(in, counter);
-            alongEvaluations.put(in, counter.value());
-            seconds.put(in, (System.nanoTime() - start) / 1e9);
-        }
-        List<GradientResult> results = new ArrayList<>();
-        Set<String> failed = new LinkedHashSet<>();
+        return v;
+    }
+
+    /** A random unit direction u for the input (its masked columns left out), and vᵀ·(d out / du) per output. */
+    private static Projection project(CheckTarget t, Settings s, String in, Map<String, INDArray> v) {
+        long start = System.nanoTime();
+        INDArray unit = Seeded.unit(s.samplingSeed(), "fast-u:" + in, t.refInputs().get(in).shape());
+        INDArray u = t.order() == 1 ? BlockMask.withoutMaskedColumns(s.mask(), in, unit) : unit;
+        NumericalDerivative d = t.numerical(s, new Counter());
+        Map<String, double[]> along = d.along(Map.of(in, u));
+        Map<String, Double> byOutput = new HashMap<>();
         for (String out : t.outputs()) {
-            long start = System.nanoTime();
-            Map<String, INDArray> cotangents = t.zeroCotangents();
-            cotangents.put(out, v.get(out).castTo(cotangents.get(out).dataType()));
-            Map<String, INDArray> grads = t.test().vjpTransient(t.testInputs(), cotangents, t.wrt());
-            // read out now: the judging below evaluates the functions again, which may overwrite these arrays
-            Map<String, double[]> flatGrads = new HashMap<>();
-            for (String in : t.wrt()) {
-                INDArray g = grads.get(in);
-                flatGrads.put(in, g == null ? null : AnalyticJacobian.flatGradient(g, t.testInputs().get(in), in));
-            }
-            double backwardSeconds = (System.nanoTime() - start) / 1e9;
-            double scale = t.scale(out);
-            double[] vFlat = Flat.values(v.get(out));
-            double[] base = Flat.values(t.refAtX().get(out));
-            double magnitude = FastProbe.dot(absolute(vFlat), absolute(base));
-            Map<String, FastProbe.Outcome> outcomes = new LinkedHashMap<>();
-            Map<String, Long> judgeEvaluations = new HashMap<>();
-            Map<String, Double> judgeSeconds = new HashMap<>();
-            Tolerance tieRule = null;
-            for (String in : t.wrt()) {
-                long judgeStart = System.nanoTime();
-                long evaluationsBefore = counters.get(in).value();
-                double[] g = flatGrads.get(in);
-                double[] flat = g == null ? new double[Math.toIntExact(u.get(in).length())] : g;
-                double[] uFlat = Flat.values(u.get(in));
-                double analytic = FastProbe.dot(flat, uFlat);
-                double num = numerical.get(in).get(out);
-                // the scale of the projection's rounding: its terms' root sum of squares, which a random-signed sum
-                // of terms with independent rounding reaches; their plain sum would grow like √n and hide a 0.1% error
-                Tolerance rule = s.toleranceFor(t.forwardNoise(out), rootSumOfSquares(flat, uFlat));
-                FastProbe probe = new FastProbe(derivatives.get(in), t.refInputs(), in, out, vFlat, flat, rule,
-                        magnitude, base);
-                double h = derivatives.get(in).stepAlong(Map.of(in, u.get(in)));
-                FastProbe.Outcome outcome = judge(probe, u.get(in), analytic, num, g == null || allZero(flat), rule,
-                        probe.roundingError(h), s, scale);
-                tieRule = tieRule == null && !outcome.kinks().isEmpty() ? rule : tieRule;
-                outcomes.put(in, outcome);
-                judgeEvaluations.put(in, counters.get(in).value() - evaluationsBefore);
-                judgeSeconds.put(in, (System.nanoTime() - judgeStart) / 1e9);
-            }
-            List<BlockJudge.KinkEntry> kinks = new ArrayList<>();
-            outcomes.values().forEach(o -> kinks.addAll(o.kinks()));
-            if (kinks.size() >= 2) { // ties within an input and across inputs, along directions over all of them
-                NumericalDerivative d = derivatives.get(t.wrt().get(0));
-                long before = counters.get(t.wrt().get(0)).value();
-                TieCheck.violations(kinks, d, FastProbe.lines(d, out, vFlat), t.refInputs(),
-                                row -> "v'" + TieCheck.element(out, new long[0], 0), new double[] {magnitude},
-                                tieRule, magnitude)
-                        .forEach((in, tie) -> outcomes.put(in, outcomes.get(in).failingTies(tie)));
-                judgeEvaluations.merge(t.wrt().get(0), counters.get(t.wrt().get(0)).value() - before, Long::sum);
-            }
-            for (String in : t.wrt()) {
-                FastProbe.Outcome outcome = outcomes.get(in);
-                if (!outcome.verdict().passed()) {
-                    failed.add(in);
-                }
-                double abs = Math.abs(outcome.analytic() - outcome.numerical());
-                results.add(new GradientResult(out, in, CheckKind.FAST, t.order(), outcome.verdict(),
-                        Double.isNaN(abs) ? Double.POSITIVE_INFINITY : abs,
-                        Tolerance.relativeError(outcome.analytic(), outcome.numerical()), outcome.score(),
-                        new WorstElement(new long[0], new long[0], outcome.analytic(), outcome.numerical()),
-                        alongEvaluations.get(in) + judgeEvaluations.get(in) + 1,
-                        seconds.get(in) + backwardSeconds + judgeSeconds.get(in), outcome.note(), null));
-            }
+            byOutput.put(out, FastProbe.dot(Flat.values(v.get(out)), along.get(out)));
         }
+        return new Projection(in, u, d, d.evaluations(), byOutput, (System.nanoTime() - start) / 1e9);
+    }
+
+    /** One output: a backward pass with cotangent v, each input's projection judged, then ties across inputs. */
+    private static List<GradientResult> checkOutput(CheckTarget t, Settings s, String out, INDArray v,
+                                                    Map<String, Projection> projections) {
+        long start = System.nanoTime();
+        Map<String, double[]> gradients = backward(t, out, v);
+        double backwardSeconds = (System.nanoTime() - start) / 1e9;
+        double noiseFloor = JacobianComparison.noiseFloor(t.scale(out), s.delta());
+        FastProbe.ProjectedOutput output = FastProbe.ProjectedOutput.of(out, v, t.refAtX().get(out));
+        Map<String, Judged> judged = new LinkedHashMap<>();
+        for (String in : t.wrt()) {
+            judged.put(in, judge(t, s, output, gradients.get(in), projections.get(in), noiseFloor));
+        }
+        judged = withTies(t, output, judged, projections);
+        List<GradientResult> rows = new ArrayList<>();
+        for (String in : t.wrt()) {
+            rows.add(row(t, out, projections.get(in), judged.get(in), backwardSeconds));
+        }
+        return rows;
+    }
+
+    /**
+     * vᵀJ for every input, from one backward pass, read out at once: the judging after it evaluates the functions
+     * again, which may overwrite the arrays the pass returned. Null for an input the backward gives no gradient.
+     */
+    private static Map<String, double[]> backward(CheckTarget t, String out, INDArray v) {
+        Map<String, INDArray> cotangents = t.zeroCotangents();
+        cotangents.put(out, v.castTo(cotangents.get(out).dataType()));
+        Map<String, INDArray> grads = t.test().vjpTransient(t.testInputs(), cotangents, t.wrt());
+        Map<String, double[]> flat = new HashMap<>();
+        for (String in : t.wrt()) {
+            INDArray g = grads.get(in);
+            flat.put(in, g == null ? null : AnalyticJacobian.flatGradient(g, t.testInputs().get(in), in));
+        }
+        return flat;
+    }
+
+    /** The projection of one input onto one output: (vᵀJ)·u against φ′(0), probed along u where they disagree. */
+    private static Judged judge(CheckTarget t, Settings s, FastProbe.ProjectedOutput output, double[] gradient,
+                                Projection p, double noiseFloor) {
+        long start = System.nanoTime();
+        long evaluationsBefore = p.derivative().evaluations();
+        double[] flat = gradient == null ? new double[Math.toIntExact(p.u().length())] : gradient;
+        double[] uFlat = Flat.values(p.u());
+        double analytic = FastProbe.dot(flat, uFlat);
+        double numerical = p.numerical().get(output.out());
+        // the scale of the projection's rounding: its terms' root sum of squares, which a random-signed sum of
+        // terms with independent rounding reaches; their plain sum would grow like √n and hide a 0.1% error
+        Tolerance rule = s.toleranceFor(t.forwardNoise(output.out()), rootSumOfSquares(flat, uFlat));
+        FastProbe probe = new FastProbe(p.derivative(), t.refInputs(), p.in(), flat, output, rule);
+        FastProbe.Outcome outcome = verdict(probe, p.u(), analytic, numerical, gradient == null || allZero(flat),
+                noiseFloor);
+        return new Judged(outcome, rule, p.derivative().evaluations() - evaluationsBefore,
+                (System.nanoTime() - start) / 1e9);
+    }
+
+    /**
+     * The verdict on one projection: a zero backward against a non-zero numerical derivative fails whatever the
+     * tolerance; an agreement within the rule and the numerical side's rounding passes; anything else is looked at
+     * more closely along u ({@link FastProbe}: the finite difference's own error, kinks).
+     */
+    private static FastProbe.Outcome verdict(FastProbe probe, INDArray u, double analytic, double numerical,
+                                             boolean analyticZero, double noiseFloor) {
+        Tolerance rule = probe.rule();
+        if (analyticZero && Math.abs(numerical) > noiseFloor) {
+            return new FastProbe.Outcome(Verdict.ZERO_GRADIENT, analytic, numerical, rule.score(analytic, numerical),
+                    null);
+        }
+        double score = JacobianComparison.score(rule, analytic, numerical, probe.roundingAlong(u));
+        if (score <= 1) {
+            return new FastProbe.Outcome(Verdict.PASS, analytic, numerical, score, null);
+        }
+        if (!Double.isFinite(analytic) || !Double.isFinite(numerical)) {
+            return new FastProbe.Outcome(Verdict.MISMATCH, analytic, numerical, score, null);
+        }
+        return probe.resolve(u, analytic, numerical);
+    }
+
+    /**
+     * The judgements with ties judged, within an input and across inputs, along directions over all of them: an
+     * input whose part in a tie is wrong fails. The ties are probed with the first input's derivative, and their
+     * evaluations count toward its row.
+     */
+    private static Map<String, Judged> withTies(CheckTarget t, FastProbe.ProjectedOutput output,
+                                                Map<String, Judged> judged, Map<String, Projection> projections) {
+        List<BlockJudge.KinkEntry> kinks = new ArrayList<>();
+        judged.values().forEach(j -> kinks.addAll(j.outcome().kinks()));
+        if (kinks.size() < 2) {
+            return judged;
+        }
+        String firstInput = t.wrt().get(0);
+        NumericalDerivative first = projections.get(firstInput).derivative();
+        // the rule of the first projection with kinks
+        Tolerance rule = judged.values().stream().filter(j -> !j.outcome().kinks().isEmpty()).findFirst()
+                .orElseThrow().rule();
+        Map<String, Judged> withTies = new LinkedHashMap<>(judged);
+        long before = first.evaluations();
+        TieCheck.violations(kinks, first, t.refInputs(), output.forTies(first), rule)
+                .forEach((in, tie) -> withTies.put(in, withTies.get(in).failingTies(tie)));
+        withTies.put(firstInput, withTies.get(firstInput).plusEvaluations(first.evaluations() - before));
+        return withTies;
+    }
+
+    /** The report's row for one projection: its numbers, and everything it cost. */
+    private static GradientResult row(CheckTarget t, String out, Projection p, Judged j, double backwardSeconds) {
+        FastProbe.Outcome outcome = j.outcome();
+        double abs = Math.abs(outcome.analytic() - outcome.numerical());
+        return new GradientResult(out, p.in(), CheckKind.FAST, t.order(), outcome.verdict(),
+                Double.isNaN(abs) ? Double.POSITIVE_INFINITY : abs,
+                Tolerance.relativeError(outcome.analytic(), outcome.numerical()), outcome.score(),
+                new WorstElement(new long[0], new long[0], outcome.analytic(), outcome.numerical()),
+                p.alongEvaluations() + j.evaluations() + 1, p.seconds() + backwardSeconds + j.seconds(),
+                outcome.note(), null);
+    }
+
+    /**
+     * The inputs that failed, checked again in full (when their blocks fit the budget), so that the report names
+     * the worst element.
+     */
+    private static List<GradientResult> recheckFailures(CheckTarget t, Settings s, MemoryBudget budget,
+                                                        List<GradientResult> results) {
+        Set<String> failed = new LinkedHashSet<>();
+        results.stream().filter(r -> !r.verdict().passed()).forEach(r -> failed.add(r.input()));
         if (failed.isEmpty()) {
             return results;
         }
@@ -155,42 +239,12 @@ final class FastCheck implements CheckMode {
         return withFullRecheck(results, FullCheck.blocks(t, s, List.copyOf(failed)));
     }
 
-    /**
-     * The verdict on one projection: a zero backward against a non-zero numerical derivative fails whatever the
-     * tolerance; an agreement within the rule and the numerical side's rounding passes; anything else is looked at
-     * more closely along u ({@link FastProbe}: the finite difference's own error, kinks).
-     */
-    private static FastProbe.Outcome judge(FastProbe probe, INDArray u, double analytic, double numerical,
-                                           boolean analyticZero, Tolerance rule, double rounding, Settings s,
-                                           double scale) {
-        if (analyticZero && Math.abs(numerical) > JacobianComparison.noiseFloor(scale, s.delta())) {
-            return new FastProbe.Outcome(Verdict.ZERO_GRADIENT, analytic, numerical, rule.score(analytic, numerical),
-                    null);
-        }
-        double score = JacobianComparison.score(rule, analytic, numerical, rounding);
-        if (score <= 1) {
-            return new FastProbe.Outcome(Verdict.PASS, analytic, numerical, score, null);
-        }
-        if (!Double.isFinite(analytic) || !Double.isFinite(numerical)) {
-            return new FastProbe.Outcome(Verdict.MISMATCH, analytic, numerical, score, null);
-        }
-        return probe.resolve(u, analytic, numerical);
-    }
-
     private static double rootSumOfSquares(double[] g, double[] u) {
         double sum = 0;
         for (int i = 0; i < g.length; i++) {
             sum += g[i] * u[i] * g[i] * u[i];
         }
         return Math.sqrt(sum);
-    }
-
-    private static double[] absolute(double[] values) {
-        double[] a = new double[values.length];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = Math.abs(values[i]);
-        }
-        return a;
     }
 
     /** Each failing input's fast rows give way to its full rows, which say what the fast check found. */

@@ -52,40 +52,65 @@ final class FastProbe {
         }
     }
 
+    /**
+     * An output as fast mode projects it: vᵀ·out, the part of φ that does not depend on u.
+     *
+     * @param v         the output's cotangent, flat
+     * @param base      the output at x, flat (the reference's, which every probe starts from)
+     * @param magnitude Σ|vⱼ|·|yⱼ|: the size of φ's own rounding
+     */
+    record ProjectedOutput(String out, double[] v, double[] base, double magnitude) {
+
+        static ProjectedOutput of(String out, INDArray v, INDArray atX) {
+            double[] vFlat = Flat.values(v);
+            double[] base = Flat.values(atX);
+            return new ProjectedOutput(out, vFlat, base, dot(absolute(vFlat), absolute(base)));
+        }
+
+        /** φ along a direction across inputs, as a single row: for {@link TieCheck}. */
+        TieCheck.ProbedOutput forTies(NumericalDerivative derivative) {
+            TieCheck.Lines lines = direction -> t -> new double[] {
+                dot(v, Flat.values(derivative.atDirection(direction, t).get(out)))};
+            return new TieCheck.ProbedOutput(lines, row -> "v'" + TieCheck.element(out, new long[0], 0),
+                    new double[] {magnitude}, magnitude);
+        }
+    }
+
     private final NumericalDerivative derivative;
     private final Map<String, INDArray> inputs;
     private final String in;
-    private final String out;
-    private final double[] v;
     private final double[] gradient;
+    private final ProjectedOutput output;
     private final Tolerance rule;
-    private final double magnitude;
-    private final double[] base;
     private int probes;
 
     /**
-     * @param inputs    the reference's inputs (the shape of {@code in}, and where directions start)
-     * @param v         the output's cotangent, flat
-     * @param gradient  the backward's vᵀJ for {@code in}, flat
-     * @param magnitude Σ|vⱼ|·|yⱼ|: the size of φ's own rounding
-     * @param base      the output at x, flat (the reference's, which every probe starts from)
+     * @param inputs   the reference's inputs (the shape of {@code in}, and where directions start)
+     * @param gradient the backward's vᵀJ for {@code in}, flat
+     * @param rule     the rule the projection is judged by
      */
-    FastProbe(NumericalDerivative derivative, Map<String, INDArray> inputs, String in, String out, double[] v,
-              double[] gradient, Tolerance rule, double magnitude, double[] base) {
+    FastProbe(NumericalDerivative derivative, Map<String, INDArray> inputs, String in, double[] gradient,
+              ProjectedOutput output, Tolerance rule) {
         this.derivative = derivative;
         this.inputs = inputs;
         this.in = in;
-        this.out = out;
-        this.v = v;
         this.gradient = gradient;
+        this.output = output;
         this.rule = rule;
-        this.magnitude = magnitude;
-        this.base = base;
+    }
+
+    Tolerance rule() {
+        return rule;
     }
 
     /** The rounding bound of φ′ along a direction taken with step h. */
     double roundingError(double h) {
-        return NumericalError.rounding(derivative.stencil(), magnitude, h);
+        return NumericalError.rounding(derivative.stencil(), output.magnitude(), h);
+    }
+
+    /** The rounding bound of φ′ along u, with the step the derivative takes along it. */
+    double roundingAlong(INDArray u) {
+        return roundingError(derivative.stepAlong(Map.of(in, u)));
     }
 
     /**
@@ -122,7 +147,7 @@ final class FastProbe {
         kinks.forEach(k -> rest.putScalar(k.flatCol(), 0));
         double a = dot(gradient, Flat.values(rest));
         Map<String, INDArray> direction = Map.of(in, rest);
-        double n = dot(v, derivative.along(direction).get(out));
+        double n = dot(output.v(), derivative.along(direction).get(output.out()));
         double bound = roundingError(derivative.stepAlong(direction));
         double score = JacobianComparison.score(rule, a, n, bound);
         if (score > 1) {
@@ -139,11 +164,6 @@ final class FastProbe {
                         + " a subgradient there, and the rest of the projection agrees", kinks)
                 : new Outcome(Verdict.MISMATCH, a, n, score, "fast mode: " + where + "; the rest of the projection"
                         + " still disagrees (v'Ju analytic " + figure(a) + ", numerical " + figure(n) + ")", kinks);
-    }
-
-    /** φ along a direction across inputs, as a single row: for {@link TieCheck}. */
-    static TieCheck.Lines lines(NumericalDerivative derivative, String out, double[] v) {
-        return direction -> t -> new double[] {dot(v, Flat.values(derivative.atDirection(direction, t).get(out)))};
     }
 
     /**
@@ -204,8 +224,11 @@ final class FastProbe {
         double[] offsets = KinkDetector.offsets();
         double[][] y = new double[offsets.length][];
         for (int k = 0; k < offsets.length; k++) {
-            y[k] = offsets[k] == 0 ? null : Flat.values(derivative.atDirection(direction, offsets[k] * h).get(out));
+            y[k] = offsets[k] == 0 ? null
+                    : Flat.values(derivative.atDirection(direction, offsets[k] * h).get(output.out()));
         }
+        double[] v = output.v();
+        double[] base = output.base();
         double[] phi = new double[offsets.length];
         double moved = 0;
         for (int j = 0; j < base.length; j++) {
@@ -256,6 +279,14 @@ final class FastProbe {
 
     private static String figure(double x) {
         return String.format(Locale.ROOT, "%.6g", x);
+    }
+
+    private static double[] absolute(double[] values) {
+        double[] a = new double[values.length];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = Math.abs(values[i]);
+        }
+        return a;
     }
 
     static double dot(double[] a, double[] b) {

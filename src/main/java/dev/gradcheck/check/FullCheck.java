@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Full mode: the whole Jacobian block of every (output, input) pair, numerical against analytic, entry by entry.
@@ -71,6 +72,21 @@ final class FullCheck implements CheckMode {
         return loosest;
     }
 
+    /** How compressed blocks are judged: by their output's rule, with the rounding bound of each numerical entry. */
+    private record CompressedJudging(Settings s, Map<String, Double> noise, Map<String, double[]> magnitudes,
+                                     Map<String, double[]> steps) implements CompressedJacobians.Judging {
+
+        @Override
+        public Tolerance rule(String out, String in, double blockScale) {
+            return s.toleranceFor(noise.get(out), blockScale);
+        }
+
+        @Override
+        public NumericalError errors(String out, String in) {
+            return NumericalError.block(s.stencil(), magnitudes.get(out), steps.get(in));
+        }
+    }
+
     /**
      * Every entry of every block, one side computed in full and the other in compressed groups, each entry judged by
      * the one rule with the dense check's own error bound for it.
@@ -79,69 +95,83 @@ final class FullCheck implements CheckMode {
      */
     private static List<GradientResult> compressedBlocks(CheckTarget t, Settings s, List<String> inputs,
                                                          ParallelLines threads) {
-        Map<String, NumericalDerivative> derivatives = new HashMap<>();
-        Map<String, Counter> numericalEvals = new HashMap<>();
-        Map<String, long[]> inputShapes = new HashMap<>();
-        Map<String, double[]> steps = new HashMap<>();
-        for (String in : inputs) {
-            Counter evals = new Counter();
-            numericalEvals.put(in, evals);
-            NumericalDerivative d = t.numerical(s, evals);
-            derivatives.put(in, d);
-            inputShapes.put(in, t.refInputs().get(in).shape());
-            double[] h = new double[Math.toIntExact(Flat.size(inputShapes.get(in)))];
-            for (int i = 0; i < h.length; i++) {
-                h[i] = d.stepAt(in, i);
-            }
-            steps.put(in, h);
-        }
-        Map<String, long[]> outputShapes = t.outputShapes();
-        Map<String, double[]> magnitudes = new HashMap<>();
-        Map<String, Double> noise = new HashMap<>();
-        t.outputs().forEach(out -> {
-            magnitudes.put(out, t.magnitudes(out));
-            noise.put(out, t.forwardNoise(out));
-        });
-        CompressedJacobians.Judging judging = new CompressedJacobians.Judging() {
-            @Override
-            public Tolerance rule(String out, String in, double blockScale) {
-                return s.toleranceFor(noise.get(out), blockScale);
-            }
-
-            @Override
-            public NumericalError errors(String out, String in) {
-                return NumericalError.block(s.stencil(), magnitudes.get(out), steps.get(in));
-            }
-        };
-        NumericalJacobian numerical = new NumericalJacobian(derivatives, numericalEvals, inputShapes, inputs,
-                t.outputs(), outputShapes, t.reference(), t.refInputs());
-        AnalyticJacobian analytic = new AnalyticJacobian(t.test(), t.testInputs(), t.zeroCotangents(), t.outputs(),
-                inputs);
-        CompressedJacobians.Blocks blocks = CompressedJacobians.compute(analytic, numerical,
-                CompressedJacobians.choose(analytic, numerical, FiniteDifferences.offsets(s.stencil()).length),
-                judging, s.seed(), outputShapes, inputShapes, threads);
+        Compression compressed = compress(t, s, inputs, threads);
         List<GradientResult> results = new ArrayList<>();
         for (String out : t.outputs()) {
             double scale = t.scale(out);
             for (String in : inputs) {
                 long compareStart = System.nanoTime();
-                SparseBlock block = blocks.block(out, in);
-                Tolerance rule = judging.rule(out, in, largestNumerical(block));
-                JacobianComparison.Row row = JacobianComparison.compare(block, rule, s.delta(), scale);
+                SparseBlock block = compressed.blocks().block(out, in);
+                JacobianComparison.Row row = compressed.compare(out, in, s, scale);
                 if (!row.verdict().passed()) {
                     return null;
                 }
                 // a passing block agrees everywhere (no mask, no capture here: CompressedJacobians.denseBecause)
                 Mismatches found = new Mismatches(0, Flat.size(block.outputShape()) * Flat.size(block.inputShape()),
                         0, null, List.of(), null, null);
-                double seconds = blocks.numericalSeconds().getOrDefault(in, 0.0)
-                        + blocks.analyticSeconds().getOrDefault(out, 0.0) + (System.nanoTime() - compareStart) / 1e9;
-                results.add(row.toResult(out, in, CheckKind.JACOBIAN, t.order(),
-                        numerical.evaluations(in) + analytic.evaluations(out), seconds, row.errorNote(), null)
-                        .withDiagnosis(found, null));
+                double seconds = compressed.blocks().numericalSeconds().getOrDefault(in, 0.0)
+                        + compressed.blocks().analyticSeconds().getOrDefault(out, 0.0)
+                        + (System.nanoTime() - compareStart) / 1e9;
+                results.add(row.toResult(new JacobianComparison.Compared(out, in, CheckKind.JACOBIAN, t.order()),
+                        compressed.evaluations(out, in), seconds, row.errorNote(), null).withDiagnosis(found, null));
             }
         }
         return results;
+    }
+
+    /**
+     * A target's blocks with one side compressed, as {@link CompressedJacobians} gives them, with the sides that
+     * counted their evaluations and the judging the entries get.
+     */
+    record Compression(CompressedJacobians.Blocks blocks, NumericalJacobian numerical, AnalyticJacobian analytic,
+                      CompressedJacobians.Judging judging) {
+
+        /** Block (out, in) compared as compression gives it, by its output's rule at the block's scale. */
+        JacobianComparison.Row compare(String out, String in, Settings s, double outputScale) {
+            SparseBlock block = blocks.block(out, in);
+            Tolerance rule = judging.rule(out, in, largestNumerical(block));
+            return JacobianComparison.compare(block, new JacobianComparison.Criteria(rule, s.delta(), outputScale));
+        }
+
+        /** What block (out, in) cost: its input's forward evaluations and its output's backward passes. */
+        long evaluations(String out, String in) {
+            return numerical.evaluations(in) + analytic.evaluations(out);
+        }
+    }
+
+    /** Every block of the target, the side the cheaper to know computed in full, the other compressed. */
+    static Compression compress(CheckTarget t, Settings s, List<String> inputs, ParallelLines threads) {
+        Map<String, NumericalDerivative> derivatives = new HashMap<>();
+        Map<String, double[]> steps = new HashMap<>();
+        for (String in : inputs) {
+            NumericalDerivative d = t.numerical(s, new Counter());
+            derivatives.put(in, d);
+            steps.put(in, steps(d, in));
+        }
+        Map<String, double[]> magnitudes = new HashMap<>();
+        Map<String, Double> noise = new HashMap<>();
+        t.outputs().forEach(out -> {
+            magnitudes.put(out, t.magnitudes(out));
+            noise.put(out, t.forwardNoise(out));
+        });
+        CompressedJudging judging = new CompressedJudging(s, noise, magnitudes, steps);
+        NumericalJacobian numerical = new NumericalJacobian(derivatives, inputs, t.outputs(), t.outputShapes(),
+                t.reference(), t.refInputs());
+        AnalyticJacobian analytic = new AnalyticJacobian(t.test(), t.testInputs(), t.zeroCotangents(), t.outputs(),
+                inputs);
+        CompressedJacobians.Blocks blocks = CompressedJacobians.compute(analytic, numerical,
+                CompressedJacobians.choose(analytic, numerical, FiniteDifferences.offsets(s.stencil()).length),
+                judging, s.seed(), threads);
+        return new Compression(blocks, numerical, analytic, judging);
+    }
+
+    /** The step each element of an input is moved by. */
+    private static double[] steps(NumericalDerivative d, String in) {
+        double[] h = new double[Math.toIntExact(Flat.size(d.inputs().get(in).shape()))];
+        for (int i = 0; i < h.length; i++) {
+            h[i] = d.stepAt(in, i);
+        }
+        return h;
     }
 
     /** The largest finite |numerical entry| of a compressed block, the scale of its rounding. */
@@ -154,89 +184,143 @@ final class FullCheck implements CheckMode {
         return largest;
     }
 
+    /**
+     * One input's numerical side in dense mode.
+     *
+     * @param cols        the sampled columns, or null for all
+     * @param derivative  what its columns were taken with, or null for a reference split at error clips (which has
+     *                    no derivative to probe with)
+     * @param evaluations counts its forward evaluations, the probes' included
+     * @param blocks      its blocks, by output
+     * @param seconds     the time they took
+     */
+    private record NumericalSide(String in, int[] cols, NumericalDerivative derivative, Counter evaluations,
+                                 Map<String, Jacobian> blocks, double seconds) {}
+
+    /**
+     * One output's analytic side in dense mode, with what its blocks are judged by.
+     *
+     * @param rows         the sampled rows, or null for all
+     * @param blocks       its blocks, by input
+     * @param passes       the backward passes they cost
+     * @param seconds      the time they took
+     * @param scale        the output's largest |y|
+     * @param magnitudes   |y| per element of the output: the scale of each row's rounding
+     * @param forwardNoise what the dtype under test adds to the output ({@link CheckTarget#forwardNoise})
+     */
+    private record AnalyticSide(String out, int[] rows, Map<String, Jacobian> blocks, long passes, double seconds,
+                                double scale, double[] magnitudes, double forwardNoise) {}
+
+    /**
+     * One block as compared: both sides, the entries the mask leaves out, the block's largest |entry| and the rule
+     * that scale gives, and the judgement.
+     */
+    private record DenseBlock(Jacobian analytic, Jacobian numerical, EntryFilter masked, double scale, Tolerance rule,
+                              BlockJudge.Judged judged, double seconds) {
+
+        /** Each entry's score, under the bounds the block was judged by. */
+        BlockDiagnosis.EntryScore score() {
+            NumericalError bounds = judged.errors();
+            return (r, c) -> JacobianComparison.score(rule, analytic.values()[r][c], numerical.values()[r][c],
+                    bounds.at(r, c));
+        }
+    }
+
     /** Both sides line by line: every column differentiated, every row a backward pass. */
     private static List<GradientResult> denseBlocks(CheckTarget t, Settings s, List<String> inputs,
                                                     ParallelLines threads) {
-        Map<String, int[]> cols = new HashMap<>();
-        Map<String, NumericalDerivative> derivatives = new HashMap<>();
-        Map<String, Counter> numericalEvals = new HashMap<>();
-        Map<String, Map<String, Jacobian>> numerical = new HashMap<>();
-        Map<String, Double> numericalSeconds = new HashMap<>();
+        Map<String, NumericalSide> numerical = new LinkedHashMap<>();
         for (String in : inputs) {
-            long start = System.nanoTime();
-            long[] shape = t.refInputs().get(in).shape();
-            int n = Math.toIntExact(Flat.size(shape));
-            Counter evals = new Counter();
-            numericalEvals.put(in, evals);
-            Optional<ClippedGraph> clipped = t.reference().clippedGraph();
-            if (clipped.isPresent()) { // its own reference, split at the clips, whole
-                cols.put(in, null);
-                numerical.put(in, SplitNumericalJacobian.compute(clipped.get(), t.refInputs(), in, s.delta(), evals));
-            } else {
-                cols.put(in, s.maxElements() == null ? null
-                        : Seeded.sample(s.samplingSeed(), "columns:" + in, n, s.maxElements()));
-                NumericalDerivative d = t.numerical(s, evals);
-                derivatives.put(in, d);
-                numerical.put(in, NumericalJacobian.compute(d, shape, in, t.outputs(), t.outputShapes(),
-                        cols.get(in), threads, t.reference()));
-            }
-            numericalSeconds.put(in, (System.nanoTime() - start) / 1e9);
+            numerical.put(in, numericalSide(t, s, in, threads));
         }
         List<GradientResult> results = new ArrayList<>();
-        Map<String, org.nd4j.linalg.api.ndarray.INDArray> zeros = t.zeroCotangents();
+        Map<String, INDArray> zeros = t.zeroCotangents();
         for (String out : t.outputs()) {
             long start = System.nanoTime();
             double scale = t.scale(out);
             int[] rows = sampledRows(t, s, out, scale, numerical);
-            Counter passes = new Counter();
-            Map<String, Jacobian> analytic = AnalyticJacobian.compute(t.test(), t.testInputs(), zeros, out, inputs,
-                    rows, passes, threads);
-            double analyticSeconds = (System.nanoTime() - start) / 1e9;
-            double[] magnitudes = t.magnitudes(out);
-            double forwardNoise = t.forwardNoise(out);
-            Map<String, BlockJudge.Judged> judged = new LinkedHashMap<>();
-            Map<String, BlockDiagnosis.EntryScore> scores = new HashMap<>();
-            Map<String, EntryFilter> masks = new HashMap<>();
-            Map<String, Double> seconds = new HashMap<>();
-            double largest = 0;
-            for (String in : inputs) {
-                long compareStart = System.nanoTime();
-                Jacobian a = analytic.get(in).select(null, cols.get(in));
-                Jacobian n = numerical.get(in).get(out).select(rows, null);
-                // the mask names the op's own inputs and outputs: a second-order block is the backward's
-                EntryFilter masked = t.order() == 1 ? BlockMask.of(s.mask(), out, in, n) : EntryFilter.NONE;
-                NumericalDerivative d = derivatives.get(in);
-                double blockScale = largestMagnitude(n);
-                largest = Math.max(largest, blockScale);
-                NumericalError.Block errors = d == null ? null : errors(n, magnitudes, d, in);
-                Tolerance rule = s.toleranceFor(forwardNoise, blockScale);
-                judged.put(in, BlockJudge.judge(a, n, masked, errors, rule, s.delta(), in, out, scale, d));
-                NumericalError bounds = errors == null ? NumericalError.NONE : errors;
-                scores.put(in, (r, c) -> JacobianComparison.score(rule, a.values()[r][c], n.values()[r][c],
-                        bounds.at(r, c)));
-                masks.put(in, masked);
-                seconds.put(in, numericalSeconds.get(in) + analyticSeconds + (System.nanoTime() - compareStart) / 1e9);
-            }
-            Map<String, TieCheck.Violation> ties = ties(t, s, out, judged, derivatives, magnitudes,
-                    s.toleranceFor(forwardNoise, largest));
-            double floor = JacobianComparison.noiseFloor(scale, s.delta());
-            for (String in : inputs) {
-                Jacobian a = analytic.get(in).select(null, cols.get(in));
-                Jacobian n = numerical.get(in).get(out).select(rows, null);
-                BlockJudge.Judged j = ties.containsKey(in) ? judged.get(in).failingTies(ties.get(in), n)
-                        : judged.get(in);
-                Sampling sampling = rows == null && cols.get(in) == null ? null : sampling(n);
-                GradientResult row = j.row().toResult(out, in, CheckKind.JACOBIAN, t.order(),
-                        numericalEvals.get(in).value() + passes.value(), seconds.get(in), j.note(), sampling);
-                EntryFilter kinks = j.atKinks();
-                BlockDiagnosis.EntryScore score = scores.get(in);
-                EntryFilter masked = masks.get(in);
-                results.add(row.withDiagnosis(BlockDiagnosis.of(a, n, kinks, masked, score, floor),
-                        s.capture().captures(row.verdict())
-                                ? BlockDiagnosis.jacobians(a, n, kinks, masked, score) : null));
-            }
+            AnalyticJacobian side = new AnalyticJacobian(t.test(), t.testInputs(), zeros, List.of(out), inputs);
+            Map<String, Jacobian> blocks = side.rows(out, rows, threads);
+            AnalyticSide analytic = new AnalyticSide(out, rows, blocks, side.evaluations(out),
+                    (System.nanoTime() - start) / 1e9, scale, t.magnitudes(out), t.forwardNoise(out));
+            results.addAll(judgeOutput(t, s, analytic, numerical));
         }
         return results;
+    }
+
+    /** Every column of one input, or the sampled ones, differentiated numerically. */
+    private static NumericalSide numericalSide(CheckTarget t, Settings s, String in, ParallelLines threads) {
+        long start = System.nanoTime();
+        Counter evals = new Counter();
+        Optional<ClippedGraph> clipped = t.reference().clippedGraph();
+        if (clipped.isPresent()) { // its own reference, split at the clips, whole
+            Map<String, Jacobian> blocks = SplitNumericalJacobian.compute(clipped.get(), t.refInputs(), in, s.delta(),
+                    evals);
+            return new NumericalSide(in, null, null, evals, blocks, (System.nanoTime() - start) / 1e9);
+        }
+        int n = Math.toIntExact(Flat.size(t.refInputs().get(in).shape()));
+        int[] cols = s.maxElements() == null ? null
+                : Seeded.sample(s.samplingSeed(), "columns:" + in, n, s.maxElements());
+        NumericalDerivative d = t.numerical(s, evals);
+        Map<String, Jacobian> blocks = NumericalJacobian.compute(d, in, t.outputs(), t.outputShapes(), cols, threads);
+        return new NumericalSide(in, cols, d, evals, blocks, (System.nanoTime() - start) / 1e9);
+    }
+
+    /** One output's blocks judged, then the ties across its inputs, then the blocks' rows. */
+    private static List<GradientResult> judgeOutput(CheckTarget t, Settings s, AnalyticSide analytic,
+                                                    Map<String, NumericalSide> numerical) {
+        Map<String, DenseBlock> blocks = new LinkedHashMap<>();
+        double largest = 0;
+        for (NumericalSide n : numerical.values()) {
+            DenseBlock block = judgeBlock(t, s, analytic, n);
+            blocks.put(n.in(), block);
+            largest = Math.max(largest, block.scale());
+        }
+        Map<String, TieCheck.Violation> ties = ties(t, analytic, blocks, numerical,
+                s.toleranceFor(analytic.forwardNoise(), largest));
+        List<GradientResult> rows = new ArrayList<>();
+        for (NumericalSide n : numerical.values()) {
+            rows.add(row(t, s, analytic, n, blocks.get(n.in()), ties.get(n.in())));
+        }
+        return rows;
+    }
+
+    /** One block compared, and where it disagrees probed ({@link BlockJudge}). */
+    private static DenseBlock judgeBlock(CheckTarget t, Settings s, AnalyticSide analytic, NumericalSide numerical) {
+        long start = System.nanoTime();
+        String out = analytic.out();
+        String in = numerical.in();
+        Jacobian a = analytic.blocks().get(in).select(null, numerical.cols());
+        Jacobian n = numerical.blocks().get(out).select(analytic.rows(), null);
+        // the mask names the op's own inputs and outputs: a second-order block is the backward's
+        EntryFilter masked = t.order() == 1 ? BlockMask.of(s.mask(), out, in, n) : EntryFilter.NONE;
+        NumericalDerivative d = numerical.derivative();
+        double blockScale = largestMagnitude(n);
+        NumericalError.Block errors = d == null ? null : errors(n, analytic.magnitudes(), d, in);
+        Tolerance rule = s.toleranceFor(analytic.forwardNoise(), blockScale);
+        BlockJudge.Judged judged = BlockJudge.judge(a, n, masked, errors,
+                new JacobianComparison.Criteria(rule, s.delta(), analytic.scale()),
+                d == null ? null : new BlockJudge.Columns(d, in, out));
+        double seconds = numerical.seconds() + analytic.seconds() + (System.nanoTime() - start) / 1e9;
+        return new DenseBlock(a, n, masked, blockScale, rule, judged, seconds);
+    }
+
+    /** The report's row for one block: its figures (a wrong tie it takes part in fails it) and its diagnosis. */
+    private static GradientResult row(CheckTarget t, Settings s, AnalyticSide analytic, NumericalSide numerical,
+                                      DenseBlock block, TieCheck.Violation tie) {
+        Jacobian a = block.analytic();
+        Jacobian n = block.numerical();
+        BlockJudge.Judged j = tie != null ? block.judged().failingTies(tie, n) : block.judged();
+        Sampling sampling = analytic.rows() == null && numerical.cols() == null ? null : sampling(n);
+        GradientResult row = j.row().toResult(
+                new JacobianComparison.Compared(analytic.out(), numerical.in(), CheckKind.JACOBIAN, t.order()),
+                numerical.evaluations().value() + analytic.passes(), block.seconds(), j.note(), sampling);
+        EntryFilter kinks = j.atKinks();
+        BlockDiagnosis.EntryScore score = block.score();
+        double floor = JacobianComparison.noiseFloor(analytic.scale(), s.delta());
+        return row.withDiagnosis(BlockDiagnosis.of(a, n, kinks, block.masked(), score, floor),
+                s.capture().captures(row.verdict()) ? BlockDiagnosis.jacobians(a, n, kinks, block.masked(), score)
+                        : null);
     }
 
     /** Which elements a sampled block compared, as multi-indices (the counts say how many of how many). */
@@ -278,24 +362,39 @@ final class FullCheck implements CheckMode {
     }
 
     /** Ties across the inputs of one output: per input whose part in a tie is wrong, that tie. */
-    private static Map<String, TieCheck.Violation> ties(CheckTarget t, Settings s, String out,
-                                                        Map<String, BlockJudge.Judged> judged,
-                                                        Map<String, NumericalDerivative> derivatives,
-                                                        double[] magnitudes, Tolerance rule) {
+    private static Map<String, TieCheck.Violation> ties(CheckTarget t, AnalyticSide analytic,
+                                                        Map<String, DenseBlock> blocks,
+                                                        Map<String, NumericalSide> numerical, Tolerance rule) {
         List<BlockJudge.KinkEntry> kinks = new ArrayList<>();
-        judged.values().forEach(j -> kinks.addAll(j.kinks()));
-        NumericalDerivative any = derivatives.values().stream().findFirst().orElse(null);
+        blocks.values().forEach(b -> kinks.addAll(b.judged().kinks()));
+        NumericalDerivative any = tieDerivative(numerical);
         if (kinks.size() < 2 || any == null) {
             return Map.of();
         }
+        String out = analytic.out();
         long[] shape = t.refAtX().get(out).shape();
-        return TieCheck.violations(kinks, any, TieCheck.of(any, out), t.refInputs(),
-                row -> TieCheck.element(out, shape, row), magnitudes, rule, t.scale(out));
+        return TieCheck.violations(kinks, any, t.refInputs(), new TieCheck.ProbedOutput(TieCheck.of(any, out),
+                row -> TieCheck.element(out, shape, row), analytic.magnitudes(), analytic.scale()), rule);
+    }
+
+    /**
+     * The derivative ties are probed with: any input's would do (each differentiates the reference at x); the
+     * probes' evaluations count toward the row of the one taken, the first in a HashMap's order of the inputs, as
+     * they always have.
+     */
+    private static NumericalDerivative tieDerivative(Map<String, NumericalSide> numerical) {
+        Map<String, NumericalDerivative> derivatives = new HashMap<>();
+        numerical.forEach((in, side) -> {
+            if (side.derivative() != null) {
+                derivatives.put(in, side.derivative());
+            }
+        });
+        return derivatives.values().stream().findFirst().orElse(null);
     }
 
     /** Every row, or (when sampling) up to N rows, three quarters of them among those the sampled columns move. */
     private static int[] sampledRows(CheckTarget t, Settings s, String out, double scale,
-                                     Map<String, Map<String, Jacobian>> num) {
+                                     Map<String, NumericalSide> num) {
         long m = Flat.size(t.refAtX().get(out).shape());
         if (s.maxElements() == null || m <= s.maxElements()) {
             return null;
@@ -306,8 +405,8 @@ final class FullCheck implements CheckMode {
         List<Integer> others = new ArrayList<>();
         for (int j = 0; j < m; j++) {
             boolean moved = false;
-            for (Map<String, Jacobian> byOutput : num.values()) {
-                for (double v : byOutput.get(out).values()[j]) {
+            for (NumericalSide side : num.values()) {
+                for (double v : side.blocks().get(out).values()[j]) {
                     moved |= !(Math.abs(v) <= floor);
                 }
             }

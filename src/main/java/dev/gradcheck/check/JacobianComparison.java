@@ -48,13 +48,26 @@ final class JacobianComparison {
     }
 
     /**
+     * What the entries of a block are judged by: the tolerance, and the noise floor that a zero analytic block's
+     * numerical side must stay under ({@link #noiseFloor}, from the step δ and the output's scale).
+     *
+     * @param outputScale the largest |y| of the block's output
+     */
+    record Criteria(Tolerance tolerance, double delta, double outputScale) {
+
+        double noiseFloor() {
+            return JacobianComparison.noiseFloor(outputScale, delta);
+        }
+    }
+
+    /**
      * @param analytic  the block from the backward, aligned entry for entry with {@code numerical}
      * @param errors    what the numerical side can resolve, per entry
      * @param skip      entries (block positions) to leave out: those at a kink, those the spec's mask names
      */
     static Row compare(Jacobian analytic, Jacobian numerical, NumericalError errors, EntryFilter skip,
-                       Tolerance tolerance, double delta, double outputScale) {
-        Accumulator acc = new Accumulator(tolerance);
+                       Criteria criteria) {
+        Accumulator acc = new Accumulator(criteria.tolerance());
         for (int j = 0; j < numerical.rowCount(); j++) {
             for (int i = 0; i < numerical.colCount(); i++) {
                 if (!skip.skips(j, i)) {
@@ -63,7 +76,7 @@ final class JacobianComparison {
                 }
             }
         }
-        return acc.row(numerical.outputShape(), numerical.inputShape(), delta, outputScale);
+        return acc.row(numerical.outputShape(), numerical.inputShape(), criteria);
     }
 
     /**
@@ -71,12 +84,12 @@ final class JacobianComparison {
      * side's error bound: every entry not listed is zero on both sides, which scores 0 and changes none of the
      * figures, so the row is the one the dense block gives with the same values.
      */
-    static Row compare(SparseBlock block, Tolerance tolerance, double delta, double outputScale) {
-        Accumulator acc = new Accumulator(tolerance);
+    static Row compare(SparseBlock block, Criteria criteria) {
+        Accumulator acc = new Accumulator(criteria.tolerance());
         for (int k = 0; k < block.size(); k++) {
             acc.add(block.row(k), block.col(k), block.analytic(k), block.numerical(k), block.error(k));
         }
-        return acc.row(block.outputShape(), block.inputShape(), delta, outputScale);
+        return acc.row(block.outputShape(), block.inputShape(), criteria);
     }
 
     /**
@@ -142,7 +155,7 @@ final class JacobianComparison {
             }
         }
 
-        Row row(long[] outputShape, long[] inputShape, double delta, double outputScale) {
+        Row row(long[] outputShape, long[] inputShape, Criteria criteria) {
             if (maxScore == Double.NEGATIVE_INFINITY) { // no entry compared
                 return new Row(Verdict.PASS, maxAbs, maxRel, 0, null, 0, 0);
             }
@@ -157,7 +170,7 @@ final class JacobianComparison {
                 c = nonFiniteCol;
                 a = nonFiniteA;
                 n = nonFiniteN;
-            } else if (analyticAllZero && maxNumerical > noiseFloor(outputScale, delta)) {
+            } else if (analyticAllZero && maxNumerical > criteria.noiseFloor()) {
                 verdict = Verdict.ZERO_GRADIENT;
                 r = largestRow;
                 c = largestCol;
@@ -170,6 +183,11 @@ final class JacobianComparison {
             return new Row(verdict, maxAbs, maxRel, maxScore, worst, withinError, largestError);
         }
     }
+
+    /**
+     * What a row compared: block d output / d input, the way it was compared, and the order.
+     */
+    record Compared(String output, String input, CheckKind kind, int order) {}
 
     /**
      * The figures of one compared block, before they are labelled with what was compared.
@@ -192,10 +210,10 @@ final class JacobianComparison {
                     + (withinError == 1 ? "it is" : "they are") + " not counted as a mismatch";
         }
 
-        GradientResult toResult(String output, String input, CheckKind kind, int order, long evaluations,
-                                double seconds, String note, Sampling sampling) {
-            return new GradientResult(output, input, kind, order, verdict, maxAbs, maxRel, maxScore, worst,
-                    evaluations, seconds, note, sampling);
+        GradientResult toResult(Compared compared, long evaluations, double seconds, String note,
+                                Sampling sampling) {
+            return new GradientResult(compared.output(), compared.input(), compared.kind(), compared.order(),
+                    verdict, maxAbs, maxRel, maxScore, worst, evaluations, seconds, note, sampling);
         }
     }
 }

@@ -55,11 +55,11 @@ final class JvpCheck {
                 double[] magnitudes = t.magnitudes(out);
                 NumericalError errors = (row, col) -> NumericalError.rounding(s.stencil(), magnitudes[row], step);
                 JacobianComparison.Row row = JacobianComparison.compare(new Jacobian(shape, new long[0], a),
-                        numericalBlock, errors, EntryFilter.NONE,
-                        s.toleranceFor(t.forwardNoise(out), FullCheck.largestMagnitude(numericalBlock)), s.delta(),
-                        t.scale(out));
-                results.add(row.toResult(out, in, CheckKind.JVP, t.order(), evaluations.value() + 1, seconds,
-                        row.errorNote(), null));
+                        numericalBlock, errors, EntryFilter.NONE, new JacobianComparison.Criteria(
+                                s.toleranceFor(t.forwardNoise(out), FullCheck.largestMagnitude(numericalBlock)),
+                                s.delta(), t.scale(out)));
+                results.add(row.toResult(new JacobianComparison.Compared(out, in, CheckKind.JVP, t.order()),
+                        evaluations.value() + 1, seconds, row.errorNote(), null));
             }
         }
         return results;

@@ -17,6 +17,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  */
 final class NumericalDerivative {
 
+    /** How a derivative is taken: the stencil, and the step its points are spaced by. */
+    record Scheme(Stencil stencil, Step step) {}
+
     private final Differentiable f;
     private final Map<String, INDArray> inputs;
     private final List<String> outputs;
@@ -27,14 +30,17 @@ final class NumericalDerivative {
     private final Map<String, long[]> shapes = new HashMap<>();
     private final Map<String, DataType> dtypes = new HashMap<>();
 
-    /** @param atX the function's outputs at the unperturbed inputs, whose shapes and dtypes must hold */
+    /**
+     * @param atX         the function's outputs at the unperturbed inputs, whose shapes and dtypes must hold
+     * @param evaluations counts every forward evaluation
+     */
     NumericalDerivative(Differentiable f, Map<String, INDArray> inputs, Map<String, INDArray> atX,
-                        List<String> outputs, Stencil stencil, Step step, Counter evaluations) {
+                        List<String> outputs, Scheme scheme, Counter evaluations) {
         this.f = f;
         this.inputs = inputs;
         this.outputs = new java.util.ArrayList<>(outputs);
-        this.stencil = stencil;
-        this.step = step;
+        this.stencil = scheme.stencil();
+        this.step = scheme.step();
         this.evaluations = evaluations;
         this.atX = atX;
         for (String out : outputs) {
@@ -45,6 +51,16 @@ final class NumericalDerivative {
 
     Stencil stencil() {
         return stencil;
+    }
+
+    /** The function differentiated. */
+    Differentiable function() {
+        return f;
+    }
+
+    /** The forward evaluations counted so far (by this derivative and every one sharing its counter). */
+    long evaluations() {
+        return evaluations.value();
     }
 
     /** The step element i of {@code input} is moved by. */
@@ -68,7 +84,7 @@ final class NumericalDerivative {
      */
     NumericalDerivative on(Differentiable other, Map<String, INDArray> otherInputs) {
         // the outputs at x are shared read-only: a stencil with a point at 0 reads them instead of evaluating
-        NumericalDerivative d = new NumericalDerivative(other, otherInputs, atX, List.of(), stencil, step,
+        NumericalDerivative d = new NumericalDerivative(other, otherInputs, atX, List.of(), new Scheme(stencil, step),
                 evaluations);
         return d.expecting(outputs, shapes, dtypes);
     }

@@ -83,6 +83,13 @@ interface NumericalError {
             return m == null ? rounding : Math.max(rounding, m);
         }
 
+        /** The same bounds, measured ones included, to measure more on without changing these. */
+        Block copy() {
+            Block c = new Block(stencil, rowMagnitudes, colSteps);
+            c.measured.putAll(measured);
+            return c;
+        }
+
         /** Records a measured bound for one entry (from a second step). */
         void measured(int row, int col, double bound) {
             measured.merge(key(row, col), bound, Math::max);

@@ -16,8 +16,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 final class NumericalJacobian implements JacobianSide {
 
     private final Map<String, NumericalDerivative> derivatives;
-    private final Map<String, Counter> evaluations;
-    private final Map<String, long[]> inputShapes;
+    private final Map<String, long[]> inputShapes = new HashMap<>();
     private final List<String> wrt;
     private final List<String> outputs;
     private final Map<String, long[]> outputShapes;
@@ -26,21 +25,19 @@ final class NumericalJacobian implements JacobianSide {
     private final Map<String, INDArray> unperturbed;
 
     /**
-     * @param derivatives     one derivative of {@code reference} per input in {@code wrt}, each counting into its
-     *                        counter
+     * @param derivatives     one derivative of {@code reference} per input in {@code wrt}, each counting its
+     *                        evaluations (what {@link #evaluations} tells)
      * @param referenceInputs the arrays the derivatives perturb (every input of the reference)
      */
-    NumericalJacobian(Map<String, NumericalDerivative> derivatives, Map<String, Counter> evaluations,
-                      Map<String, long[]> inputShapes, List<String> wrt, List<String> outputs,
+    NumericalJacobian(Map<String, NumericalDerivative> derivatives, List<String> wrt, List<String> outputs,
                       Map<String, long[]> outputShapes, Differentiable reference,
                       Map<String, INDArray> referenceInputs) {
         this.derivatives = derivatives;
-        this.evaluations = evaluations;
-        this.inputShapes = inputShapes;
         this.wrt = wrt;
         this.outputs = outputs;
         this.outputShapes = outputShapes;
         this.reference = reference;
+        wrt.forEach(in -> inputShapes.put(in, referenceInputs.get(in).shape()));
         this.unperturbed = new LinkedHashMap<>();
         referenceInputs.forEach((name, x) -> unperturbed.put(name, x.dup()));
     }
@@ -57,7 +54,7 @@ final class NumericalJacobian implements JacobianSide {
         unperturbed.forEach((name, x) -> inputs.put(name, x.dup()));
         Map<String, NumericalDerivative> copied = new HashMap<>();
         derivatives.forEach((in, d) -> copied.put(in, d.on(f, inputs)));
-        return new NumericalJacobian(copied, evaluations, inputShapes, wrt, outputs, outputShapes, f, inputs);
+        return new NumericalJacobian(copied, wrt, outputs, outputShapes, f, inputs);
     }
 
     @Override
@@ -66,26 +63,27 @@ final class NumericalJacobian implements JacobianSide {
     }
 
     /**
+     * @param wrt  the input differentiated by
      * @param cols the flat input indices to differentiate by, or null for all
      * @return one Jacobian per output, d output / d wrt
      */
-    static Map<String, Jacobian> compute(NumericalDerivative numerical, long[] inputShape, String wrt,
-                                         List<String> outputs, Map<String, long[]> outputShapes, int[] cols) {
-        return compute(numerical, inputShape, wrt, outputs, outputShapes, cols, null, null);
+    static Map<String, Jacobian> compute(NumericalDerivative numerical, String wrt, List<String> outputs,
+                                         Map<String, long[]> outputShapes, int[] cols) {
+        return compute(numerical, wrt, outputs, outputShapes, cols, null);
     }
 
     /**
-     * The same, on several threads when {@code threads} is given (each over a copy of {@code reference} and of
-     * {@code inputs}, the arrays the derivative perturbs).
+     * The same, on several threads when {@code threads} is given (each over a copy of the function differentiated
+     * and of the arrays the derivative perturbs).
      */
-    static Map<String, Jacobian> compute(NumericalDerivative numerical, long[] inputShape, String wrt,
-                                         List<String> outputs, Map<String, long[]> outputShapes, int[] cols,
-                                         ParallelLines threads, Differentiable reference) {
+    static Map<String, Jacobian> compute(NumericalDerivative numerical, String wrt, List<String> outputs,
+                                         Map<String, long[]> outputShapes, int[] cols, ParallelLines threads) {
+        long[] inputShape = numerical.inputs().get(wrt).shape();
         int n = cols == null ? Math.toIntExact(Flat.size(inputShape)) : cols.length;
         Map<String, double[][]> values = new HashMap<>();
         List<Map<String, double[]>> columns = threads == null ? null : threads.run(n, new JacobianSide.Lines(
-                new NumericalJacobian(Map.of(wrt, numerical), Map.of(), Map.of(wrt, inputShape), List.of(wrt), outputs,
-                        outputShapes, reference, numerical.inputs()), wrt, cols));
+                new NumericalJacobian(Map.of(wrt, numerical), List.of(wrt), outputs, outputShapes,
+                        numerical.function(), numerical.inputs()), wrt, cols));
         for (int c = 0; c < n; c++) {
             Map<String, double[]> column = columns != null ? columns.get(c)
                     : numerical.alongElement(wrt, cols == null ? c : cols[c]);
@@ -104,6 +102,16 @@ final class NumericalJacobian implements JacobianSide {
             result.put(out, new Jacobian(shape, inputShape, v, null, cols));
         }
         return result;
+    }
+
+    /** The shape of an input differentiated by. */
+    long[] inputShape(String in) {
+        return inputShapes.get(in);
+    }
+
+    /** The shape of an output. */
+    long[] outputShape(String out) {
+        return outputShapes.get(out);
     }
 
     @Override
@@ -179,7 +187,7 @@ final class NumericalJacobian implements JacobianSide {
 
     @Override
     public long evaluations(String in) {
-        return evaluations.get(in).value();
+        return derivatives.get(in).evaluations();
     }
 
     /** The derivative of one input, for kink probes. */

@@ -95,31 +95,58 @@ final class ParallelLines implements AutoCloseable {
     }
 
     /**
+     * One run's tasks, shared by the calling thread and its helpers: the next task to take, each task's result or
+     * failure by index, and the first task that failed ({@link Integer#MAX_VALUE} while none has).
+     */
+    private record Tasks(int count, AtomicInteger next, Object[] results, Throwable[] failures, AtomicInteger failed) {
+
+        static Tasks of(int count) {
+            return new Tasks(count, new AtomicInteger(), new Object[count], new Throwable[count],
+                    new AtomicInteger(Integer.MAX_VALUE));
+        }
+
+        /** The next task not yet taken; {@code count} or more when there is none. */
+        int take() {
+            return next.getAndIncrement();
+        }
+
+        boolean anyFailed() {
+            return failed.get() != Integer.MAX_VALUE;
+        }
+
+        /** Runs one task, keeping its result, or its failure. */
+        <R> void run(Evaluator<R> evaluator, int task) {
+            try {
+                results[task] = evaluator.evaluate(task);
+            } catch (Throwable e) { // an operator may fail in any way; the first failing task's error is the check's
+                failures[task] = e;
+                failed.accumulateAndGet(task, Math::min);
+            }
+        }
+    }
+
+    /**
      * Runs tasks 0 .. count-1 and returns their results by index.
      *
      * @param <R> what one task gives
      */
     @SuppressWarnings("unchecked")
     <R> List<R> run(int count, Evaluator<R> evaluator) {
-        Object[] results = new Object[count];
-        Throwable[] failures = new Throwable[count];
-        AtomicInteger next = new AtomicInteger();
-        AtomicInteger failed = new AtomicInteger(Integer.MAX_VALUE);
+        Tasks tasks = Tasks.of(count);
         List<Future<?>> helpers = new ArrayList<>();
         long startAfter = copiesAtHand(evaluator.functions()) ? Math.min(startAfterNanos, startWithCopiesAfterNanos)
                 : startAfterNanos;
         long start = System.nanoTime();
         try {
-            for (int task = next.getAndIncrement(); task < count; task = next.getAndIncrement()) {
-                runTask(evaluator, task, results, failures, failed);
-                if (failed.get() != Integer.MAX_VALUE) {
+            for (int task = tasks.take(); task < count; task = tasks.take()) {
+                tasks.run(evaluator, task);
+                if (tasks.anyFailed()) {
                     break;
                 }
                 if (helpers.isEmpty() && threads > 1 && worthHelpers(start, task + 1, count, startAfter)) {
                     for (int k = 0; k < threads - 1; k++) {
                         Map<Differentiable, Differentiable> own = copies.get(k);
-                        helpers.add(HELPERS.submit(() -> help(evaluator, own, next, count, results, failures,
-                                failed)));
+                        helpers.add(HELPERS.submit(() -> help(evaluator, own, tasks)));
                     }
                     if (callerLeavesTasksToHelpers) {
                         awaitAll(helpers);
@@ -129,12 +156,11 @@ final class ParallelLines implements AutoCloseable {
         } finally {
             awaitAll(helpers);
         }
-        int first = failed.get();
-        if (first != Integer.MAX_VALUE) {
-            rethrow(failures[first]);
+        if (tasks.anyFailed()) {
+            rethrow(tasks.failures()[tasks.failed().get()]);
         }
         List<R> list = new ArrayList<>(count);
-        for (Object r : results) {
+        for (Object r : tasks.results()) {
             list.add((R) r);
         }
         return list;
@@ -169,29 +195,17 @@ final class ParallelLines implements AutoCloseable {
         return true;
     }
 
-    private <R> void help(Evaluator<R> evaluator, Map<Differentiable, Differentiable> own, AtomicInteger next,
-                          int count, Object[] results, Throwable[] failures, AtomicInteger failed) {
+    private <R> void help(Evaluator<R> evaluator, Map<Differentiable, Differentiable> own, Tasks tasks) {
         Evaluator<R> copy;
         try {
             copy = evaluator.copy(original -> own.computeIfAbsent(original, Differentiable::copy));
         } catch (RuntimeException e) { // not copyable here: the calling thread does the work
             return;
         }
-        for (int task = next.getAndIncrement(); task < count && failed.get() == Integer.MAX_VALUE;
-             task = next.getAndIncrement()) {
-            runTask(copy, task, results, failures, failed);
+        for (int task = tasks.take(); task < tasks.count() && !tasks.anyFailed(); task = tasks.take()) {
+            tasks.run(copy, task);
             helperTasks.incrementAndGet();
             HELPER_TASKS_IN_THIS_JVM.incrementAndGet();
-        }
-    }
-
-    private static <R> void runTask(Evaluator<R> evaluator, int task, Object[] results, Throwable[] failures,
-                                    AtomicInteger failed) {
-        try {
-            results[task] = evaluator.evaluate(task);
-        } catch (Throwable e) { // an operator may fail in any way; the first failing task's error is the check's
-            failures[task] = e;
-            failed.accumulateAndGet(task, Math::min);
         }
     }
 

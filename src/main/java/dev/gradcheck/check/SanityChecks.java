@@ -45,8 +45,8 @@ final class SanityChecks {
             changes.add(name + " (the op's own copy)");
         }
         GradientResult row = changes.isEmpty() ? held(CheckKind.INPUT_MUTATION, 1, seconds(start))
-                : broken(CheckKind.INPUT_MUTATION, Verdict.INPUT_MUTATED, "*", changed.get(0),
-                        1, seconds(start), "the forward changed " + String.join("; ", changes));
+                : broken(CheckKind.INPUT_MUTATION, Verdict.INPUT_MUTATED, At.input(changed.get(0)), 1,
+                        seconds(start), "the forward changed " + String.join("; ", changes));
         return new Forward(y, row);
     }
 
@@ -80,15 +80,14 @@ final class SanityChecks {
         int quote = first.indexOf('\'');
         String name = quote < 0 ? "*" : first.substring(quote + 1, first.indexOf('\'', quote + 1));
         boolean output = first.contains("its output");
-        return broken(CheckKind.INPUT_MUTATION, Verdict.INPUT_MUTATED, output ? name : "*", output ? "*" : name,
-                atX.evaluations(),
-                atX.seconds(), "the " + seen + " (gradcheck hands it copies, but a caller sharing the arrays would"
-                        + " see them change)");
+        return broken(CheckKind.INPUT_MUTATION, Verdict.INPUT_MUTATED, output ? At.output(name) : At.input(name),
+                atX.evaluations(), atX.seconds(), "the " + seen + " (gradcheck hands it copies, but a caller sharing"
+                        + " the arrays would see them change)");
     }
 
     static GradientResult outputStability(UnstableOutputException unstable) {
         return unstable == null ? held(CheckKind.OUTPUT_STABILITY, 0, 0)
-                : broken(CheckKind.OUTPUT_STABILITY, Verdict.UNSTABLE_OUTPUT, unstable.output(), "*", 0, 0,
+                : broken(CheckKind.OUTPUT_STABILITY, Verdict.UNSTABLE_OUTPUT, At.output(unstable.output()), 0, 0,
                         unstable.getMessage());
     }
 
@@ -104,7 +103,7 @@ final class SanityChecks {
             double[] values = Flat.values(g);
             Difference d = Difference.of(new double[values.length], values);
             if (d.max() > 0) {
-                return broken(CheckKind.ZERO_GRAD, Verdict.NONZERO_FOR_ZERO_GRAD, "*", in, 1, seconds(start),
+                return broken(CheckKind.ZERO_GRAD, Verdict.NONZERO_FOR_ZERO_GRAD, At.input(in), 1, seconds(start),
                         "zero output gradients gave " + in + index(d.index(), t.testInputs().get(in)) + " = "
                                 + d.second());
             }
@@ -129,7 +128,7 @@ final class SanityChecks {
         Map<String, double[]> second = flatVjp(t, cotangents);
         for (String in : t.wrt()) {
             if ((first.get(in) == null) != (second.get(in) == null)) {
-                return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, "*", in, 2, seconds(start),
+                return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, At.input(in), 2, seconds(start),
                         "one run gave " + in + " a gradient, the other did not");
             }
             if (first.get(in) == null) {
@@ -137,7 +136,7 @@ final class SanityChecks {
             }
             Difference d = Difference.of(first.get(in), second.get(in));
             if (d.max() > s.nondetTol()) {
-                return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, "*", in, 2, seconds(start),
+                return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, At.input(in), 2, seconds(start),
                         "two runs of the backward gave " + in + index(d.index(), t.testInputs().get(in)) + " = "
                                 + d.first() + " and " + d.second() + " (nondet_tol " + s.nondetTol() + ")");
             }
@@ -149,7 +148,7 @@ final class SanityChecks {
             }
             Difference d = Difference.of(first.get(in), third.get(in));
             if (d.max() > s.nondetTol()) {
-                return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, "*", in, 4, seconds(start),
+                return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, At.input(in), 4, seconds(start),
                         "the backward at the same point gave " + in + index(d.index(), t.testInputs().get(in)) + " = "
                                 + d.first() + ", then " + d.second() + " after a forward at another point: it reads"
                                 + " state the last forward left behind (e.g. cached outputs) instead of its"
@@ -190,9 +189,21 @@ final class SanityChecks {
         return new GradientResult("*", "*", kind, 1, Verdict.PASS, 0, 0, 0, null, evaluations, seconds, null, null);
     }
 
-    private static GradientResult broken(CheckKind kind, Verdict verdict, String output, String input,
-                                         long evaluations, double seconds, String note) {
-        return new GradientResult(output, input, kind, 1, verdict, Double.POSITIVE_INFINITY,
+    /** Where a broken check is at fault: one input (on every output), or one output (for every input). */
+    private record At(String output, String input) {
+
+        static At input(String name) {
+            return new At("*", name);
+        }
+
+        static At output(String name) {
+            return new At(name, "*");
+        }
+    }
+
+    private static GradientResult broken(CheckKind kind, Verdict verdict, At at, long evaluations, double seconds,
+                                         String note) {
+        return new GradientResult(at.output(), at.input(), kind, 1, verdict, Double.POSITIVE_INFINITY,
                 Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, null, evaluations, seconds, note, null);
     }
 

@@ -126,10 +126,10 @@ final class SecondOrder {
             double[] magnitudes = second.magnitudes(grad);
             NumericalError errors = (row, col) -> NumericalError.rounding(s.stencil(), magnitudes[col], step);
             JacobianComparison.Row row = JacobianComparison.compare(an, num, errors, EntryFilter.NONE,
-                    s.toleranceFor(second.forwardNoise(grad), FullCheck.largestMagnitude(num)), s.delta(),
-                    second.scale(grad));
-            results.add(row.toResult("Hw", x, CheckKind.HVP, 2, evaluations.value() + 1, seconds, row.errorNote(),
-                    null));
+                    new JacobianComparison.Criteria(s.toleranceFor(second.forwardNoise(grad),
+                            FullCheck.largestMagnitude(num)), s.delta(), second.scale(grad)));
+            results.add(row.toResult(new JacobianComparison.Compared("Hw", x, CheckKind.HVP, 2),
+                    evaluations.value() + 1, seconds, row.errorNote(), null));
         }
         return results;
     }

@@ -13,21 +13,34 @@ final class SparseBlock {
 
     private final long[] outputShape;
     private final long[] inputShape;
-    private final int[] rows;
-    private final int[] cols;
-    private final double[] analytic;
-    private final double[] numerical;
-    private final double[] errors;
+    private final Entries entries;
 
-    private SparseBlock(long[] outputShape, long[] inputShape, int[] rows, int[] cols, double[] analytic,
-                        double[] numerical, double[] errors) {
+    private SparseBlock(long[] outputShape, long[] inputShape, Entries entries) {
         this.outputShape = outputShape;
         this.inputShape = inputShape;
-        this.rows = rows;
-        this.cols = cols;
-        this.analytic = analytic;
-        this.numerical = numerical;
-        this.errors = errors;
+        this.entries = entries;
+    }
+
+    /** Entries as one array per field: entry k is at index k of each. */
+    private record Entries(int[] rows, int[] cols, double[] analytic, double[] numerical, double[] errors) {
+
+        static Entries ofLength(int n) {
+            return new Entries(new int[n], new int[n], new double[n], new double[n], new double[n]);
+        }
+
+        Entries copyOf(int n) {
+            return new Entries(Arrays.copyOf(rows, n), Arrays.copyOf(cols, n), Arrays.copyOf(analytic, n),
+                    Arrays.copyOf(numerical, n), Arrays.copyOf(errors, n));
+        }
+
+        /** Entry {@code k} of {@code from} as entry {@code at} of these. */
+        void set(int at, Entries from, int k) {
+            rows[at] = from.rows[k];
+            cols[at] = from.cols[k];
+            analytic[at] = from.analytic[k];
+            numerical[at] = from.numerical[k];
+            errors[at] = from.errors[k];
+        }
     }
 
     long[] outputShape() {
@@ -39,28 +52,28 @@ final class SparseBlock {
     }
 
     int size() {
-        return rows.length;
+        return entries.rows().length;
     }
 
     int row(int k) {
-        return rows[k];
+        return entries.rows()[k];
     }
 
     int col(int k) {
-        return cols[k];
+        return entries.cols()[k];
     }
 
     double analytic(int k) {
-        return analytic[k];
+        return entries.analytic()[k];
     }
 
     double numerical(int k) {
-        return numerical[k];
+        return entries.numerical()[k];
     }
 
     /** The numerical side's error bound at entry k. */
     double error(int k) {
-        return errors[k];
+        return entries.errors()[k];
     }
 
     /** The dense analytic and numerical blocks (what the sparse comparison must agree with). */
@@ -69,9 +82,9 @@ final class SparseBlock {
         int n = Math.toIntExact(Flat.size(inputShape));
         double[][] a = new double[m][n];
         double[][] num = new double[m][n];
-        for (int k = 0; k < rows.length; k++) {
-            a[rows[k]][cols[k]] = analytic[k];
-            num[rows[k]][cols[k]] = numerical[k];
+        for (int k = 0; k < size(); k++) {
+            a[row(k)][col(k)] = analytic(k);
+            num[row(k)][col(k)] = numerical(k);
         }
         return new Jacobian[] {new Jacobian(outputShape, inputShape, a), new Jacobian(outputShape, inputShape, num)};
     }
@@ -83,11 +96,7 @@ final class SparseBlock {
     static final class Builder {
         private final long[] outputShape;
         private final long[] inputShape;
-        private int[] rows = new int[16];
-        private int[] cols = new int[16];
-        private double[] a = new double[16];
-        private double[] n = new double[16];
-        private double[] e = new double[16];
+        private Entries added = Entries.ofLength(16);
         private int size;
 
         Builder(long[] outputShape, long[] inputShape) {
@@ -100,18 +109,14 @@ final class SparseBlock {
          * the numerical side's error bound there.
          */
         void add(int row, int col, double analyticValue, double numericalValue, double error) {
-            if (size == rows.length) {
-                rows = Arrays.copyOf(rows, size * 2);
-                cols = Arrays.copyOf(cols, size * 2);
-                a = Arrays.copyOf(a, size * 2);
-                n = Arrays.copyOf(n, size * 2);
-                e = Arrays.copyOf(e, size * 2);
+            if (size == added.rows().length) {
+                added = added.copyOf(size * 2);
             }
-            rows[size] = row;
-            cols[size] = col;
-            a[size] = analyticValue;
-            n[size] = numericalValue;
-            e[size] = error;
+            added.rows()[size] = row;
+            added.cols()[size] = col;
+            added.analytic()[size] = analyticValue;
+            added.numerical()[size] = numericalValue;
+            added.errors()[size] = error;
             size++;
         }
 
@@ -120,40 +125,31 @@ final class SparseBlock {
             boolean empty = m == 0 || Flat.size(inputShape) == 0;
             boolean hasOrigin = false;
             for (int k = 0; k < size && !hasOrigin; k++) {
-                hasOrigin = rows[k] == 0 && cols[k] == 0;
+                hasOrigin = added.rows()[k] == 0 && added.cols()[k] == 0;
             }
             int extra = empty || hasOrigin ? 0 : 1; // (0, 0), zero on both sides, first
             int[] start = new int[m + 1];
             for (int k = 0; k < size; k++) {
-                start[rows[k] + 1]++;
+                start[added.rows()[k] + 1]++;
             }
             start[0] = extra;
             for (int r = 0; r < m; r++) {
                 start[r + 1] += start[r];
             }
-            int total = size + extra;
-            int[] sortedRows = new int[total];
-            int[] sortedCols = new int[total];
-            double[] sortedA = new double[total];
-            double[] sortedN = new double[total];
-            double[] sortedE = new double[total];
+            Entries sorted = Entries.ofLength(size + extra);
             int[] next = Arrays.copyOf(start, m);
             for (int k = 0; k < size; k++) {
-                int at = next[rows[k]]++;
-                sortedRows[at] = rows[k];
-                sortedCols[at] = cols[k];
-                sortedA[at] = a[k];
-                sortedN[at] = n[k];
-                sortedE[at] = e[k];
+                sorted.set(next[added.rows()[k]]++, added, k);
             }
             for (int r = 0; r < m; r++) {
-                sortWithinRow(sortedCols, sortedA, sortedN, sortedE, start[r], start[r + 1]);
+                sortWithinRow(sorted, start[r], start[r + 1]);
             }
-            return new SparseBlock(outputShape, inputShape, sortedRows, sortedCols, sortedA, sortedN, sortedE);
+            return new SparseBlock(outputShape, inputShape, sorted);
         }
 
         /** Entries of one row by input index; already in order unless they were added out of order. */
-        private static void sortWithinRow(int[] cols, double[] a, double[] n, double[] e, int from, int to) {
+        private static void sortWithinRow(Entries entries, int from, int to) {
+            int[] cols = entries.cols();
             boolean sorted = true;
             for (int k = from + 1; k < to && sorted; k++) {
                 sorted = cols[k - 1] < cols[k];
@@ -166,20 +162,13 @@ final class SparseBlock {
                 order[k] = from + k;
             }
             Arrays.sort(order, (x, y) -> Integer.compare(cols[x], cols[y]));
-            int[] c = new int[order.length];
-            double[] av = new double[order.length];
-            double[] nv = new double[order.length];
-            double[] ev = new double[order.length];
+            Entries row = Entries.ofLength(order.length);
             for (int k = 0; k < order.length; k++) {
-                c[k] = cols[order[k]];
-                av[k] = a[order[k]];
-                nv[k] = n[order[k]];
-                ev[k] = e[order[k]];
+                row.set(k, entries, order[k]);
             }
-            System.arraycopy(c, 0, cols, from, c.length);
-            System.arraycopy(av, 0, a, from, av.length);
-            System.arraycopy(nv, 0, n, from, nv.length);
-            System.arraycopy(ev, 0, e, from, ev.length);
+            for (int k = 0; k < order.length; k++) {
+                entries.set(from + k, row, k);
+            }
         }
     }
 }

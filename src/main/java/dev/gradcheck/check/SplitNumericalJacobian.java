@@ -58,15 +58,15 @@ final class SplitNumericalJacobian {
         held.forEach((v, value) -> extended.put(v, value.dup()));
         Differentiable split = new HeldAtClips(f, held.keySet());
         NumericalDerivative d = new NumericalDerivative(split, extended, split.forward(extended), terminals,
-                Stencil.CENTRAL, new Step(delta, false), evaluations);
+                new NumericalDerivative.Scheme(Stencil.CENTRAL, new Step(delta, false)), evaluations);
         Map<String, long[]> shapes = new HashMap<>();
         terminals.forEach(t -> shapes.put(t, base.get(t).shape()));
         Map<String, Map<String, Jacobian>> local = new HashMap<>();
         for (GraphNode n : clipped) {
             String v = n.out().value();
-            local.put(v, NumericalJacobian.compute(d, extended.get(v).shape(), v, terminals, shapes, null));
+            local.put(v, NumericalJacobian.compute(d, v, terminals, shapes, null));
         }
-        local.put(wrt, NumericalJacobian.compute(d, extended.get(wrt).shape(), wrt, terminals, shapes, null));
+        local.put(wrt, NumericalJacobian.compute(d, wrt, terminals, shapes, null));
         INDArray x = inputs.get(wrt);
 
         int m = Math.toIntExact(base.get(output).length());

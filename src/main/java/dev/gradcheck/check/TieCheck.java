@@ -58,17 +58,24 @@ final class TieCheck {
     record Violation(String note, double score, BlockJudge.KinkEntry entry, double joint, double op) {}
 
     /**
-     * @param kinks      the kink entries of every block of one output
-     * @param inputs     the reference's inputs (shapes, for the directions and the names of elements)
-     * @param rowName    how the report names an output row ({@code out[0, 1]})
+     * The output the ties are probed on.
+     *
+     * @param lines      its lines through the reference's outputs
+     * @param rowName    how the report names one of its rows ({@code out[0, 1]})
      * @param magnitudes |y| per row, for the rounding bound
+     * @param scale      the largest |y|, for the probe's rounding floor
+     */
+    record ProbedOutput(Lines lines, java.util.function.IntFunction<String> rowName, double[] magnitudes,
+                        double scale) {}
+
+    /**
+     * @param kinks  the kink entries of every block of one output
+     * @param inputs the reference's inputs (shapes, for the directions and the names of elements)
      * @return per input whose gradient takes part in a tie the backward gets wrong, the first such tie; empty if
      *         none does
      */
     static Map<String, Violation> violations(List<BlockJudge.KinkEntry> kinks, NumericalDerivative derivative,
-                                          Lines lines, Map<String, INDArray> inputs,
-                                          java.util.function.IntFunction<String> rowName, double[] magnitudes,
-                                          Tolerance rule, double scale) {
+                                          Map<String, INDArray> inputs, ProbedOutput output, Tolerance rule) {
         Map<Integer, List<BlockJudge.KinkEntry>> byRow = new LinkedHashMap<>();
         for (BlockJudge.KinkEntry k : kinks) {
             byRow.computeIfAbsent(k.flatRow(), r -> new ArrayList<>()).add(k);
@@ -80,9 +87,7 @@ final class TieCheck {
                 if (members.size() < 2 || ++tested > MOST_TIES) {
                     continue;
                 }
-                int row = tie.getKey();
-                Violation v = judge(members, derivative, lines, inputs, row, rowName.apply(row), magnitudes[row], rule,
-                        scale);
+                Violation v = judge(members, derivative, inputs, output, tie.getKey(), rule);
                 if (v != null) {
                     for (BlockJudge.KinkEntry k : members) {
                         found.putIfAbsent(k.input(), new Violation(v.note(), v.score(), k, v.joint(), v.op()));
@@ -117,9 +122,11 @@ final class TieCheck {
         return (int) Math.signum(k.slopeMinus() + k.slopePlus());
     }
 
-    private static Violation judge(List<BlockJudge.KinkEntry> members, NumericalDerivative derivative, Lines lines,
-                                Map<String, INDArray> inputs, int row, String rowName, double magnitude,
-                                Tolerance rule, double scale) {
+    /** One tie, at output row {@code row}: null when the backward's joint derivative is right. */
+    private static Violation judge(List<BlockJudge.KinkEntry> members, NumericalDerivative derivative,
+                                   Map<String, INDArray> inputs, ProbedOutput output, int row, Tolerance rule) {
+        String rowName = output.rowName().apply(row);
+        double magnitude = output.magnitudes()[row];
         Stencil stencil = derivative.stencil();
         Map<String, INDArray> direction = new LinkedHashMap<>();
         double analytic = 0;
@@ -133,8 +140,8 @@ final class TieCheck {
                     .append(k.input()).append(Arrays.toString(Flat.unravel(k.flatCol(), x.shape())));
         }
         double h = derivative.stepAlong(direction);
-        KinkDetector.Probe p = KinkDetector.probe(lines.along(direction), h, new int[] {row},
-                new double[] {analytic}, scale, stencil);
+        KinkDetector.Probe p = KinkDetector.probe(output.lines().along(direction), h, new int[] {row},
+                new double[] {analytic}, output.scale(), stencil);
         String where = rowName + ": " + names + " tie at a kink; along that joint direction the backward's gradients"
                 + " add up to " + figure(analytic);
         if (p.kinks()[0]) {

@@ -34,13 +34,13 @@ class ComparisonRuleTest {
         Jacobian numerical = new Jacobian(shape, shape, new double[][] {{1, 0}, {0, 2 + 1e-4}});
         NumericalError errors = (r, c) -> r == 0 ? 1e-5 : 1e-7;
         JacobianComparison.Row row = JacobianComparison.compare(analytic, numerical, errors,
-                EntryFilter.NONE, STRICT, 1e-6, 2);
+                EntryFilter.NONE, new JacobianComparison.Criteria(STRICT, 1e-6, 2));
         assertEquals(Verdict.MISMATCH, row.verdict(), "the second diagonal entry is off by 5e-5, resolvably");
         assertEquals(1, row.withinError());
         assertTrue(row.errorNote().startsWith("1 entry differs by more than the tolerance but less than the finite"
                 + " differences' own error (up to 1.0e-05)"), row.errorNote());
         JacobianComparison.Row same = JacobianComparison.compare(analytic, analytic, errors,
-                EntryFilter.NONE, STRICT, 1e-6, 2);
+                EntryFilter.NONE, new JacobianComparison.Criteria(STRICT, 1e-6, 2));
         assertEquals(Verdict.PASS, same.verdict());
         assertNull(same.errorNote());
     }

@@ -2,6 +2,7 @@ package dev.gradcheck.check;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,7 +31,9 @@ import org.nd4j.linalg.factory.Nd4j;
  * Compressed full mode against dense full mode on real ND4J ops with deliberately wrong backwards: each bug that
  * compression could hide from a naive check (a permutation inside a group, a nonzero outside the pattern) and each
  * small one (one element off by 1e-3, everything scaled by 1 + 1e-3, a transposed gradient) must fail exactly as in
- * dense mode: same status, same verdicts, same worst element with the same values. Both orientations are covered:
+ * dense mode: same status, same verdicts, same worst element with the same values. A target with a failing block is
+ * reported from dense values, so compression's own judgement of each block ({@link FullCheck#compress}, before that
+ * fallback) is held to dense mode's too. Both orientations are covered:
  * tanh and a square matmul compress the numerical side (their analytic side is the cheaper to know in full), a
  * broadcasting multiply compresses the analytic side (96 output rows against 22 input elements).
  */
@@ -90,7 +93,8 @@ class CompressedJacobiansTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("wrongBackwards")
-    void aWrongBackwardFailsUnderCompressionExactlyAsInDenseMode(String name, String yaml, Corruption corruption) {
+    void aWrongBackwardFailsUnderCompressionExactlyAsInDenseMode(String name, String yaml, Corruption corruption)
+            throws Exception {
         CheckResult dense = check(yaml + "compress: false\n", corruption);
         CheckResult compressed = check(yaml, corruption);
         assertEquals(Status.FAILED, dense.status(), name + ": dense mode catches it\n" + dense);
@@ -109,10 +113,31 @@ class CompressedJacobiansTest {
                 assertEquals(d.get(k).maxScore(), c.get(k).maxScore(), 0, block);
             }
         }
+        // once a block disagrees the report's rows are dense mode's own, so compression is held to them on its own
+        Findings own = compress(yaml, corruption);
+        for (GradientResult block : d) {
+            assertJudgedAsDense(block, own.row(block), name + ", compressed d" + block.output() + "/d" + block.input());
+        }
+    }
+
+    /**
+     * Findings's own judgement of a block against dense mode's: the same verdict, and where the block disagrees
+     * the same worst entry with the same values and score, since a group with an entry that disagrees is evaluated
+     * again line by line, so that the entry is judged on its dense values.
+     */
+    private static void assertJudgedAsDense(GradientResult dense, JacobianComparison.Row own, String block) {
+        assertEquals(dense.verdict(), own.verdict(), block);
+        if (dense.verdict() != Verdict.PASS) {
+            assertArrayEquals(dense.worst().outputIndex(), own.worst().outputIndex(), block);
+            assertArrayEquals(dense.worst().inputIndex(), own.worst().inputIndex(), block);
+            assertEquals(dense.worst().analytic(), own.worst().analytic(), 0, block);
+            assertEquals(dense.worst().numerical(), own.worst().numerical(), 0, block);
+            assertEquals(dense.maxScore(), own.maxScore(), 0, block);
+        }
     }
 
     @Test
-    void theRightBackwardsPassCompressedAtAFractionOfTheEvaluations() {
+    void theRightBackwardsPassCompressedAtAFractionOfTheEvaluations() throws Exception {
         // tanh: 16 backward passes + 2 forwards along one direction (every column in one group), dense 16 + 32
         assertEquals(16 + 2, jacobianRows(check(TANH, f -> f)).get(0).evaluations());
         assertEquals(16 + 32, jacobianRows(check(TANH + "compress: false\n", f -> f)).get(0).evaluations());
@@ -124,6 +149,30 @@ class CompressedJacobiansTest {
         CheckResult matmul = check(MATMUL, f -> f);
         assertEquals(Status.PASSED, matmul.status(), matmul.toString());
         assertEquals(16 + 2 * 4, jacobianRows(matmul).get(0).evaluations());
+        for (String yaml : List.of(TANH, BROADCAST, MATMUL)) {
+            assertPassedOnCompressionsOwnFindings(yaml);
+        }
+    }
+
+    /**
+     * A right backward's groups all pass their screen (none is evaluated again line by line), and the rows the
+     * report gives are compression's own: its values, not dense mode's (which differ in the last digits wherever a
+     * value was read off a group).
+     */
+    private static void assertPassedOnCompressionsOwnFindings(String yaml) throws Exception {
+        Findings own = compress(yaml, f -> f);
+        assertTrue(own.blocks().groups() > 0, yaml);
+        assertEquals(0, own.blocks().recomputedGroups(), yaml);
+        List<GradientResult> rows = jacobianRows(check(yaml, f -> f));
+        assertFalse(rows.isEmpty(), yaml);
+        for (GradientResult row : rows) {
+            JacobianComparison.Row found = own.row(row);
+            assertEquals(Verdict.PASS, found.verdict(), yaml);
+            assertEquals(found.maxScore(), row.maxScore(), 0, yaml);
+            assertEquals(found.maxAbs(), row.maxAbsError(), 0, yaml);
+            assertArrayEquals(found.worst().outputIndex(), row.worst().outputIndex(), yaml);
+            assertArrayEquals(found.worst().inputIndex(), row.worst().inputIndex(), yaml);
+        }
     }
 
     /**
@@ -133,7 +182,7 @@ class CompressedJacobiansTest {
      * times its weight the group passes in one stencil's evaluations.
      */
     @Test
-    void aGroupMovesEachColumnByItsOwnStep() {
+    void aGroupMovesEachColumnByItsOwnStep() throws Exception {
         String mixed = """
                 op: tanh
                 inputs:
@@ -142,11 +191,15 @@ class CompressedJacobiansTest {
         CheckResult right = check(mixed, f -> f);
         assertEquals(Status.PASSED, right.status(), right.toString());
         assertEquals(4 + 2, jacobianRows(right).get(0).evaluations(), "4 backward passes, one group of columns");
-        CheckResult scaled = check(mixed, f -> Functions.withBackward(f, Functions.scaledBy(1 + 1e-3)));
-        CheckResult scaledDense = check(mixed + "compress: false\n",
-                f -> Functions.withBackward(f, Functions.scaledBy(1 + 1e-3)));
+        assertEquals(0, compress(mixed, f -> f).blocks().recomputedGroups(), "the group passes its screen");
+        Corruption scaledBackward = f -> Functions.withBackward(f, Functions.scaledBy(1 + 1e-3));
+        CheckResult scaled = check(mixed, scaledBackward);
+        CheckResult scaledDense = check(mixed + "compress: false\n", scaledBackward);
         assertEquals(Status.FAILED, scaled.status(), scaled.toString());
         assertEquals(jacobianRows(scaledDense).get(0).maxScore(), jacobianRows(scaled).get(0).maxScore(), 0);
+        // the failing target is reported from dense values: compression's own finding is held to them here
+        GradientResult dense = jacobianRows(scaledDense).get(0);
+        assertJudgedAsDense(dense, compress(mixed, scaledBackward).row(dense), "compressed, scaled by 1 + 1e-3");
     }
 
     @Test
@@ -171,7 +224,8 @@ class CompressedJacobiansTest {
             assertEquals(1, Colouring.groups(supports, 16).length, "the swapped columns still share one group");
             Counter evals = new Counter();
             NumericalDerivative d = new NumericalDerivative(right, x.reference(), right.forward(x.reference()),
-                    List.of("0"), dev.gradcheck.result.Stencil.CENTRAL, new Step(1e-6, false), evals);
+                    List.of("0"), new NumericalDerivative.Scheme(dev.gradcheck.result.Stencil.CENTRAL,
+                            new Step(1e-6, false)), evals);
             double[] ones = new double[16];
             java.util.Arrays.fill(ones, 1);
             int[] all = java.util.stream.IntStream.range(0, 16).toArray();
@@ -231,9 +285,10 @@ class CompressedJacobiansTest {
         assertEquals(4, sparse.size(), "(0, 0) is listed too");
         Jacobian[] dense = sparse.dense();
         dev.gradcheck.spec.Tolerance tol = new dev.gradcheck.spec.Tolerance.MaxRelative(1e-6);
-        JacobianComparison.Row fromDense = JacobianComparison.compare(dense[0], dense[1], NumericalError.NONE, EntryFilter.NONE,
-                tol, 1e-6, 1);
-        JacobianComparison.Row fromSparse = JacobianComparison.compare(sparse, tol, 1e-6, 1);
+        JacobianComparison.Criteria criteria = new JacobianComparison.Criteria(tol, 1e-6, 1);
+        JacobianComparison.Row fromDense = JacobianComparison.compare(dense[0], dense[1], NumericalError.NONE,
+                EntryFilter.NONE, criteria);
+        JacobianComparison.Row fromSparse = JacobianComparison.compare(sparse, criteria);
         assertEquals(Verdict.MISMATCH, fromSparse.verdict());
         assertEquals(fromDense.verdict(), fromSparse.verdict());
         assertEquals(fromDense.maxAbs(), fromSparse.maxAbs(), 0);
@@ -245,7 +300,37 @@ class CompressedJacobiansTest {
         assertArrayEquals(new long[] {0, 1}, fromSparse.worst().inputIndex());
         // a block of zeros names its first element, as the dense comparison does
         SparseBlock zeros = new SparseBlock.Builder(shape, shape).build();
-        assertArrayEquals(new long[] {0, 0}, JacobianComparison.compare(zeros, tol, 1e-6, 1).worst().outputIndex());
+        assertArrayEquals(new long[] {0, 0}, JacobianComparison.compare(zeros, criteria).worst().outputIndex());
+    }
+
+    /** What compression finds on its own, before a failing block sends the target to dense mode. */
+    private record Findings(CompressedJacobians.Blocks blocks, Map<String, JacobianComparison.Row> rows) {
+
+        /** Findings's own row for the block a report row names. */
+        JacobianComparison.Row row(GradientResult block) {
+            return rows.get(block.output() + "/" + block.input());
+        }
+    }
+
+    /** The spec's blocks computed and compared as compressed full mode computes and compares them. */
+    private static Findings compress(String yaml, Corruption corruption) throws Exception {
+        OpSpec spec = Specs.parse(yaml);
+        Settings s = Settings.of(spec);
+        DrawnInputs x = DrawnInputs.draw(spec, s.seed());
+        try (Differentiable f = corruption.apply(BUILDER.build(spec, x.test()));
+             ParallelLines threads = new ParallelLines(s.threads())) {
+            Map<String, INDArray> atX = f.forward(x.test());
+            List<String> outputs = OutputSelection.select(spec, f.outputNames(), atX);
+            CheckTarget t = new CheckTarget(1, f, f, x.test(), x.reference(), spec.check(), outputs, atX, atX);
+            FullCheck.Compression compressed = FullCheck.compress(t, s, spec.check(), threads);
+            Map<String, JacobianComparison.Row> rows = new HashMap<>();
+            for (String out : outputs) {
+                for (String in : spec.check()) {
+                    rows.put(out + "/" + in, compressed.compare(out, in, s, t.scale(out)));
+                }
+            }
+            return new Findings(compressed.blocks(), rows);
+        }
     }
 
     private static CheckResult check(String yaml, Corruption corruption) {

@@ -2,6 +2,7 @@ package dev.gradcheck.check;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -70,6 +71,7 @@ class GradientCheckerTest {
     void rolledBackwardFailsThoughEveryValueIsPresent() {
         CheckResult r = check(SPEC, Functions.rolled());
         assertEquals(Status.FAILED, r.status());
+        assertFalse(jacobian(r).isEmpty(), r.toString());
         assertTrue(jacobian(r).stream().allMatch(g -> g.verdict() == Verdict.MISMATCH));
     }
 
@@ -158,6 +160,7 @@ class GradientCheckerTest {
     @Test
     void checkListLimitsTheInputs() {
         CheckResult r = check(SPEC + "check: [w]\n", null);
+        assertFalse(jacobian(r).isEmpty(), r.toString());
         assertTrue(jacobian(r).stream().allMatch(g -> g.input().equals("w")));
     }
 

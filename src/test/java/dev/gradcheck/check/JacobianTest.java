@@ -31,10 +31,10 @@ class JacobianTest {
 
     private Map<String, Jacobian> numerical(Map<String, INDArray> in, List<String> outputs, double delta,
                                             int[] cols) {
-        NumericalDerivative d = new NumericalDerivative(f, in, f.forward(in), outputs, Stencil.CENTRAL,
-                new Step(delta, true), new Counter());
+        NumericalDerivative d = new NumericalDerivative(f, in, f.forward(in), outputs,
+                new NumericalDerivative.Scheme(Stencil.CENTRAL, new Step(delta, true)), new Counter());
         Map<String, long[]> shapes = Map.of("0", new long[] {2, 3}, "1", new long[] {});
-        return NumericalJacobian.compute(d, x.shape(), "x", outputs, shapes, cols);
+        return NumericalJacobian.compute(d, "x", outputs, shapes, cols);
     }
 
     @Test
@@ -91,18 +91,17 @@ class JacobianTest {
         Map<String, INDArray> zeros = new HashMap<>();
         zeros.put("0", Nd4j.zeros(2, 3));
         zeros.put("1", Nd4j.scalar(0.0));
-        Counter passes = new Counter();
-        Map<String, Jacobian> j0 = AnalyticJacobian.compute(f, inputs(), zeros, "0", List.of("x", "w"), null,
-                passes);
-        Map<String, Jacobian> j1 = AnalyticJacobian.compute(f, inputs(), zeros, "1", List.of("x", "w"), null,
-                passes);
-        assertEquals(7, passes.value(), "6 rows for y0, 1 for y1");
+        AnalyticJacobian both = new AnalyticJacobian(f, inputs(), zeros, List.of("0", "1"), List.of("x", "w"));
+        Map<String, Jacobian> j0 = both.rows("0", null);
+        Map<String, Jacobian> j1 = both.rows("1", null);
+        assertEquals(7, both.evaluations("0") + both.evaluations("1"), "6 rows for y0, 1 for y1");
         double[] xv = Flat.values(x);
         assertArrayEquals(xv, j1.get("w").values()[0], 1e-12);
         assertEquals(xv[4] * xv[4], j0.get("w").values()[4][4], 1e-12);
-        Map<String, Jacobian> rows = AnalyticJacobian.compute(f, inputs(), zeros, "0", List.of("w"), new int[] {4},
-                passes);
-        assertEquals(8, passes.value(), "a sampled row costs one pass");
+        AnalyticJacobian ofW = new AnalyticJacobian(f, inputs(), zeros, List.of("0"), List.of("w"));
+        Map<String, Jacobian> rows = ofW.rows("0", new int[] {4});
+        assertEquals(8, both.evaluations("0") + both.evaluations("1") + ofW.evaluations("0"),
+                "a sampled row costs one pass");
         assertEquals(xv[4] * xv[4], rows.get("w").values()[0][4], 1e-12);
         assertEquals(0.0, zeros.get("0").sumNumber().doubleValue(), "cotangents are restored to zero");
     }

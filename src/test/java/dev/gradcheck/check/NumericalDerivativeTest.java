@@ -63,8 +63,8 @@ class NumericalDerivativeTest {
                 inputs.put("w", Nd4j.rand(DataType.DOUBLE, 3, 5));
                 Recorder f = new Recorder();
                 Map<String, INDArray> atX = f.forward(inputs);
-                NumericalDerivative d = new NumericalDerivative(f, inputs, atX, List.of("y"), Stencil.CENTRAL,
-                        new Step(1e-6, true), new Counter());
+                NumericalDerivative d = new NumericalDerivative(f, inputs, atX, List.of("y"),
+                        new NumericalDerivative.Scheme(Stencil.CENTRAL, new Step(1e-6, true)), new Counter());
                 double t = 1.2345678901234567e-3;
                 d.atDirection(Map.of("x", u), t);
                 d.atDirection(Map.of("x", u), -t);
@@ -89,7 +89,7 @@ class NumericalDerivativeTest {
             }
         };
         NumericalDerivative d = new NumericalDerivative(failing, inputs, Map.of("y", x0.dup()), List.of("y"),
-                Stencil.CENTRAL, new Step(1e-6, true), new Counter());
+                new NumericalDerivative.Scheme(Stencil.CENTRAL, new Step(1e-6, true)), new Counter());
         boolean threw = false;
         try {
             d.atDirection(Map.of("x", Nd4j.ones(DataType.DOUBLE, 4)), 0.5);

@@ -3,6 +3,7 @@ package dev.gradcheck.check;
 import static dev.gradcheck.check.RealOps.check;
 import static dev.gradcheck.check.RealOps.checkCorrupted;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.result.CheckKind;
@@ -70,6 +71,7 @@ class RealOpModesTest {
                 """;
         CheckResult wrong = checkCorrupted(coarse, Functions.scaledBy(1.1));
         assertEquals(Status.FAILED, wrong.status(), wrong.toString());
+        assertFalse(wrong.rowsOf(CheckKind.JACOBIAN).isEmpty(), wrong.toString());
         assertTrue(wrong.rowsOf(CheckKind.JACOBIAN).stream().noneMatch(g -> g.verdict() == Verdict.NONDIFFERENTIABLE));
         assertEquals(Status.PASSED, check(coarse + "stencil: richardson\n").status());
     }
