@@ -81,9 +81,9 @@ final class AttributeBinder {
                 errors.add(new SpecError(value.pos(), "attribute '" + name + "' of " + op + ": " + ex.getMessage()));
             }
         }
-        requireContiguous(op, "int", ints.keySet(), args, ArgInfo.Kind.INT, attrs, errors);
-        requireContiguous(op, "float", floats.keySet(), args, ArgInfo.Kind.FLOAT, attrs, errors);
-        requireContiguous(op, "bool", bools.keySet(), args, ArgInfo.Kind.BOOL, attrs, errors);
+        requireContiguous(op, ints.keySet(), args, ArgInfo.Kind.INT, attrs, errors);
+        requireContiguous(op, floats.keySet(), args, ArgInfo.Kind.FLOAT, attrs, errors);
+        requireContiguous(op, bools.keySet(), args, ArgInfo.Kind.BOOL, attrs, errors);
         if (!errors.isEmpty()) {
             throw new InvalidSpecException(errors);
         }
@@ -103,12 +103,13 @@ final class AttributeBinder {
      * ND4J reads positional arguments by index and the descriptors carry no defaults, so a later argument
      * cannot be given without the earlier ones of its kind.
      */
-    private static void requireContiguous(String op, String kindLabel, java.util.Set<Integer> given, List<ArgInfo> args,
+    private static void requireContiguous(String op, java.util.Set<Integer> given, List<ArgInfo> args,
                                           ArgInfo.Kind kind, Map<String, Located<Object>> attrs,
                                           List<SpecError> errors) {
         if (given.isEmpty()) {
             return;
         }
+        String kindLabel = kind.name().toLowerCase(java.util.Locale.ROOT); // int, float, bool: as the message says
         int max = given.stream().mapToInt(Integer::intValue).max().getAsInt();
         List<String> missing = new ArrayList<>();
         for (int i = 0; i <= max; i++) {

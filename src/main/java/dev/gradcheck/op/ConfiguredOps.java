@@ -102,7 +102,7 @@ final class ConfiguredOps {
     /** As {@code sd.cnn().conv2d(x, w, b, config)}; isNCHW 0 means NCHW; weights [kH, kW, iC, oC]. */
     private static DifferentialFunction conv2d(SameDiff sd, List<SDVariable> args, List<INDArray> arrays,
                                                Map<String, Object> attrs) {
-        Conv2DConfig config = window2d(attrs, "kH", "kW", "sH", "sW", "pH", "pW", "dH", "dW")
+        Conv2DConfig config = window2d(attrs, CONV2D_WINDOW)
                 .dataFormat(integer(attrs, "isNCHW", 0) == 0 ? "NCHW" : "NHWC")
                 .build();
         return new Conv2D(sd, args.toArray(new SDVariable[0]), config);
@@ -149,23 +149,26 @@ final class ConfiguredOps {
             throw new IllegalArgumentException("im2col: ND4J's Conv2DConfig cannot carry a non-zero zeroPadVal, so"
                     + " gradcheck cannot build it faithfully");
         }
-        Conv2DConfig config = window2d(attrs, "kernelHeight", "kernelWidth", "strideY", "strideX", "padHeight",
-                "padWidth", "dY", "dX").build();
+        Conv2DConfig config = window2d(attrs, IM2COL_WINDOW).build();
         return new Im2col(sd, args.get(0), config);
     }
 
-    /**
-     * A 2-D window from the attributes of these names (kernel, stride, padding, dilation; height before width),
-     * with isSameMode: conv2d and im2col name them differently.
-     */
-    private static Conv2DConfig.Conv2DConfigBuilder window2d(Map<String, Object> attrs, String kH, String kW,
-                                                             String sH, String sW, String pH, String pW, String dH,
-                                                             String dW) {
+    /** The attribute names of a 2-D window (height before width): conv2d and im2col name them differently. */
+    private record WindowNames(String kH, String kW, String sH, String sW, String pH, String pW, String dH,
+                               String dW) {
+    }
+
+    private static final WindowNames CONV2D_WINDOW = new WindowNames("kH", "kW", "sH", "sW", "pH", "pW", "dH", "dW");
+    private static final WindowNames IM2COL_WINDOW = new WindowNames("kernelHeight", "kernelWidth", "strideY",
+            "strideX", "padHeight", "padWidth", "dY", "dX");
+
+    /** A 2-D window from the attributes of these names (kernel, stride, padding, dilation), with isSameMode. */
+    private static Conv2DConfig.Conv2DConfigBuilder window2d(Map<String, Object> attrs, WindowNames n) {
         return Conv2DConfig.builder()
-                .kH(integer(attrs, kH, 1)).kW(integer(attrs, kW, 1))
-                .sH(integer(attrs, sH, 1)).sW(integer(attrs, sW, 1))
-                .pH(integer(attrs, pH, 0)).pW(integer(attrs, pW, 0))
-                .dH(integer(attrs, dH, 1)).dW(integer(attrs, dW, 1))
+                .kH(integer(attrs, n.kH(), 1)).kW(integer(attrs, n.kW(), 1))
+                .sH(integer(attrs, n.sH(), 1)).sW(integer(attrs, n.sW(), 1))
+                .pH(integer(attrs, n.pH(), 0)).pW(integer(attrs, n.pW(), 0))
+                .dH(integer(attrs, n.dH(), 1)).dW(integer(attrs, n.dW(), 1))
                 .paddingMode(integer(attrs, "isSameMode", 0) == 1 ? PaddingMode.SAME : PaddingMode.VALID);
     }
 
