@@ -109,7 +109,6 @@ final class AttributeBinder {
         if (given.isEmpty()) {
             return;
         }
-        String kindLabel = kind.name().toLowerCase(java.util.Locale.ROOT); // int, float, bool: as the message says
         int max = given.stream().mapToInt(Integer::intValue).max().getAsInt();
         List<String> missing = new ArrayList<>();
         for (int i = 0; i <= max; i++) {
@@ -123,7 +122,7 @@ final class AttributeBinder {
             String last = args.stream().filter(a -> a.kind() == kind && a.index() == max).findFirst()
                     .map(ArgInfo::name).orElse("?");
             Located<Object> at = attrs.get(last);
-            errors.add(new SpecError(at.pos(), op + " takes its " + kindLabel + " arguments by position, so '"
+            errors.add(new SpecError(at.pos(), op + " takes its " + kind.label() + " arguments by position, so '"
                     + last + "' needs " + String.join(", ", missing.stream().map(m -> "'" + m + "'").toList())
                     + " too (order: " + String.join(", ", orderedNames(args, kind)) + ")"));
         }
