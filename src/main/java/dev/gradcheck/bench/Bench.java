@@ -140,8 +140,9 @@ public final class Bench {
     private static final class Counting extends ForwardingFunction {
         private final long[] counts;
 
+        /** A copy counts into the same {@code counts}: a copy of this is a copy of what it wraps. */
         Counting(Differentiable f, long[] counts) {
-            super(f);
+            super(f, copy -> new Counting(copy, counts));
             this.counts = counts;
         }
 
@@ -162,17 +163,6 @@ public final class Bench {
                 counts[1]++;
             }
             return f.vjp(inputs, cotangents, wrt);
-        }
-
-        @Override
-        public Differentiable copy() {
-            return new Counting(f.copy(), counts);
-        }
-
-        /** The wrapped function's: a copy of this is a copy of what it wraps. */
-        @Override
-        public int readyCopies() {
-            return f.readyCopies();
         }
     }
 
