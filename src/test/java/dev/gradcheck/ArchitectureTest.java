@@ -3,11 +3,15 @@ package dev.gradcheck;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaMethod;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.domain.JavaType;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
@@ -16,19 +20,33 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import dev.gradcheck.spi.Operator;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedList;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The package rules docs/ARCHITECTURE.md states, held on the main classes: ND4J stays in op/, check/, backend/
- * (and bench/, api/); result/ is a leaf; check/ knows nothing of how checks are dispatched or shown; api/, spi/
- * and result/ are the public surface and expose nothing else; no two packages depend on each other.
+ * The package rules docs/ARCHITECTURE.md states, held on the main classes: the rooms use only the rooms their arrows
+ * lead to; the front end (cli/, run/, report/, spec/, result/, and the front end's sides of backend/ and op/) reaches
+ * no ND4J class by any chain of links; result/ is a leaf; check/ knows nothing of how checks are dispatched or shown;
+ * api/, spi/ and result/ are the public surface and expose nothing else; no two packages depend on each other.
  */
 @AnalyzeClasses(packages = "dev.gradcheck",
         importOptions = {ImportOption.DoNotIncludeTests.class, ImportOption.DoNotIncludeJars.class})
 class ArchitectureTest {
 
     private static final String[] ND4J = {"org.nd4j..", "org.bytedeco.."};
+
+    /** The front end: what a worker run's first JVM loads (the front end's sides of backend/ and op/ included). */
+    private static final String[] FRONT_END = {"dev.gradcheck.cli..", "dev.gradcheck.run..", "dev.gradcheck.report..",
+        "dev.gradcheck.spec..", "dev.gradcheck.result..", "dev.gradcheck.backend", "dev.gradcheck.op.plugin..",
+        "dev.gradcheck.op.catalog.."};
+
+    private static final String BENCH_COMMAND = "dev.gradcheck.cli.BenchCommand";
 
     @ArchTest
     static final ArchRule noNd4jInCliReportSpecResultRun = noClasses()
@@ -84,6 +102,164 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule noPackageCycles = slices().matching("dev.gradcheck.(*)..").should().beFreeOfCycles();
+
+    /** Sub-packages too (cli's rooms, op/'s and backend/'s sides): a cycle inside one room fails as well. */
+    @ArchTest
+    static final ArchRule noCyclesBetweenAnyTwoPackages = slices().matching("dev.gradcheck.(**)").should()
+            .beFreeOfCycles();
+
+    /**
+     * The arrows of docs/ARCHITECTURE.md: each room uses only the rooms they lead to, directly or through another.
+     * The front end's rooms (cli's, run, backend, report) skip the ND4J sides: op and backend/nd4j are for check/,
+     * bench/ and api/. check/ is below backend/ in the front end's lists because a check that never ran is reported
+     * from check's own words (check.Unfinished); that it stays clear of ND4J is the next rule's to hold.
+     */
+    @ArchTest
+    static final ArchRule roomsUseOnlyTheRoomsTheirArrowsLeadTo = layeredArchitecture()
+            .consideringOnlyDependenciesInLayers()
+            .ensureAllClassesAreContainedInArchitecture()
+            .layer("api").definedBy("dev.gradcheck.api..")
+            .layer("build").definedBy("dev.gradcheck.build..")
+            .layer("cli").definedBy("dev.gradcheck.cli")
+            .layer("cli.shell").definedBy("dev.gradcheck.cli.shell..")
+            .layer("cli.output").definedBy("dev.gradcheck.cli.output..")
+            .layer("cli.term").definedBy("dev.gradcheck.cli.term..")
+            .layer("cli.options").definedBy("dev.gradcheck.cli.options..")
+            .layer("bench").definedBy("dev.gradcheck.bench..")
+            .layer("run").definedBy("dev.gradcheck.run..")
+            .layer("report").definedBy("dev.gradcheck.report..")
+            .layer("backend.nd4j").definedBy("dev.gradcheck.backend.nd4j..")
+            .layer("backend").definedBy("dev.gradcheck.backend")
+            .layer("check").definedBy("dev.gradcheck.check..")
+            .layer("op").definedBy("dev.gradcheck.op")
+            .layer("op.plugin").definedBy("dev.gradcheck.op.plugin..")
+            .layer("op.catalog").definedBy("dev.gradcheck.op.catalog..")
+            .layer("spi").definedBy("dev.gradcheck.spi..")
+            .layer("spec").definedBy("dev.gradcheck.spec..")
+            .layer("result").definedBy("dev.gradcheck.result..")
+            .whereLayer("api").mayOnlyAccessLayers("backend.nd4j", "backend", "check", "op", "op.plugin",
+                    "op.catalog", "spi", "spec", "report", "result")
+            .whereLayer("build").mayOnlyAccessLayers(frontEnd("cli", "cli.shell", "cli.output", "cli.term",
+                    "cli.options", "run", "report"))
+            .whereLayer("cli").mayOnlyAccessLayers(frontEnd("cli.shell", "cli.output", "cli.term", "cli.options",
+                    "run", "report", "bench"))
+            .whereLayer("cli.shell").mayOnlyAccessLayers(frontEnd("cli.output", "cli.term", "cli.options", "run",
+                    "report"))
+            .whereLayer("cli.output").mayOnlyAccessLayers(frontEnd("cli.term", "cli.options", "run", "report"))
+            .whereLayer("cli.term").mayOnlyAccessLayers(frontEnd("cli.options", "run", "report"))
+            .whereLayer("cli.options").mayOnlyAccessLayers(frontEnd("run", "report"))
+            .whereLayer("run").mayOnlyAccessLayers(frontEnd())
+            .whereLayer("backend").mayOnlyAccessLayers("check", "op.plugin", "op.catalog", "spec", "result")
+            .whereLayer("report").mayOnlyAccessLayers("result")
+            .whereLayer("bench").mayOnlyAccessLayers("backend.nd4j", "backend", "check", "op", "op.plugin",
+                    "op.catalog", "spi", "spec", "result")
+            .whereLayer("backend.nd4j").mayOnlyAccessLayers("backend", "check", "op", "op.plugin", "op.catalog",
+                    "spi", "spec", "result")
+            .whereLayer("check").mayOnlyAccessLayers("op", "op.plugin", "op.catalog", "spi", "spec", "result")
+            .whereLayer("op").mayOnlyAccessLayers("op.plugin", "op.catalog", "spi", "spec", "result")
+            .whereLayer("op.plugin").mayOnlyAccessLayers("op.catalog", "spi", "spec", "result")
+            .whereLayer("op.catalog").mayOnlyAccessLayers("spec", "result")
+            .whereLayer("spi").mayNotAccessAnyLayer()
+            .whereLayer("spec").mayOnlyAccessLayers("result")
+            .whereLayer("result").mayNotAccessAnyLayer()
+            .whereLayer("api").mayNotBeAccessedByAnyLayer()
+            .whereLayer("build").mayNotBeAccessedByAnyLayer();
+
+    /**
+     * The front end of a worker run never loads ND4J, and no chain of links from its classes leads there: the rule
+     * above and the direct one only see one step. Two classes are doors, followed no further: spi's Operator (its
+     * forward and backward take INDArrays; the front end loads plugins for their names and calls only the methods
+     * that take none, which the next rule holds), and cli's BenchCommand (gradcheck bench measures checks in its own
+     * JVM, by design; only Main registers it). What is reached by name at run time (BackendFactory.CPU's engine,
+     * the worker's main class, the op catalog's scan on a class path without the build's catalog) is not a link:
+     * NamedByTheFrontEndTest and OpCatalogTest hold the names, CollectOnlyTest and NoNd4jCommandsTest (slow) watch
+     * the JVMs themselves.
+     */
+    @ArchTest
+    static final ArchRule theFrontEndReachesNoNd4j = classes()
+            .that().resideInAnyPackage(FRONT_END).and().doNotHaveFullyQualifiedName(BENCH_COMMAND)
+            .should(reachNoClassOf(ND4J, Operator.class.getName(), BENCH_COMMAND))
+            .because("a worker run's front end never loads ND4J (ARCHITECTURE.md): the worker does");
+
+    @ArchTest
+    static final ArchRule theFrontEndCallsOnlyAPluginsMetadata = noClasses()
+            .that().resideInAnyPackage(FRONT_END)
+            .should().callMethodWhere(DescribedPredicate.describe("an Operator method taking or returning ND4J types",
+                    ArchitectureTest::callsOperatorWithNd4j))
+            .because("a plugin's forward, backward and jvp run where ND4J is: the front end reads its names");
+
+    @ArchTest
+    static final ArchRule onlyMainRegistersTheBenchCommand = classes()
+            .that().haveFullyQualifiedName(BENCH_COMMAND)
+            .should().onlyHaveDependentClassesThat()
+            .haveNameMatching("dev\\.gradcheck\\.cli\\.(Main|BenchCommand)(\\$.*)?")
+            .because("BenchCommand is the front end's one door to ND4J that the transitive rule lets through");
+
+    /** The given rooms and those every front-end room may use below run/: none of them loads ND4J. */
+    private static String[] frontEnd(String... rooms) {
+        List<String> all = new ArrayList<>(List.of(rooms));
+        all.addAll(List.of("backend", "check", "op.plugin", "op.catalog", "spec", "result"));
+        return all.toArray(String[]::new);
+    }
+
+    /**
+     * Follows every dependency from a class (fields, signatures, calls, constants' owners, annotations), and from
+     * each class reached, up to a class of the given packages; the doors are reached but not followed.
+     */
+    private static ArchCondition<JavaClass> reachNoClassOf(String[] packages, String... doors) {
+        List<String> prefixes = java.util.Arrays.stream(packages).map(p -> p.replace("..", ".")).toList();
+        List<String> closed = List.of(doors);
+        return new ArchCondition<>("reach no class of " + String.join(", ", packages) + " through any chain of"
+                + " dependencies (not followed through " + String.join(", ", doors) + ")") {
+            @Override
+            public void check(JavaClass origin, ConditionEvents events) {
+                Map<JavaClass, Dependency> cameBy = new HashMap<>();
+                Deque<JavaClass> next = new ArrayDeque<>(List.of(origin));
+                cameBy.put(origin, null);
+                while (!next.isEmpty()) {
+                    for (Dependency d : next.poll().getDirectDependenciesFromSelf()) {
+                        JavaClass target = d.getTargetClass().isArray() ? d.getTargetClass().getBaseComponentType()
+                                : d.getTargetClass();
+                        if (prefixes.stream().anyMatch(p -> target.getName().startsWith(p))) {
+                            events.add(SimpleConditionEvent.violated(origin, origin.getName() + " reaches "
+                                    + target.getName() + ":\n" + chain(cameBy, d)));
+                            return;
+                        }
+                        if (!cameBy.containsKey(target)) {
+                            cameBy.put(target, d);
+                            if (!closed.contains(target.getName())) {
+                                next.add(target);
+                            }
+                        }
+                    }
+                }
+            }
+        };
+    }
+
+    /** The dependencies that led to {@code last}, first to last, one line each. */
+    private static String chain(Map<JavaClass, Dependency> cameBy, Dependency last) {
+        LinkedList<String> lines = new LinkedList<>();
+        for (Dependency d = last; d != null; d = cameBy.get(d.getOriginClass())) {
+            lines.addFirst("  " + d.getDescription());
+        }
+        return String.join("\n", lines);
+    }
+
+    /** A call of an Operator method whose parameters or result involve an ND4J type (INDArray). */
+    private static boolean callsOperatorWithNd4j(JavaMethodCall call) {
+        if (!call.getTargetOwner().isAssignableTo(Operator.class)) {
+            return false;
+        }
+        JavaMethod method = call.getTarget().resolveMember().orElse(null);
+        if (method == null) {
+            return true; // not known: not one of the metadata methods the front end may call
+        }
+        List<JavaType> types = new ArrayList<>(method.getParameterTypes());
+        types.add(method.getReturnType());
+        return types.stream().flatMap(t -> t.getAllInvolvedRawTypes().stream())
+                .anyMatch(c -> c.getName().startsWith("org.nd4j.") || c.getName().startsWith("org.bytedeco."));
+    }
 
     private static DescribedPredicate<JavaClass> publicSurface() {
         return DescribedPredicate.describe("in the public surface (api, spi, result)",

@@ -1,15 +1,15 @@
 package dev.gradcheck.api;
 
 import dev.gradcheck.backend.Backend;
-import dev.gradcheck.backend.ChatterFilter;
-import dev.gradcheck.backend.InProcessBackend;
+import dev.gradcheck.backend.nd4j.ChatterFilter;
+import dev.gradcheck.backend.nd4j.InProcessBackend;
 import dev.gradcheck.check.FunctionFactory;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.Nd4jTypes;
-import dev.gradcheck.op.OpCatalog;
 import dev.gradcheck.op.OperatorFunction;
-import dev.gradcheck.op.PluginException;
-import dev.gradcheck.op.PluginOperator;
+import dev.gradcheck.op.catalog.OpCatalog;
+import dev.gradcheck.op.plugin.PluginException;
+import dev.gradcheck.op.plugin.PluginOperator;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.Mode;

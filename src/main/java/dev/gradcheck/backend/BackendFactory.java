@@ -1,8 +1,8 @@
 package dev.gradcheck.backend;
 
-import dev.gradcheck.op.Nd4jStartup;
-import dev.gradcheck.op.PluginSet;
+import dev.gradcheck.op.plugin.PluginSet;
 import dev.gradcheck.spec.MemoryBudget;
+import java.util.ServiceLoader;
 
 /**
  * Makes the engine that checks in the front end's JVM ({@code --in-process}) for a run's plugins and memory
@@ -13,12 +13,15 @@ public interface BackendFactory {
 
     /**
      * ND4J's CPU engine in this JVM, with ND4J's ops and the run's plugins: the CLI's {@code --in-process}, which
-     * like a worker skips ND4J's TensorFlow import tables ({@link Nd4jStartup#skipTensorflowImport}).
+     * like a worker skips ND4J's TensorFlow import tables. The engine is found when it is first asked for, through
+     * {@link ServiceLoader} (backend/nd4j's {@code InProcessCpu}, listed in META-INF/services), not named here:
+     * every command reaches this factory, and the front end loads ND4J only when it checks in its own JVM. The
+     * architecture test follows every link the front end's classes make and finds no other way to ND4J.
      */
-    BackendFactory CPU = (plugins, budget) -> {
-        Nd4jStartup.skipTensorflowImport();
-        return InProcessBackend.withPlugins(dev.gradcheck.result.Engine.CPU, plugins, budget);
-    };
+    BackendFactory CPU = (plugins, budget) -> ServiceLoader.load(BackendFactory.class,
+            BackendFactory.class.getClassLoader()).findFirst().orElseThrow(() -> new IllegalStateException(
+            "no in-process engine on the class path (META-INF/services/" + BackendFactory.class.getName() + ")"))
+            .create(plugins, budget);
 
     Backend create(PluginSet plugins, MemoryBudget budget);
 }

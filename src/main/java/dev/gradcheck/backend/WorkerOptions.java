@@ -1,6 +1,5 @@
 package dev.gradcheck.backend;
 
-import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.result.Engine;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,6 +37,23 @@ public record WorkerOptions(
     /** The environment variable whose JVM options every worker gets last (so they win), e.g. the JIT back. */
     public static final String USER_OPTIONS_ENV = "GRADCHECK_WORKER_OPTS";
 
+    // What the front end and a worker agree on, named here on the front end's side: the worker's classes load ND4J,
+    // and the front end starts that JVM without loading one of them (ArchitectureTest follows every link from here).
+
+    /** The worker's entry point, backend/nd4j's WorkerMain (NamedByTheFrontEndTest holds the name to the class). */
+    public static final String WORKER_MAIN = "dev.gradcheck.backend.nd4j.WorkerMain";
+    /** The engine the worker was started for ({@link Engine#specName()}). */
+    public static final String ENGINE_PROPERTY = "gradcheck.backend";
+    /** The plugin paths the front end was given, joined with the platform's path separator. */
+    public static final String PLUGINS_PROPERTY = "gradcheck.plugins";
+    /** {@code --max-memory} in bytes, when given; otherwise the worker's default budget (half its heap). */
+    public static final String MAX_MEMORY_PROPERTY = "gradcheck.max-memory";
+    /**
+     * The executor of ND4J graphs ({@code Nd4jOpBuilder.Executor.PROPERTY}), which the front end only passes on
+     * (EngineSupportTest holds the two names together).
+     */
+    static final String EXECUTOR_PROPERTY = "gradcheck.executor";
+
     /** A worker on ND4J's CPU backend for one command, started from this JVM's class path. */
     public static WorkerOptions cpu() {
         return cpu(Lifetime.ONE_COMMAND);
@@ -71,15 +87,15 @@ public record WorkerOptions(
         // the class-data-sharing archive bin/gradcheck gives the front end holds the worker's classes too
         given.stream().filter(WorkerOptions::sharesClassData).forEach(jvm::add);
         // as does the executor chosen for ND4J graphs (GRADCHECK_OPTS=-Dgradcheck.executor=samediff, docs/executor.md)
-        String executor = System.getProperty(Nd4jOpBuilder.Executor.PROPERTY);
+        String executor = System.getProperty(EXECUTOR_PROPERTY);
         if (executor != null) {
-            jvm.add("-D" + Nd4jOpBuilder.Executor.PROPERTY + "=" + executor);
+            jvm.add("-D" + EXECUTOR_PROPERTY + "=" + executor);
         }
         if (lifetime == Lifetime.ONE_COMMAND) {
             jvm.add("-XX:TieredStopAtLevel=1");
         }
         jvm.addAll(userOptions(userOptions));
-        WorkerOptions any = new WorkerOptions(Engine.CPU, Map.of(), Map.of(), jvm, WorkerMain.class.getName(),
+        WorkerOptions any = new WorkerOptions(Engine.CPU, Map.of(), Map.of(), jvm, WORKER_MAIN,
                 System.getProperty("java.class.path"), List.of());
         return EngineSupport.of(Engine.CPU).worker(any, Availability.ALWAYS);
     }
@@ -128,13 +144,13 @@ public record WorkerOptions(
 
     /** Plugin jars or class directories the worker loads its operators from (as {@code --plugin}). */
     public WorkerOptions withPlugins(List<java.nio.file.Path> paths) {
-        return withProperty(WorkerMain.PLUGINS_PROPERTY, String.join(java.io.File.pathSeparator,
+        return withProperty(PLUGINS_PROPERTY, String.join(java.io.File.pathSeparator,
                 paths.stream().map(p -> p.toAbsolutePath().toString()).toList()));
     }
 
     /** The most memory one check may plan to use ({@code --max-memory}), for the worker's checker. */
     public WorkerOptions withMaxMemory(long bytes) {
-        return withProperty(WorkerMain.MAX_MEMORY_PROPERTY, Long.toString(bytes));
+        return withProperty(MAX_MEMORY_PROPERTY, Long.toString(bytes));
     }
 
     public WorkerOptions withMainClass(String name) {
@@ -146,7 +162,7 @@ public record WorkerOptions(
         List<String> cmd = new ArrayList<>();
         cmd.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmArgs);
-        cmd.add("-D" + WorkerMain.ENGINE_PROPERTY + "=" + engine.specName());
+        cmd.add("-D" + ENGINE_PROPERTY + "=" + engine.specName());
         properties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
         cmd.add("-cp");
         cmd.add(classPath);

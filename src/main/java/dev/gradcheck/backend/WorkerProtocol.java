@@ -16,7 +16,7 @@ import java.io.UncheckedIOException;
  * reply line carries {@link #FRAME} and everything else on that stream is noise for the crash report. Results
  * are written by Jackson's record support, so a field added to {@link CheckResult} travels without changes here.
  */
-final class WorkerProtocol {
+public final class WorkerProtocol {
 
     /** Starts every reply; a control character and a name, which no native diagnostic prints. */
     static final String FRAME = "\u0001gradcheck-worker ";
@@ -27,7 +27,7 @@ final class WorkerProtocol {
      */
     static final char JAVA_LINE = '\u0002';
     /** The worker's first reply: ND4J is initialised and requests may come. */
-    static final String READY = "ready";
+    public static final String READY = "ready";
 
     private static final ObjectMapper JSON = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES) // a newer worker may say more
@@ -44,14 +44,14 @@ final class WorkerProtocol {
      * @param jacobians which compared blocks the reply carries whole (null, from an older front end: none)
      * @param text     the document to read instead of the file (a spec edited in the shell), or null
      */
-    record Request(long id, String file, String location, Kind kind, Overrides overrides,
+    public record Request(long id, String file, String location, Kind kind, Overrides overrides,
                    JacobianCapture jacobians, String text) {
         /** A spec read from its file. */
         Request(long id, String file, String location, Kind kind, Overrides overrides, JacobianCapture jacobians) {
             this(id, file, location, kind, overrides, jacobians, null);
         }
 
-        enum Kind { CHECK, SAMPLE, VALIDATE }
+        public enum Kind { CHECK, SAMPLE, VALIDATE }
     }
 
     /**
@@ -60,14 +60,14 @@ final class WorkerProtocol {
      * @param retiring the VirtualMachineError (e.g. "OutOfMemoryError") after which the worker exits following this
      *                 reply, its JVM no longer to be trusted with another check; null otherwise
      */
-    record Reply(long id, CheckResult result, BackendSample sample, String retiring) {
+    public record Reply(long id, CheckResult result, BackendSample sample, String retiring) {
 
-        Reply(long id, CheckResult result, BackendSample sample) {
+        public Reply(long id, CheckResult result, BackendSample sample) {
             this(id, result, sample, null);
         }
     }
 
-    static String encode(Object message) {
+    public static String encode(Object message) {
         try {
             return JSON.writeValueAsString(message);
         } catch (IOException e) {
@@ -75,7 +75,7 @@ final class WorkerProtocol {
         }
     }
 
-    static <T> T decode(String json, Class<T> type) {
+    public static <T> T decode(String json, Class<T> type) {
         try {
             return JSON.readValue(json, type);
         } catch (IOException e) {

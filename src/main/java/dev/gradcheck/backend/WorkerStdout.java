@@ -11,23 +11,23 @@ import java.nio.charset.StandardCharsets;
  * one pipe, the front end reads them in the order they were written, so everything before a reply belongs to its
  * check. Each line is one write to the unbuffered descriptor, under one lock, so Java's lines never split a reply.
  */
-final class WorkerStdout {
+public final class WorkerStdout {
 
     private final OutputStream fd;
 
-    WorkerStdout(OutputStream fd) {
+    public WorkerStdout(OutputStream fd) {
         this.fd = fd;
     }
 
     /** A line Java code printed; blank lines and SameDiff's chatter are not worth the pipe. */
-    void javaLine(String line) {
+    public void javaLine(String line) {
         if (!line.isBlank() && !line.startsWith(EngineOutput.CHATTER)) {
             write(WorkerProtocol.JAVA_LINE + line + "\n");
         }
     }
 
     /** One reply, framed. */
-    void reply(String payload) {
+    public void reply(String payload) {
         write(WorkerProtocol.FRAME + payload + "\n");
     }
 

@@ -4,13 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gradcheck.backend.Backend;
-import dev.gradcheck.backend.InProcessBackend;
+import dev.gradcheck.backend.nd4j.InProcessBackend;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.ForwardingFunction;
 import dev.gradcheck.op.FunctionCache;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.Nd4jOpBuilder.Executor;
-import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.op.catalog.OpCatalog;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.GradientResult;
@@ -140,8 +140,9 @@ public final class Bench {
     private static final class Counting extends ForwardingFunction {
         private final long[] counts;
 
+        /** A copy counts into the same {@code counts}: a copy of this is a copy of what it wraps. */
         Counting(Differentiable f, long[] counts) {
-            super(f);
+            super(f, copy -> new Counting(copy, counts));
             this.counts = counts;
         }
 
@@ -162,17 +163,6 @@ public final class Bench {
                 counts[1]++;
             }
             return f.vjp(inputs, cotangents, wrt);
-        }
-
-        @Override
-        public Differentiable copy() {
-            return new Counting(f.copy(), counts);
-        }
-
-        /** The wrapped function's: a copy of this is a copy of what it wraps. */
-        @Override
-        public int readyCopies() {
-            return f.readyCopies();
         }
     }
 

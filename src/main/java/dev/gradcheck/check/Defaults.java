@@ -1,6 +1,7 @@
 package dev.gradcheck.check;
 
 import dev.gradcheck.spec.DType;
+import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.Tolerance;
 import java.util.Locale;
 
@@ -83,6 +84,32 @@ public final class Defaults {
             case BFLOAT16 -> new Tolerance.MaxRelative(1e-1);
             default -> new Tolerance.MaxRelative(1e-6);
         };
+    }
+
+    /**
+     * The step a spec's check takes (before it is made relative, {@link Step}): its own {@code delta}, else the
+     * default for the float64 reference. Here, not in {@link Settings}, because a check that never ran reports it
+     * too ({@link Unfinished}), from a front end that holds no arrays.
+     */
+    static double delta(OpSpec spec) {
+        return spec.delta() != null ? spec.delta() : delta(REFERENCE);
+    }
+
+    /** The checked input with the least precision: it decides the default tolerance, and the report's dtype. */
+    static DType dtypeUnderTest(OpSpec spec) {
+        DType lowest = DType.FLOAT64;
+        for (String name : spec.check()) {
+            DType d = spec.input(name).dtype();
+            if (d.ordinal() > lowest.ordinal()) {
+                lowest = d;
+            }
+        }
+        return lowest;
+    }
+
+    /** The rule a check is judged by, as the report's header shows it: the spec's own, else the default. */
+    static String describe(Tolerance given, DType dtype) {
+        return given != null ? given.describe() : describe(dtype);
     }
 
     /** The default rule for {@code dtype} as the report's header shows it. */

@@ -73,7 +73,7 @@ public final class GradientChecker {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         return new CheckResult(spec.name(), spec.pos().toString(), spec.op().value(), backend,
-                Settings.dtypeUnderTest(spec).specName(), Judgement.status(outcome, spec.expect()),
+                Defaults.dtypeUnderTest(spec).specName(), Judgement.status(outcome, spec.expect()),
                 spec.expect().kind().specName(), spec.expect().reason(), message, List.copyOf(rows),
                 settings.describeTolerance(), settings.delta(), seconds).withDefaultedAttributes(defaulted);
     }

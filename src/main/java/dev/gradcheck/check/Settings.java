@@ -30,29 +30,16 @@ record Settings(Step step, Tolerance tolerance, DType dtype, Stencil stencil, In
     }
 
     static Settings of(OpSpec spec, JacobianCapture capture) {
-        Step step = spec.delta() != null ? new Step(spec.delta(), false)
-                : new Step(Defaults.delta(Defaults.REFERENCE), true);
+        Step step = new Step(Defaults.delta(spec), spec.delta() == null);
         CheckOptions o = spec.options();
-        return new Settings(step, spec.tolerance(), dtypeUnderTest(spec), o.stencil(), o.maxElements(), o.nondetTol(),
-                spec.seed(), o.sampleSeed(), o.mask(), capture, o.compress(),
+        return new Settings(step, spec.tolerance(), Defaults.dtypeUnderTest(spec), o.stencil(), o.maxElements(),
+                o.nondetTol(), spec.seed(), o.sampleSeed(), o.mask(), capture, o.compress(),
                 o.threads() != null ? o.threads() : CheckOptions.defaultThreads(1));
     }
 
     /** The seed of every sample the check draws (elements, fast-mode directions). */
     long samplingSeed() {
         return sampleSeed != null ? sampleSeed : seed;
-    }
-
-    /** The checked input with the least precision: it decides the default tolerance, and the report's dtype. */
-    static DType dtypeUnderTest(OpSpec spec) {
-        DType lowest = DType.FLOAT64;
-        for (String name : spec.check()) {
-            DType d = spec.input(name).dtype();
-            if (d.ordinal() > lowest.ordinal()) {
-                lowest = d;
-            }
-        }
-        return lowest;
     }
 
     /** δ: the step itself when absolute, the step per unit of |x| when relative. */
@@ -74,7 +61,7 @@ record Settings(Step step, Tolerance tolerance, DType dtype, Stencil stencil, In
 
     /** The rule as the report's header shows it. */
     String describeTolerance() {
-        return tolerance != null ? tolerance.describe() : Defaults.describe(dtype);
+        return Defaults.describe(tolerance, dtype);
     }
 
     /** The same settings for a fresh draw of the inputs. */

@@ -27,7 +27,7 @@ import dev.gradcheck.cli.term.Console;
 import dev.gradcheck.cli.term.ProgressLine;
 import dev.gradcheck.cli.term.Screen;
 import dev.gradcheck.cli.term.Terminal;
-import dev.gradcheck.op.PluginSet;
+import dev.gradcheck.op.plugin.PluginSet;
 import dev.gradcheck.report.ReportFormat;
 import dev.gradcheck.report.RunDetails;
 import dev.gradcheck.result.JacobianCapture;

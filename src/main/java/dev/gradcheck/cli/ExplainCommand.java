@@ -11,7 +11,7 @@ import dev.gradcheck.cli.options.Workspace;
 import dev.gradcheck.cli.term.Console;
 import dev.gradcheck.cli.term.HeatMapScreen;
 import dev.gradcheck.cli.term.Terminal;
-import dev.gradcheck.op.PluginSet;
+import dev.gradcheck.op.plugin.PluginSet;
 import dev.gradcheck.report.ReportContext;
 import dev.gradcheck.report.ReportFormat;
 import dev.gradcheck.result.CheckResult;

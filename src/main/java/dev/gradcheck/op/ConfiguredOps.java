@@ -1,5 +1,6 @@
 package dev.gradcheck.op;
 
+import dev.gradcheck.op.catalog.AttrValues;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -3,21 +3,39 @@ package dev.gradcheck.op;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * A function that passes every call, capabilities included, to another: the base of wrappers that watch or count
  * calls without changing them (a lent function, a bench's counter). A subclass overrides what it watches; a method
- * added to {@link Differentiable} is passed on here once. {@link #copy} is not passed on: a copy of the wrapped
+ * added to {@link Differentiable} is passed on here once (ForwardingFunctionTest fails until it is).
+ *
+ * <p>{@link #copy} and {@link #readyCopies} are decided together, here, not passed on: a copy of the wrapped
  * function alone would compute without the wrapper (a wrapper that changes a result would lose its change on another
- * thread), so a subclass that can be copied says how, and one that does not runs on one thread.
+ * thread), and a wrapper that cannot copy itself has no copies at hand, whatever the wrapped function has. A
+ * subclass that is copied by wrapping a copy of {@code f} says how ({@link #ForwardingFunction(Differentiable,
+ * UnaryOperator)}) and has f's copies at hand; one that says nothing runs on one thread; one that makes its copies
+ * another way overrides both.
  */
 public abstract class ForwardingFunction implements Differentiable {
 
     protected final Differentiable f;
+    /** This wrapper around a copy of {@code f}; null when this wrapper cannot be copied. */
+    private final UnaryOperator<Differentiable> rewrap;
 
+    /** A wrapper that cannot be copied ({@link #copy} throws, {@link #readyCopies} is 0): it runs on one thread. */
     protected ForwardingFunction(Differentiable f) {
+        this(f, null);
+    }
+
+    /**
+     * @param rewrap the same wrapper around a copy of {@code f}: {@link #copy} is {@code rewrap(f.copy())}, so the
+     *               copies at hand are f's
+     */
+    protected ForwardingFunction(Differentiable f, UnaryOperator<Differentiable> rewrap) {
         this.f = f;
+        this.rewrap = rewrap;
     }
 
     @Override
@@ -94,7 +112,16 @@ public abstract class ForwardingFunction implements Differentiable {
 
     @Override
     public Differentiable copy() {
-        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not say how to copy itself");
+        if (rewrap == null) {
+            throw new UnsupportedOperationException(getClass().getSimpleName() + " does not say how to copy itself");
+        }
+        return rewrap.apply(f.copy());
+    }
+
+    /** f's when this wrapper is copied by wrapping a copy of f; none when it cannot be copied. */
+    @Override
+    public int readyCopies() {
+        return rewrap == null ? 0 : f.readyCopies();
     }
 
     @Override

@@ -1,8 +1,15 @@
 package dev.gradcheck.op;
 
-import dev.gradcheck.spec.InvalidSpecException;
-import dev.gradcheck.spec.InputValues;
+import dev.gradcheck.op.catalog.ArgInfo;
+import dev.gradcheck.op.catalog.AttrValues;
+import dev.gradcheck.op.catalog.AttributeBinder;
+import dev.gradcheck.op.catalog.CatalogOps;
+import dev.gradcheck.op.catalog.OpBinding;
+import dev.gradcheck.op.catalog.OpCatalog;
+import dev.gradcheck.op.catalog.OpInfo;
 import dev.gradcheck.spec.InputSpec;
+import dev.gradcheck.spec.InputValues;
+import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.Located;
 import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;

@@ -1,5 +1,6 @@
 package dev.gradcheck.op;
 
+import dev.gradcheck.op.catalog.OpCatalog;
 import java.util.HashMap;
 
 /**

@@ -1,5 +1,9 @@
 package dev.gradcheck.op;
 
+import dev.gradcheck.op.catalog.ArgInfo;
+import dev.gradcheck.op.catalog.OpBinding;
+import dev.gradcheck.op.catalog.OpCatalog;
+import dev.gradcheck.op.catalog.OpInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -66,7 +70,7 @@ public final class OpCatalogGenerator {
     }
 
     /** What the catalog is generated from: the ND4J version and the bytes of the code that builds it. */
-    static String key() throws IOException {
+    public static String key() throws IOException {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             for (Class<?> c : CODE) {

@@ -1,12 +1,9 @@
 package dev.gradcheck.op;
 
-import dev.gradcheck.spi.Operator;
-import dev.gradcheck.spec.InputSpec;
+import dev.gradcheck.op.plugin.PluginOperator;
 import dev.gradcheck.spec.InvalidSpecException;
-import dev.gradcheck.spec.Located;
 import dev.gradcheck.spec.OpSpec;
-import dev.gradcheck.spec.SpecError;
-import dev.gradcheck.spec.Suggestions;
+import dev.gradcheck.spi.Operator;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -55,46 +52,10 @@ public final class OperatorFunction implements Differentiable, ForwardMode {
 
     /** Checks the spec against the operator (input and attribute names) and binds its attributes. */
     public static OperatorFunction bind(PluginOperator plugin, OpSpec spec) throws InvalidSpecException {
-        validate(plugin, spec);
+        plugin.validate(spec);
         Map<String, Object> attrs = new LinkedHashMap<>();
         spec.attrs().forEach((k, v) -> attrs.put(k, v.value()));
         return new OperatorFunction(plugin, attrs);
-    }
-
-    /** Every input the operator takes must be given, no other; every attribute must be one it declares. */
-    public static void validate(PluginOperator plugin, OpSpec spec) throws InvalidSpecException {
-        List<String> takes = plugin.inputNames();
-        List<String> attributes = plugin.attributeNames();
-        String opName = "plugin op '" + plugin.name() + "'";
-        List<SpecError> errors = new ArrayList<>();
-        for (InputSpec in : spec.inputs()) {
-            if (!takes.contains(in.name())) {
-                errors.add(new SpecError(in.pos(), opName + " has no input '" + in.name() + "'"
-                        + suggestion(in.name(), takes) + "; it takes " + listOf(takes)));
-            }
-        }
-        for (String name : takes) {
-            if (spec.inputs().stream().noneMatch(i -> i.name().equals(name))) {
-                errors.add(new SpecError(spec.op().pos(), opName + " needs input '" + name + "', which the spec"
-                        + " does not give; it takes " + listOf(takes)));
-            }
-        }
-        for (Map.Entry<String, Located<Object>> a : spec.attrs().entrySet()) {
-            if (!attributes.contains(a.getKey())) {
-                errors.add(new SpecError(a.getValue().pos(), opName + " has no attribute '" + a.getKey() + "'"
-                        + suggestion(a.getKey(), attributes) + "; it takes " + listOf(attributes)));
-            }
-        }
-        if (plugin.complex()) {
-            ComplexPairs.validate(opName, plugin.outputNames(), spec, errors);
-        }
-        if (!errors.isEmpty()) {
-            throw new InvalidSpecException(errors);
-        }
-    }
-
-    private static String suggestion(String typed, List<String> names) {
-        return Suggestions.closest(typed, names).map(s -> " (did you mean '" + s + "'?)").orElse("");
     }
 
     private static String listOf(List<String> names) {

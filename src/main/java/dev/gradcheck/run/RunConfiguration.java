@@ -6,7 +6,7 @@ import dev.gradcheck.backend.InProcessPool;
 import dev.gradcheck.backend.TimeLimits;
 import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.backend.WorkerPool;
-import dev.gradcheck.op.PluginSet;
+import dev.gradcheck.op.plugin.PluginSet;
 import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.JacobianCapture;
 import dev.gradcheck.spec.LoadedSpec;

@@ -1,9 +1,11 @@
 package dev.gradcheck.backend;
 
+import dev.gradcheck.backend.nd4j.InProcessBackend;
+import dev.gradcheck.backend.nd4j.WorkerMain;
 import dev.gradcheck.check.FunctionFactory;
 import dev.gradcheck.check.Functions;
 import dev.gradcheck.op.Nd4jOpBuilder;
-import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.op.catalog.OpCatalog;
 import dev.gradcheck.result.Engine;
 import dev.gradcheck.spec.Located;
 import dev.gradcheck.spec.OpSpec;

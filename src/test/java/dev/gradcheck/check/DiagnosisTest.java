@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.Nd4jOpBuilder;
-import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.op.catalog.OpCatalog;
 import dev.gradcheck.result.BlockJacobians;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.op.Nd4jOpBuilder;
+import dev.gradcheck.op.catalog.OpCatalog;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Status;
-import dev.gradcheck.op.Nd4jOpBuilder;
-import dev.gradcheck.op.OpCatalog;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecLoader;

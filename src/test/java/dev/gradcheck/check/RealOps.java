@@ -1,7 +1,7 @@
 package dev.gradcheck.check;
 
 import dev.gradcheck.op.Nd4jOpBuilder;
-import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.op.catalog.OpCatalog;
 import dev.gradcheck.result.CheckResult;
 import java.util.function.UnaryOperator;
 import org.nd4j.linalg.api.ndarray.INDArray;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.op.Nd4jOpBuilder;
-import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.op.catalog.OpCatalog;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.GradientResult;

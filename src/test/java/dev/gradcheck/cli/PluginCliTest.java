@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.cli.options.PluginOptions;
-import dev.gradcheck.op.PluginJars;
+import dev.gradcheck.op.plugin.PluginJars;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

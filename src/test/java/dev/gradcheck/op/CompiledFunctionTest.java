@@ -1,5 +1,6 @@
 package dev.gradcheck.op;
 
+import dev.gradcheck.op.catalog.OpCatalog;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

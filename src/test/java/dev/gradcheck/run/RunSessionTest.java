@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.backend.Backend;
-import dev.gradcheck.backend.InProcessBackend;
 import dev.gradcheck.backend.InProcessPool;
+import dev.gradcheck.backend.nd4j.InProcessBackend;
 import dev.gradcheck.check.Functions;
 import dev.gradcheck.op.Nd4jOpBuilder;
-import dev.gradcheck.op.OpCatalog;
+import dev.gradcheck.op.catalog.OpCatalog;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.Status;

@@ -1,7 +1,7 @@
 package dev.gradcheck.cli.options;
 
 import dev.gradcheck.backend.WorkerOptions;
-import dev.gradcheck.op.PluginSet;
+import dev.gradcheck.op.plugin.PluginSet;
 import dev.gradcheck.spec.MemoryBudget;
 import picocli.CommandLine.Option;
 

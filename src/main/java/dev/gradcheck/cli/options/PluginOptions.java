@@ -1,9 +1,9 @@
 package dev.gradcheck.cli.options;
 
-import dev.gradcheck.op.OpCatalog;
-import dev.gradcheck.op.PluginException;
-import dev.gradcheck.op.PluginLoader;
-import dev.gradcheck.op.PluginSet;
+import dev.gradcheck.op.catalog.OpCatalog;
+import dev.gradcheck.op.plugin.PluginException;
+import dev.gradcheck.op.plugin.PluginLoader;
+import dev.gradcheck.op.plugin.PluginSet;
 import java.io.File;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -11,7 +11,7 @@ import dev.gradcheck.cli.options.PluginOptions;
 import dev.gradcheck.cli.options.TimeoutOption;
 import dev.gradcheck.cli.options.VersionProvider;
 import dev.gradcheck.cli.term.Console;
-import dev.gradcheck.op.PluginSet;
+import dev.gradcheck.op.plugin.PluginSet;
 import dev.gradcheck.run.RunHost;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.gradcheck.cli.shell;
 
-import dev.gradcheck.op.ArgInfo;
-import dev.gradcheck.op.OpCatalog;
-import dev.gradcheck.op.OpInfo;
+import dev.gradcheck.op.catalog.ArgInfo;
+import dev.gradcheck.op.catalog.OpCatalog;
+import dev.gradcheck.op.catalog.OpInfo;
 import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.Mode;
 import dev.gradcheck.result.Stencil;

@@ -6,7 +6,7 @@ import dev.gradcheck.backend.EnginePool;
 import dev.gradcheck.backend.Lane;
 import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.cli.options.ExitCode;
-import dev.gradcheck.op.PluginSet;
+import dev.gradcheck.op.plugin.PluginSet;
 import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.JacobianCapture;
 import dev.gradcheck.run.RunConfiguration;

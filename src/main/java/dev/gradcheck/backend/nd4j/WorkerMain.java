@@ -1,9 +1,18 @@
-package dev.gradcheck.backend;
+package dev.gradcheck.backend.nd4j;
 
+import dev.gradcheck.backend.Backend;
+import dev.gradcheck.backend.CheckRequest;
+import dev.gradcheck.backend.EngineOutput;
+import dev.gradcheck.backend.EngineSupport;
+import dev.gradcheck.backend.JvmSetup;
+import dev.gradcheck.backend.TimeLimits;
+import dev.gradcheck.backend.WorkerOptions;
+import dev.gradcheck.backend.WorkerProtocol;
+import dev.gradcheck.backend.WorkerStdout;
 import dev.gradcheck.op.Nd4jStartup;
-import dev.gradcheck.op.PluginException;
-import dev.gradcheck.op.PluginLoader;
-import dev.gradcheck.op.PluginSet;
+import dev.gradcheck.op.plugin.PluginException;
+import dev.gradcheck.op.plugin.PluginLoader;
+import dev.gradcheck.op.plugin.PluginSet;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.Status;
@@ -37,31 +46,26 @@ import org.nd4j.linalg.factory.Nd4j;
  */
 public final class WorkerMain {
 
-    /** The engine the worker was started for ({@link Engine#specName()}). */
-    static final String ENGINE_PROPERTY = "gradcheck.backend";
-    /** The plugin paths the front end was given, joined with the platform's path separator. */
-    static final String PLUGINS_PROPERTY = "gradcheck.plugins";
-    /** {@code --max-memory} in bytes, when given; otherwise the worker's default budget (half its heap). */
-    static final String MAX_MEMORY_PROPERTY = "gradcheck.max-memory";
-
     /**
      * What the front end told this worker at its start, as system properties ({@link WorkerOptions}): read here,
      * at the boundary, and passed on as parameters, never read again deeper down.
      */
     public record Setup(Engine engine, MemoryBudget budget, List<Path> plugins) {
 
-        static Setup fromSystemProperties() {
+        /** This worker's own (public: the test workers beside the front end's tests start from it too). */
+        public static Setup fromSystemProperties() {
             return from(System::getProperty);
         }
 
         /** @param properties the worker's system properties, by name (null when not set) */
-        static Setup from(Function<String, String> properties) {
-            String engine = Objects.requireNonNullElse(properties.apply(ENGINE_PROPERTY), Engine.DEFAULT.specName());
-            String maxMemory = properties.apply(MAX_MEMORY_PROPERTY);
+        public static Setup from(Function<String, String> properties) {
+            String engine = Objects.requireNonNullElse(properties.apply(WorkerOptions.ENGINE_PROPERTY),
+                    Engine.DEFAULT.specName());
+            String maxMemory = properties.apply(WorkerOptions.MAX_MEMORY_PROPERTY);
             return new Setup(Engine.fromSpecName(engine).orElseThrow(
                     () -> new IllegalArgumentException("unknown engine " + engine)),
                     MemoryBudget.orDefault(maxMemory == null ? null : Long.parseLong(maxMemory)),
-                    pluginPaths(Objects.requireNonNullElse(properties.apply(PLUGINS_PROPERTY), "")));
+                    pluginPaths(Objects.requireNonNullElse(properties.apply(WorkerOptions.PLUGINS_PROPERTY), "")));
         }
     }
 

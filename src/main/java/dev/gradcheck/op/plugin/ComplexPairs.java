@@ -1,4 +1,4 @@
-package dev.gradcheck.op;
+package dev.gradcheck.op.plugin;
 
 import dev.gradcheck.spec.InputSpec;
 import dev.gradcheck.spec.OpSpec;

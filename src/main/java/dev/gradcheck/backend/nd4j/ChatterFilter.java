@@ -1,4 +1,4 @@
-package dev.gradcheck.backend;
+package dev.gradcheck.backend.nd4j;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,9 +1,9 @@
-package dev.gradcheck.op;
+package dev.gradcheck.op.plugin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gradcheck.backend.InProcessBackend;
+import dev.gradcheck.backend.nd4j.InProcessBackend;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Engine;

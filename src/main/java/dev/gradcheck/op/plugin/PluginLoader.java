@@ -1,4 +1,4 @@
-package dev.gradcheck.op;
+package dev.gradcheck.op.plugin;
 
 import dev.gradcheck.spi.Operator;
 import java.net.MalformedURLException;

@@ -1,5 +1,8 @@
-package dev.gradcheck.op;
+package dev.gradcheck.op.plugin;
 
+import dev.gradcheck.op.catalog.ArgInfo;
+import dev.gradcheck.op.catalog.OpCatalog;
+import dev.gradcheck.op.catalog.OpInfo;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,4 +1,4 @@
-package dev.gradcheck.op;
+package dev.gradcheck.op.catalog;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -20,7 +20,7 @@ import java.util.TreeSet;
 /**
  * The ND4J operators a spec can name: their SameDiff classes, native backward kernels, named arguments, and
  * whether SameDiff can differentiate them. Read from {@value #RESOURCE}, which the build writes beside this class
- * ({@link OpCatalogGenerator}, in Maven's process-classes phase), so that list-ops, coverage and validate answer
+ * ({@value #GENERATOR}, in Maven's process-classes phase), so that list-ops, coverage and validate answer
  * without starting ND4J (about 2 s of native and class-registry start-up). No ND4J class is touched here; only a
  * class path without the resource (a build that skipped the generator) scans ND4J instead, as slowly as before.
  */
@@ -28,6 +28,12 @@ public final class OpCatalog {
 
     /** The resource's name, relative to this class. */
     public static final String RESOURCE = "op-catalog.json";
+    /**
+     * The class that asks ND4J and writes the resource, named rather than linked: this package is the front end's
+     * and touches no ND4J class (the architecture test follows every link from here), so the one way from here to
+     * ND4J, the scan of a class path without the resource, goes by name ({@link #scanNd4j}).
+     */
+    public static final String GENERATOR = "dev.gradcheck.op.OpCatalogGenerator";
     /** The resource's layout; a reader refuses another. */
     static final int FORMAT = 1;
 
@@ -43,12 +49,13 @@ public final class OpCatalog {
      *
      * @param info     what list-ops shows
      * @param backward whether it has a backward pass: a native {@code NAME_bp} kernel, or a Java {@code doDiff}
-     *                 through which SameDiff differentiates it (probed at generation, see {@link OpCatalogGenerator})
+     *                 through which SameDiff differentiates it (probed at generation, see {@value #GENERATOR})
      * @param binding  what a spec's {@code attrs} may set, and how
      */
-    record Entry(OpInfo info, boolean backward, OpBinding binding) {}
+    public record Entry(OpInfo info, boolean backward, OpBinding binding) {}
 
-    OpCatalog(List<Entry> entries) {
+    /** The operators the generator found ({@value #GENERATOR}). */
+    public OpCatalog(List<Entry> entries) {
         Map<String, Entry> byName = new TreeMap<>();
         entries.forEach(e -> byName.put(e.info().name(), e));
         this.ops = byName;
@@ -69,11 +76,28 @@ public final class OpCatalog {
     private static OpCatalog load() {
         try (InputStream in = OpCatalog.class.getResourceAsStream(RESOURCE)) {
             if (in == null) {
-                return OpCatalogGenerator.scan(); // no generated catalog on this class path: ask ND4J itself
+                return scanNd4j(); // no generated catalog on this class path: ask ND4J itself
             }
             return read(in);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read gradcheck's op catalog (" + RESOURCE + ")", e);
+        }
+    }
+
+    /** The generator's own scan of ND4J's registries, as slowly as it takes (seconds). */
+    private static OpCatalog scanNd4j() {
+        try {
+            return (OpCatalog) Class.forName(GENERATOR).getMethod("scan").invoke(null);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("no op catalog resource and no " + GENERATOR + " to scan ND4J", e);
         }
     }
 
@@ -98,7 +122,7 @@ public final class OpCatalog {
     }
 
     /** How a spec's attributes reach the op; only for a checkable op of this catalog. */
-    OpBinding binding(String name) {
+    public OpBinding binding(String name) {
         Entry e = ops.get(name);
         if (e == null || e.binding() == null) {
             throw new IllegalArgumentException("no binding for op '" + name + "' in the catalog");
@@ -107,7 +131,7 @@ public final class OpCatalog {
     }
 
     /** The catalog as the resource holds it; {@code key} says what it was generated from. */
-    void write(OutputStream out, String key) throws IOException {
+    public void write(OutputStream out, String key) throws IOException {
         try (JsonGenerator g = JSON.createGenerator(out)) {
             g.writeStartObject();
             g.writeNumberField("format", FORMAT);
@@ -151,7 +175,7 @@ public final class OpCatalog {
     }
 
     /** The key a resource was generated with, or null when it has none or cannot be read. */
-    static String keyOf(InputStream in) {
+    public static String keyOf(InputStream in) {
         try (JsonParser p = JSON.createParser(in)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return null;

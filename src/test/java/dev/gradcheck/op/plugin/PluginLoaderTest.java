@@ -1,5 +1,6 @@
-package dev.gradcheck.op;
+package dev.gradcheck.op.plugin;
 
+import dev.gradcheck.op.catalog.OpCatalog;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;

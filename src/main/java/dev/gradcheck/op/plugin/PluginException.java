@@ -1,4 +1,4 @@
-package dev.gradcheck.op;
+package dev.gradcheck.op.plugin;
 
 import java.util.List;
 

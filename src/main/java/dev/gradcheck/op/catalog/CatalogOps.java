@@ -1,4 +1,4 @@
-package dev.gradcheck.op;
+package dev.gradcheck.op.catalog;
 
 import dev.gradcheck.spec.GraphNode;
 import dev.gradcheck.spec.InvalidSpecException;
@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * A spec's op names and attributes checked against the {@link OpCatalog} alone: the op exists and a spec can
  * build it, and each attribute binds to one of its arguments or properties. Touches no ND4J class, so validate
- * (and its {@code --static} mode) answers without starting ND4J; {@link Nd4jOpBuilder} binds through the same
+ * (and its {@code --static} mode) answers without starting ND4J; {@code op.Nd4jOpBuilder} binds through the same
  * code when it builds the op.
  */
 public final class CatalogOps {
@@ -49,7 +49,7 @@ public final class CatalogOps {
     }
 
     /** The op a spec names, if a spec can build it; otherwise why not, at the name's position. */
-    OpInfo lookup(Located<String> op) throws InvalidSpecException {
+    public OpInfo lookup(Located<String> op) throws InvalidSpecException {
         String name = op.value();
         OpInfo info = catalog.find(name).filter(OpInfo::checkable).orElse(null);
         if (info == null) {
@@ -66,7 +66,7 @@ public final class CatalogOps {
     }
 
     /** The spec's attributes as the op's positional arguments and properties (every problem at its position). */
-    AttributeBinder.Bound bind(OpInfo info, Map<String, Located<Object>> attrs) throws InvalidSpecException {
+    public AttributeBinder.Bound bind(OpInfo info, Map<String, Located<Object>> attrs) throws InvalidSpecException {
         OpBinding binding = catalog.binding(info.name());
         return AttributeBinder.bind(info.name(), binding.positional(), binding.properties(), attrs);
     }

@@ -1,4 +1,4 @@
-package dev.gradcheck.op;
+package dev.gradcheck.op.catalog;
 
 import java.util.List;
 import java.util.Set;
@@ -11,9 +11,9 @@ import java.util.Set;
  *                   op's, a legacy reduction's dimensions (and a variance's bias correction), a scalar op's scalar
  * @param properties the names of the op class's Java properties, which an attribute may also set
  */
-record OpBinding(List<ArgInfo> positional, Set<String> properties) {
+public record OpBinding(List<ArgInfo> positional, Set<String> properties) {
 
-    OpBinding {
+    public OpBinding {
         positional = List.copyOf(positional);
         properties = Set.copyOf(properties);
     }

@@ -1,8 +1,16 @@
-package dev.gradcheck.op;
+package dev.gradcheck.op.plugin;
 
+import dev.gradcheck.spec.InputSpec;
+import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.Located;
+import dev.gradcheck.spec.OpSpec;
+import dev.gradcheck.spec.SpecError;
+import dev.gradcheck.spec.Suggestions;
 import dev.gradcheck.spi.Operator;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -39,6 +47,47 @@ public record PluginOperator(Operator operator, String source, String name, List
     /** {@code plugin op 'linear' (from /path/linear-op.jar)}: how every error about it starts. */
     public String describe() {
         return "plugin op '" + name + "' (from " + source + ")";
+    }
+
+    /**
+     * Every input the operator takes must be given, no other; every attribute must be one it declares. Checked
+     * against the metadata read at load, so validate needs no ND4J for a plugin op either.
+     */
+    public void validate(OpSpec spec) throws InvalidSpecException {
+        String opName = "plugin op '" + name + "'";
+        List<SpecError> errors = new ArrayList<>();
+        for (InputSpec in : spec.inputs()) {
+            if (!inputNames.contains(in.name())) {
+                errors.add(new SpecError(in.pos(), opName + " has no input '" + in.name() + "'"
+                        + suggestion(in.name(), inputNames) + "; it takes " + listOf(inputNames)));
+            }
+        }
+        for (String input : inputNames) {
+            if (spec.inputs().stream().noneMatch(i -> i.name().equals(input))) {
+                errors.add(new SpecError(spec.op().pos(), opName + " needs input '" + input + "', which the spec"
+                        + " does not give; it takes " + listOf(inputNames)));
+            }
+        }
+        for (Map.Entry<String, Located<Object>> a : spec.attrs().entrySet()) {
+            if (!attributeNames.contains(a.getKey())) {
+                errors.add(new SpecError(a.getValue().pos(), opName + " has no attribute '" + a.getKey() + "'"
+                        + suggestion(a.getKey(), attributeNames) + "; it takes " + listOf(attributeNames)));
+            }
+        }
+        if (complex) {
+            ComplexPairs.validate(opName, outputNames, spec, errors);
+        }
+        if (!errors.isEmpty()) {
+            throw new InvalidSpecException(errors);
+        }
+    }
+
+    private static String suggestion(String typed, List<String> names) {
+        return Suggestions.closest(typed, names).map(s -> " (did you mean '" + s + "'?)").orElse("");
+    }
+
+    private static String listOf(List<String> names) {
+        return names.isEmpty() ? "none" : String.join(", ", names);
     }
 
     private static List<String> names(String prefix, String method, Callable<List<String>> code)

@@ -1,4 +1,4 @@
-package dev.gradcheck.op;
+package dev.gradcheck.op.catalog;
 
 /**
  * One named argument of an ND4J op, from ND4J's op descriptors: an integer, floating or boolean argument at a

@@ -1,5 +1,7 @@
-package dev.gradcheck.op;
+package dev.gradcheck.op.plugin;
 
+import dev.gradcheck.op.catalog.CatalogOps;
+import dev.gradcheck.op.catalog.OpCatalog;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.JacobianMask;
 import dev.gradcheck.spec.MemoryBudget;
@@ -7,32 +9,23 @@ import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecError;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * Turns a spec's {@code op} name into a function: a plugin op when one of that name was loaded, otherwise an
- * ND4J op. Plugin names never shadow ND4J's ({@link PluginSet#rejectClashes}), so the order does not matter.
- * ND4J is started only when something must run: {@link #validateStatic} never starts it, {@link #validate} only
- * for a graph spec, whose problems only a run can show.
+ * A spec's {@code op} name resolved to what the run knows of it without running anything: a plugin op when one of
+ * that name was loaded, otherwise an ND4J op of the build's {@link OpCatalog}. Plugin names never shadow ND4J's
+ * ({@link PluginSet#rejectClashes}), so the order does not matter. Touches no ND4J class, so validate (and its
+ * {@code --static} mode) checks every spec here before it decides whether anything must run; building the function
+ * is {@code op.OpBuilder}'s, on the side that loads ND4J.
  */
 public final class OpResolver {
 
     private final OpCatalog catalog;
     private final PluginSet plugins;
-    private final MemoryBudget budget;
-    private Nd4jOpBuilder nd4j;
 
     public OpResolver(OpCatalog catalog, PluginSet plugins) {
-        this(catalog, plugins, MemoryBudget.UNLIMITED);
-    }
-
-    /** @param budget what an ND4J op's build may allocate (see {@link Nd4jOpBuilder}) */
-    public OpResolver(OpCatalog catalog, PluginSet plugins, MemoryBudget budget) {
         this.catalog = catalog;
         this.plugins = plugins;
-        this.budget = budget;
     }
 
     /**
@@ -45,38 +38,15 @@ public final class OpResolver {
         Optional<PluginOperator> plugin = spec.graph() == null ? plugins.find(spec.op().value()) : Optional.empty();
         validateMaskOutputs(spec, plugin.map(PluginOperator::outputNames).orElse(null));
         if (plugin.isPresent()) {
-            OperatorFunction.validate(plugin.get(), spec);
+            plugin.get().validate(spec);
         } else {
             new CatalogOps(catalog).validate(spec);
         }
     }
 
-    /**
-     * {@link #validateStatic}, then what only a run can tell: a graph spec is built and run once on the values
-     * check draws, each node's outputs weighed against {@code budget} before it runs, so that a node whose input
-     * shapes do not fit is found. ND4J starts with the first graph spec.
-     *
-     * @return the lengths of the outputs that were computed (a graph's), by name, to weigh the Jacobians with
-     */
-    public Map<String, Long> validate(OpSpec spec, MemoryBudget budget) throws InvalidSpecException {
-        validateStatic(spec, budget);
-        return spec.graph() == null ? Map.of() : nd4j().validate(spec, budget);
-    }
-
-    /** Whether {@code validate} asks ND4J about the spec beyond names: an ND4J op, or a graph (run once). */
+    /** Whether validating the spec asks ND4J about it beyond names: an ND4J op, or a graph (run once). */
     public boolean runsOps(OpSpec spec) {
         return plugins.find(spec.op().value()).isEmpty();
-    }
-
-    /**
-     * The checks of {@code validate} that need ND4J running, for a one-op ND4J spec: built on its values, its
-     * shapes and arguments accepted ({@link Nd4jOpBuilder#checkShapes}). Plugin ops have nothing more here; graphs
-     * are built and run by {@link #validate}.
-     */
-    public void checkShapes(OpSpec spec) throws InvalidSpecException {
-        if (plugins.find(spec.op().value()).isEmpty()) {
-            nd4j().checkShapes(spec);
-        }
     }
 
     /**
@@ -106,17 +76,5 @@ public final class OpResolver {
         if (!errors.isEmpty()) {
             throw new InvalidSpecException(errors);
         }
-    }
-
-    public Differentiable build(OpSpec spec, Map<String, INDArray> inputs) throws InvalidSpecException {
-        Optional<PluginOperator> plugin = plugins.find(spec.op().value());
-        return plugin.isPresent() ? OperatorFunction.bind(plugin.get(), spec) : nd4j().build(spec, inputs);
-    }
-
-    private synchronized Nd4jOpBuilder nd4j() {
-        if (nd4j == null) {
-            nd4j = new Nd4jOpBuilder(catalog, budget);
-        }
-        return nd4j;
     }
 }

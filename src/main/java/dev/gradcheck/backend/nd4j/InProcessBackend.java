@@ -1,17 +1,27 @@
-package dev.gradcheck.backend;
+package dev.gradcheck.backend.nd4j;
 
+import dev.gradcheck.backend.Backend;
+import dev.gradcheck.backend.CheckRequest;
+import dev.gradcheck.backend.Validation;
 import dev.gradcheck.check.BackendSampler;
+import dev.gradcheck.check.CheckModes;
 import dev.gradcheck.check.FunctionFactory;
 import dev.gradcheck.check.GraphAwareChecker;
 import dev.gradcheck.op.FunctionCache;
 import dev.gradcheck.op.Nd4jOpBuilder;
-import dev.gradcheck.op.OpCatalog;
-import dev.gradcheck.op.OpResolver;
-import dev.gradcheck.op.PluginSet;
+import dev.gradcheck.op.OpBuilder;
+import dev.gradcheck.op.catalog.OpCatalog;
+import dev.gradcheck.op.plugin.PluginSet;
 import dev.gradcheck.result.BackendSample;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Engine;
+import dev.gradcheck.result.Status;
+import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.MemoryBudget;
+import dev.gradcheck.spec.OpSpec;
+import dev.gradcheck.spec.SpecError;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Checks in this JVM, on the engine ND4J loaded here: the front end's CPU ({@code --in-process}, the library API,
@@ -65,7 +75,7 @@ public final class InProcessBackend implements Backend {
      */
     public static InProcessBackend withPlugins(Engine engine, PluginSet plugins, MemoryBudget budget) {
         FunctionCache.Builder ops = plugins.isEmpty() ? new Nd4jOpBuilder(OpCatalog.nd4j(), budget)::build
-                : new OpResolver(OpCatalog.nd4j(), plugins, budget)::build;
+                : new OpBuilder(OpCatalog.nd4j(), plugins, budget)::build;
         FunctionCache cache = new FunctionCache(ops, KEPT_FUNCTIONS);
         return new InProcessBackend(engine, cache::build, plugins, budget, cache);
     }
@@ -84,10 +94,32 @@ public final class InProcessBackend implements Backend {
         return checker.check(request.spec(), request.jacobians());
     }
 
+    /**
+     * Validates in this JVM, as a result record ({@link Validation}); whatever building the spec throws becomes one
+     * problem at the spec.
+     */
     @Override
     public CheckResult validate(CheckRequest request) {
-        return Validation.run(new OpResolver(OpCatalog.nd4j(), plugins, budget), request.spec(), budget,
-                engine.specName());
+        OpBuilder ops = new OpBuilder(OpCatalog.nd4j(), plugins, budget);
+        OpSpec spec = request.spec();
+        List<SpecError> problems;
+        try {
+            Map<String, Long> outputs = ops.validate(spec, budget);
+            if (!outputs.isEmpty()) {
+                CheckModes.requireFits(budget, spec, outputs); // a graph's Jacobians, as check weighs them
+            }
+            ops.checkShapes(spec); // a one-op ND4J spec: its shape function and one forward
+            problems = List.of();
+        } catch (InvalidSpecException e) {
+            problems = e.errors();
+        } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+            problems = List.of(new SpecError(spec.pos(), "cannot be validated: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage().strip().lines().findFirst().orElse(""))));
+        }
+        return new CheckResult(spec.name(), spec.pos().toString(), spec.op().value(), engine.specName(), "",
+                problems.isEmpty() ? Status.PASSED : Status.INVALID, spec.expect().kind().specName(),
+                spec.expect().reason(), problems.isEmpty() ? null
+                : String.join("\n", problems.stream().map(SpecError::toString).toList()), List.of(), "", 0, 0);
     }
 
     @Override

@@ -1,4 +1,4 @@
-package dev.gradcheck.op;
+package dev.gradcheck.op.catalog;
 
 import dev.gradcheck.spec.DType;
 import dev.gradcheck.spec.InvalidSpecException;
@@ -16,7 +16,7 @@ import java.util.TreeSet;
  * descriptors: an {@code int} argument named {@code dimension} at index 0 becomes iArg 0, and so on. Every
  * problem is reported at the attribute's own position.
  */
-final class AttributeBinder {
+public final class AttributeBinder {
 
     /**
      * The typed argument lists for one op, ready to add in index order.
@@ -24,7 +24,7 @@ final class AttributeBinder {
      * @param byName     every attribute by name (positional ones too: some ops also keep them in Java properties)
      * @param positional the names among byName that went into the argument lists
      */
-    record Bound(List<Long> ints, List<Double> floats, List<Boolean> bools, List<DType> dtypes,
+    public record Bound(List<Long> ints, List<Double> floats, List<Boolean> bools, List<DType> dtypes,
                  Map<String, Object> byName, java.util.Set<String> positional) {}
 
     private AttributeBinder() {}

@@ -1,15 +1,15 @@
-package dev.gradcheck.op;
+package dev.gradcheck.op.catalog;
 
 import dev.gradcheck.spec.DType;
 import java.util.ArrayList;
 import java.util.List;
 
 /** Conversions of YAML attribute values to the argument types ND4J takes; each failure says what was expected. */
-final class AttrValues {
+public final class AttrValues {
 
     private AttrValues() {}
 
-    static List<Long> toLongs(Object v) {
+    public static List<Long> toLongs(Object v) {
         List<Long> out = new ArrayList<>();
         if (v instanceof List<?> list) {
             for (Object o : list) {
@@ -21,7 +21,7 @@ final class AttrValues {
         return out;
     }
 
-    static long toLong(Object v) {
+    public static long toLong(Object v) {
         if (v instanceof Boolean b) {
             return b ? 1 : 0;
         }
@@ -34,14 +34,14 @@ final class AttrValues {
         throw new IllegalArgumentException("expected an integer, got " + describe(v));
     }
 
-    static double toDouble(Object v) {
+    public static double toDouble(Object v) {
         if (v instanceof Number n) {
             return n.doubleValue();
         }
         throw new IllegalArgumentException("expected a number, got " + describe(v));
     }
 
-    static boolean toBoolean(Object v) {
+    public static boolean toBoolean(Object v) {
         if (v instanceof Boolean b) {
             return b;
         }

@@ -1,5 +1,6 @@
-package dev.gradcheck.op;
+package dev.gradcheck.op.catalog;
 
+import dev.gradcheck.op.OpCatalogGenerator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -53,6 +54,13 @@ class OpCatalogTest {
         IOException e = assertThrows(IOException.class,
                 () -> OpCatalog.read(new ByteArrayInputStream(other.getBytes(StandardCharsets.UTF_8))));
         assertTrue(e.getMessage().contains("rebuild gradcheck"), e.getMessage());
+    }
+
+    /** The one way from the catalog to ND4J goes by name, not by a link the architecture test would follow. */
+    @Test
+    void theGeneratorItScansWithIsNamedRight() throws NoSuchMethodException {
+        assertEquals(OpCatalogGenerator.class.getName(), OpCatalog.GENERATOR);
+        assertEquals(OpCatalog.class, OpCatalogGenerator.class.getMethod("scan").getReturnType());
     }
 
     @Test
