@@ -7,7 +7,7 @@ import dev.gradcheck.cli.options.Project;
 import dev.gradcheck.cli.options.ProjectOptions;
 import dev.gradcheck.cli.options.Workspace;
 import dev.gradcheck.cli.term.Console;
-import dev.gradcheck.op.PluginSet;
+import dev.gradcheck.op.plugin.PluginSet;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
 import java.util.List;

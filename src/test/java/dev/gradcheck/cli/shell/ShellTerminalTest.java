@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gradcheck.ExternalTool;
 import dev.gradcheck.cli.term.TerminalSession;
 import dev.gradcheck.cli.term.TmuxSession;
-import dev.gradcheck.op.PluginJars;
+import dev.gradcheck.op.plugin.PluginJars;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
