@@ -125,7 +125,7 @@ public final class Bench {
     }
 
     /** Forward evaluations, backward passes and the first output's length of one check of the spec. */
-    private long[] calls(OpSpec spec) {
+    long[] calls(OpSpec spec) {
         long[] counts = new long[3];
         Backend counting = new InProcessBackend(Engine.CPU, (s, in) -> new Counting(
                 builders.get(Executor.DIRECT).build(s, in), counts), MemoryBudget.forThisJvm());
@@ -148,7 +148,30 @@ public final class Bench {
 
         @Override
         public Map<String, INDArray> forward(Map<String, INDArray> inputs) {
-            Map<String, INDArray> y = f.forward(inputs);
+            return countedForward(f.forward(inputs));
+        }
+
+        // The checker evaluates mostly through the transient calls: they count the same as the copying ones.
+        @Override
+        public Map<String, INDArray> forwardTransient(Map<String, INDArray> inputs) {
+            return countedForward(f.forwardTransient(inputs));
+        }
+
+        @Override
+        public Map<String, INDArray> vjp(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
+                                         List<String> wrt) {
+            countBackward();
+            return f.vjp(inputs, cotangents, wrt);
+        }
+
+        @Override
+        public Map<String, INDArray> vjpTransient(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
+                                                  List<String> wrt) {
+            countBackward();
+            return f.vjpTransient(inputs, cotangents, wrt);
+        }
+
+        private Map<String, INDArray> countedForward(Map<String, INDArray> y) {
             synchronized (counts) {
                 counts[0]++;
                 counts[2] = y.values().iterator().next().length();
@@ -156,13 +179,10 @@ public final class Bench {
             return y;
         }
 
-        @Override
-        public Map<String, INDArray> vjp(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
-                                         List<String> wrt) {
+        private void countBackward() {
             synchronized (counts) {
                 counts[1]++;
             }
-            return f.vjp(inputs, cotangents, wrt);
         }
     }
 
@@ -349,7 +369,7 @@ public final class Bench {
         };
     }
 
-    private static OpSpec parse(String yaml) throws InvalidSpecException {
+    static OpSpec parse(String yaml) throws InvalidSpecException {
         return new SpecLoader().loadText("<bench>", "bench", yaml).get(0).specOrThrow();
     }
 }
