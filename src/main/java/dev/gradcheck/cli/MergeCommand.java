@@ -114,8 +114,9 @@ final class MergeCommand extends AbstractCommand<MergeCommand.Work> {
     @Override
     public Map<String, String> exitCodeHelp() {
         Map<String, String> codes = ExitCode.listed(ExitCode.OK, ExitCode.MISMATCH, ExitCode.USAGE, ExitCode.OP_ERROR);
-        codes.put(Integer.toString(ExitCode.USAGE.code()), "usage error, a report that cannot be read or merged (a"
-                + " schema version mixed, a shard twice or missing), an invalid spec, or output not written in full");
+        codes.put(Integer.toString(ExitCode.USAGE.code()), "usage error, a report that cannot be read or merged (not"
+                + " one JSON document, not a regular file, an exit_code gradcheck never uses, a schema version mixed,"
+                + " a shard twice or missing), an invalid spec, or output not written in full");
         for (ExitCode c : List.of(ExitCode.HANGUP, ExitCode.INTERRUPTED, ExitCode.TERMINATED)) {
             codes.put(Integer.toString(c.code()), "a shard's run was " + c.meaning().substring(0,
                     c.meaning().indexOf(';')) + ": the merged report holds what it had");

@@ -1,6 +1,11 @@
 package dev.gradcheck.report;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gradcheck.result.BackendDifference;
@@ -29,7 +34,22 @@ import java.util.function.Function;
  */
 public final class JsonReportReader {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * Limits on what is parsed, far above any report gradcheck writes (nested about ten deep, numbers of at most 24
+     * characters; the string limit is Jackson's own default, kept for a long message or captured output line) and
+     * low enough that a hostile file is refused at once, where it is. Set here rather than left to Jackson's
+     * defaults, which have changed between versions; docs/guarantees.md and docs/ci.md state them.
+     */
+    static final int MAX_NESTING = 100;
+
+    static final int MAX_NUMBER_LENGTH = 100;
+
+    static final int MAX_STRING_LENGTH = 20_000_000;
+
+    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING)
+                    .maxNumberLength(MAX_NUMBER_LENGTH).maxStringLength(MAX_STRING_LENGTH).build())
+            .build());
 
     /**
      * One report as read.
@@ -48,9 +68,19 @@ public final class JsonReportReader {
                        int notRun, boolean stoppedEarly) {}
 
     /** A report that cannot be read: the message names the field (e.g. {@code checks[3].status}) and why. */
-    public static final class FormatException extends Exception {
+    public static class FormatException extends Exception {
         public FormatException(String message) {
             super(message, null, false, false);
+        }
+    }
+
+    /**
+     * JSON that does not claim to be a gradcheck report at all: merge passes over such a file found in a directory
+     * (a durations file beside the reports), where every other FormatException is a damaged report it names.
+     */
+    public static final class NotAReportException extends FormatException {
+        public NotAReportException(String message) {
+            super(message);
         }
     }
 
@@ -64,7 +94,7 @@ public final class JsonReportReader {
      */
     public static int schemaVersion(JsonNode root) throws FormatException {
         if (root == null || !root.isObject() || !JsonRenderer.SCHEMA.equals(root.path("schema").asText(null))) {
-            throw new FormatException("not a gradcheck JSON report (no \"schema\": \"" + JsonRenderer.SCHEMA
+            throw new NotAReportException("not a gradcheck JSON report (no \"schema\": \"" + JsonRenderer.SCHEMA
                     + "\"); write one with check --format json");
         }
         JsonNode version = root.path("schema_version");
@@ -74,14 +104,35 @@ public final class JsonReportReader {
         return version.asInt();
     }
 
-    /** @throws FormatException when the text is not JSON */
+    /**
+     * The one JSON document of a report file.
+     *
+     * @throws FormatException when the text is not JSON, goes past the parsing limits, or holds more than one
+     *                         document (two reports in one file would otherwise merge as the first alone)
+     */
     public static JsonNode tree(Reader in) throws IOException, FormatException {
+        JsonParser parser = JSON.createParser(in);
         try {
-            return JSON.readTree(in);
+            JsonNode root = JSON.readTree(parser);
+            if (parser.nextToken() != null) {
+                throw new FormatException("more JSON after the report " + at(parser.currentTokenLocation())
+                        + ": a report file holds one JSON document; this one was not merged");
+            }
+            return root;
+        } catch (StreamConstraintsException e) {
+            // Jackson names the limit by its API method, which says nothing to whoever wrote the file
+            throw new FormatException("refused " + at(parser.currentLocation()) + ": "
+                    + e.getOriginalMessage().replaceAll(", from `[^`]*`\\)", ")")
+                    + "; no gradcheck report comes near this limit");
         } catch (JsonProcessingException e) {
-            throw new FormatException("not JSON: " + e.getOriginalMessage() + " at line "
-                    + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr());
+            // not every exception carries a location (the limits' do not): the parser still knows where it is
+            throw new FormatException("not JSON: " + e.getOriginalMessage() + " "
+                    + at(e.getLocation() != null ? e.getLocation() : parser.currentLocation()));
         }
+    }
+
+    private static String at(JsonLocation where) {
+        return "at line " + where.getLineNr() + ", column " + where.getColumnNr();
     }
 
     /**

@@ -207,32 +207,13 @@ public final class SpecLoader {
         } catch (IOException | SecurityException e) {
             throw new UnreadableFileException(reason(e));
         }
-        if (attrs.isDirectory()) {
-            throw new UnreadableFileException("is a directory");
-        }
-        if (!attrs.isRegularFile()) {
-            throw new UnreadableFileException("not a regular file (" + kind(file)
-                    + "); only regular files are read as specs, this one was not read");
+        String refusal = RegularFiles.refusal(file, attrs, "specs");
+        if (refusal != null) {
+            throw new UnreadableFileException(refusal);
         }
         if (attrs.size() > MAX_FILE_BYTES) {
             throw new UnreadableFileException("larger than " + (MAX_FILE_BYTES >> 20) + " MiB (" + attrs.size()
                     + " bytes), too large to be a spec file; not read");
-        }
-    }
-
-    /** What a non-regular, non-directory file is, from its Unix mode where the platform tells it. */
-    private static String kind(Path file) {
-        try {
-            int type = (Integer) Files.getAttribute(file, "unix:mode") & 0170000;
-            return switch (type) {
-                case 0010000 -> "a FIFO";
-                case 0020000 -> "a character device";
-                case 0060000 -> "a block device";
-                case 0140000 -> "a socket";
-                default -> "a special file";
-            };
-        } catch (IOException | RuntimeException e) {
-            return "a special file";
         }
     }
 

@@ -2,6 +2,7 @@ package dev.gradcheck.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,6 +13,7 @@ import dev.gradcheck.report.ReportFormat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -197,6 +199,92 @@ class MergeCommandTest {
         Cli missing = Cli.run("merge", dir.resolve("nope.json").toString());
         assertEquals(2, missing.exit());
         assertTrue(missing.err().contains("no such file or directory"), missing.err());
+    }
+
+    /** A report of one passed check, written by hand: what the hostile files below are made from. */
+    private static String report(String exitCode, String more) {
+        return """
+                {"schema": "gradcheck-report", "schema_version": 1, "tool": {"name": "gradcheck", "version": "0.1.0"},
+                 "summary": {"total": 1, "exit_code": %s, "interrupted": false, "seconds": 1.5},
+                 "checks": [{"name": "t", "location": "a.yaml:1:1", "op": "tanh", "backend": "cpu",
+                   "dtype": "float64", "status": "passed", "expected": "pass", "reason": null, "message": null,
+                   "tolerance": null, "delta": 1.0E-6, "seconds": 0.5, "gradients": [], "nodes": [],
+                   "cross_backend": null}]%s}
+                """.formatted(exitCode, more);
+    }
+
+    /** The merge of {@code file}: exit 2, refused on one line naming it, never a trace or an internal error. */
+    private static Cli assertRefused(Path file, String expected) {
+        Cli r = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> Cli.run("merge", file.toString()));
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("gradcheck: merge: " + file + ": " + expected), r.err());
+        assertFalse(r.err().contains("internal error") || r.err().contains("Exception") || r.err().contains("\tat "),
+                r.err());
+        assertEquals("", r.out(), "no report from a refused merge");
+        return r;
+    }
+
+    @Test
+    void jsonBeyondTheParsingLimitsIsRefusedNamingTheFileAndWhere() throws IOException {
+        // was: internal error "NullPointerException ... JsonLocation.getLineNr()", exit 3 (a 1,000-digit number
+        // was read, exit 0)
+        Path deep = dir.resolve("deep.json");
+        Files.writeString(deep, report("0", ", \"x\": " + "[".repeat(1500) + "]".repeat(1500)));
+        assertRefused(deep, "refused at line 6, column ");
+        Path string = dir.resolve("string.json");
+        Files.writeString(string, report("0", ", \"x\": \"" + "a".repeat(20_000_001) + "\""));
+        assertRefused(string, "refused at line 6, column ");
+        Path number = dir.resolve("number.json");
+        Files.writeString(number, report("9".repeat(1000), ""));
+        Cli r = assertRefused(number, "refused at line 2, column ");
+        assertTrue(r.err().contains("exceeds the maximum allowed (100)"), r.err());
+    }
+
+    @Test
+    void aSecondDocumentAfterTheReportIsRefused() throws IOException {
+        // was: the first document merged, the second ignored, exit 0
+        Path two = dir.resolve("two.json");
+        Files.writeString(two, report("0", "") + report("1", ""));
+        assertRefused(two, "more JSON after the report at line 7, column 1");
+        Path inDir = Files.createDirectories(dir.resolve("reports"));
+        Files.writeString(inDir.resolve("two.json"), report("0", "") + "[]");
+        Cli walked = Cli.run("merge", inDir.toString());
+        assertEquals(2, walked.exit(), walked.err());
+        assertTrue(walked.err().contains(inDir.resolve("two.json") + ": more JSON after the report"),
+                "a damaged report under a directory is named too, not passed over as some other JSON file: "
+                        + walked.err());
+    }
+
+    @Test
+    void anExitCodeOutsideTheKnownSetIsAReportError() throws IOException {
+        // was: merge exited 99
+        Path odd = dir.resolve("odd.json");
+        Files.writeString(odd, report("99", ""));
+        Path good = dir.resolve("good.json");
+        Files.writeString(good, report("143", ""));
+        Cli r = Cli.run("merge", good.toString(), odd.toString());
+        assertEquals(143, r.exit(), "a signal's code is one gradcheck uses: " + r.err());
+        assertTrue(r.err().contains(odd + ": summary.exit_code: 99 is not an exit code of gradcheck (0, 1, 2, 3,"
+                + " 129, 130, 143); not merged"), r.err());
+        assertTrue(r.out().contains("1 check:"), "the other report is merged: " + r.out());
+        assertRefused(odd, "summary.exit_code: 99 is not an exit code of gradcheck");
+    }
+
+    @Test
+    void aFifoOrDeviceIsRefusedByNameWithoutOpeningIt() throws Exception {
+        // was: merge of a FIFO without a writer hung in open()
+        Path reports = Files.createDirectories(dir.resolve("reports"));
+        Path fifo = reports.resolve("r.json");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        assertRefused(fifo, "not a regular file (a FIFO); only regular files are read as reports, this one was not"
+                + " read");
+        assertRefused(Path.of("/dev/zero"), "not a regular file (a character device)");
+        Files.writeString(reports.resolve("good.json"), report("0", ""));
+        Cli walked = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> Cli.run("merge", reports.toString()));
+        assertEquals(2, walked.exit(), walked.err());
+        assertTrue(walked.err().contains(fifo + ": not a regular file (a FIFO)"), "a FIFO under a directory is named,"
+                + " not silently left out: " + walked.err());
+        assertTrue(walked.out().contains("1 check:"), walked.out());
     }
 
     private static String lastLine(String text) {

@@ -2,9 +2,11 @@ package dev.gradcheck.cli.options;
 
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Status;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /** The process exit codes; when several apply, the highest wins. */
 public enum ExitCode {
@@ -45,6 +47,19 @@ public enum ExitCode {
     /** The highest code any of the results asks for; 0 for none. */
     public static int of(List<CheckResult> results) {
         return results.stream().mapToInt(r -> of(r.status()).code).max().orElse(OK.code);
+    }
+
+    /**
+     * Whether gradcheck ever exits with {@code code}: a code read from elsewhere (a report given to merge) is
+     * passed on only when it is one of these, so a CI job never sees a code the docs do not explain.
+     */
+    public static boolean known(int code) {
+        return Arrays.stream(values()).anyMatch(c -> c.code == code);
+    }
+
+    /** The codes, comma-separated ({@code 0, 1, 2, ...}), for a message about a code that is not one of them. */
+    public static String knownList() {
+        return Arrays.stream(values()).map(c -> Integer.toString(c.code)).collect(Collectors.joining(", "));
     }
 
     /** What the code means when every kind of result is possible ({@code check}'s --help lists them so). */

@@ -9,12 +9,16 @@ import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.result.Summary;
 import dev.gradcheck.run.Shard;
+import dev.gradcheck.spec.Printable;
+import dev.gradcheck.spec.RegularFiles;
 import dev.gradcheck.spec.SpecIds;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -63,10 +67,13 @@ public final class ReportMerge {
                 loaded.add(new Loaded(input.file(), root, JsonReportReader.schemaVersion(root)));
             } catch (IOException e) {
                 problems.add(input.file() + ": cannot read: " + reason(e));
-            } catch (JsonReportReader.FormatException e) {
+            } catch (JsonReportReader.NotAReportException e) {
                 if (input.named()) {
                     problems.add(input.file() + ": " + e.getMessage());
                 } // a directory may hold other JSON files (a durations file): not a problem
+            } catch (JsonReportReader.FormatException e) {
+                // damaged JSON may well be a report (cut short, two in one file): never passed over in silence
+                problems.add(input.file() + ": " + Printable.of(e.getMessage()));
             }
         }
         String versions = loaded.stream().map(l -> l.file() + " (schema_version " + l.version() + ")")
@@ -81,14 +88,7 @@ public final class ReportMerge {
                     + JsonRenderer.SCHEMA_VERSION + "; merge with the gradcheck that wrote them");
             return Merged.refusal(problems);
         }
-        List<JsonReportReader.Read> reads = new ArrayList<>();
-        for (Loaded l : loaded) {
-            try {
-                reads.add(JsonReportReader.read(l.root(), l.file().toString()));
-            } catch (JsonReportReader.FormatException e) {
-                problems.add(l.file() + ": " + e.getMessage());
-            }
-        }
+        List<JsonReportReader.Read> reads = readChecks(loaded, problems);
         if (reads.isEmpty()) {
             problems.add("no report to merge" + (given.isEmpty() ? "" : " in " + given));
             return Merged.refusal(problems);
@@ -97,6 +97,31 @@ public final class ReportMerge {
             return Merged.refusal(problems);
         }
         return join(reads, problems);
+    }
+
+    /**
+     * The checks of each report that can be read. A report's {@code exit_code} can rightly be above what its checks
+     * ask for (a signal's 130 or 143, 2 for a path not found), so it cannot be recomputed from them and becomes the
+     * merge's own when highest: one that gradcheck never exits with (99) is therefore a damaged report, not a code
+     * for CI to guess at.
+     */
+    private static List<JsonReportReader.Read> readChecks(List<Loaded> loaded, List<String> problems) {
+        List<JsonReportReader.Read> reads = new ArrayList<>();
+        for (Loaded l : loaded) {
+            try {
+                JsonReportReader.Read read = JsonReportReader.read(l.root(), l.file().toString());
+                int code = read.source().exitCode();
+                if (ExitCode.known(code)) {
+                    reads.add(read);
+                } else {
+                    problems.add(l.file() + ": summary.exit_code: " + code + " is not an exit code of gradcheck ("
+                            + ExitCode.knownList() + "); not merged");
+                }
+            } catch (JsonReportReader.FormatException e) {
+                problems.add(l.file() + ": " + Printable.of(e.getMessage()));
+            }
+        }
+        return reads;
     }
 
     /** Shards must agree on N and appear once each; a missing one is a problem, not a refusal. */
@@ -200,28 +225,59 @@ public final class ReportMerge {
         }
     }
 
-    /** Files as given; a directory as every *.json under it, sorted by path. */
+    /**
+     * Files as given; a directory as every *.json under it, sorted by path. Each is looked at before it is opened:
+     * anything but a regular file (a FIFO would block the read forever, a device never ends) is named and not read.
+     */
     private static List<Input> expand(List<Path> given, List<String> problems) {
         List<Input> inputs = new ArrayList<>();
         for (Path p : given) {
-            if (Files.isDirectory(p)) {
-                try (Stream<Path> walk = Files.walk(p)) {
-                    List<Path> found = walk.filter(f -> f.toString().endsWith(".json") && Files.isRegularFile(f))
-                            .sorted().toList();
-                    if (found.isEmpty()) {
-                        problems.add(p + ": no *.json report in this directory");
-                    }
-                    found.forEach(f -> inputs.add(new Input(f, false)));
-                } catch (IOException | RuntimeException e) {
-                    problems.add(p + ": cannot read: " + reason(e));
-                }
-            } else if (Files.exists(p)) {
-                inputs.add(new Input(p, true));
-            } else {
-                problems.add(p + ": no such file or directory");
+            BasicFileAttributes attrs = attributes(p, problems);
+            if (attrs != null && attrs.isDirectory()) {
+                walk(p, inputs, problems);
+            } else if (attrs != null) {
+                addIfRegular(p, attrs, true, inputs, problems);
             }
         }
         return inputs;
+    }
+
+    private static void walk(Path dir, List<Input> inputs, List<String> problems) {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            List<Path> found = walk.filter(f -> f.toString().endsWith(".json")).sorted().toList();
+            if (found.isEmpty()) {
+                problems.add(dir + ": no *.json report in this directory");
+            }
+            for (Path f : found) {
+                BasicFileAttributes attrs = attributes(f, problems);
+                if (attrs != null && !attrs.isDirectory()) { // a directory named *.json: the walk goes into it
+                    addIfRegular(f, attrs, false, inputs, problems);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            problems.add(dir + ": cannot read: " + reason(e));
+        }
+    }
+
+    /** Its attributes, links followed (what opening it would reach), or null when there are none (said why). */
+    private static BasicFileAttributes attributes(Path file, List<String> problems) {
+        try {
+            return Files.readAttributes(file, BasicFileAttributes.class);
+        } catch (IOException | SecurityException e) {
+            problems.add(file + ": " + (e instanceof NoSuchFileException ? "no such file or directory"
+                    : "cannot read: " + reason(e)));
+            return null;
+        }
+    }
+
+    private static void addIfRegular(Path file, BasicFileAttributes attrs, boolean named, List<Input> inputs,
+                                     List<String> problems) {
+        String refusal = RegularFiles.refusal(file, attrs, "reports");
+        if (refusal == null) {
+            inputs.add(new Input(file, named));
+        } else {
+            problems.add(file + ": " + refusal);
+        }
     }
 
     private static String reason(Exception e) {
