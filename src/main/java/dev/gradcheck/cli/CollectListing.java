@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gradcheck.cli.options.VersionProvider;
 import dev.gradcheck.report.ReportFormat;
+import dev.gradcheck.report.SafeText;
 import dev.gradcheck.result.Engine;
 import dev.gradcheck.run.Shard;
 import dev.gradcheck.spec.LoadedSpec;
@@ -17,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * {@code check --collect-only}: what a selection picks, without checking anything (and without starting ND4J).
@@ -59,8 +61,9 @@ final class CollectListing {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"SPEC", "OP", "BACKENDS", "TAGS", "LOCATION"});
         for (LoadedSpec s : specs) {
-            rows.add(new String[] {s.name(), s.isValid() ? s.spec().op().value() : "INVALID", backends(s),
-                String.join(",", s.tags()), s.pos().toString()});
+            // a spec's name and tags are shown as text, never obeyed by the terminal (an ESC cannot hide a row)
+            rows.add(Stream.of(s.name(), s.isValid() ? s.spec().op().value() : "INVALID", backends(s),
+                String.join(",", s.tags()), s.pos().toString()).map(SafeText::forTerminal).toArray(String[]::new));
         }
         int[] widths = new int[rows.get(0).length];
         rows.forEach(r -> {

@@ -126,12 +126,18 @@ final class HtmlRenderer implements ReportRenderer {
         };
     }
 
+    /**
+     * Text for the page: markup characters as entities, and what XML and HTML cannot hold (controls, lone
+     * surrogates, U+FFFE) as visible escapes ({@link SafeText#forXml}), so the page stays well-formed and a
+     * control character in a name shows where it is.
+     */
     static String esc(String s) {
         if (s == null) {
             return "";
         }
-        StringBuilder b = new StringBuilder(s.length());
-        for (char ch : s.toCharArray()) {
+        String safe = SafeText.forXml(s);
+        StringBuilder b = new StringBuilder(safe.length());
+        for (char ch : safe.toCharArray()) {
             switch (ch) {
                 case '<' -> b.append("&lt;");
                 case '>' -> b.append("&gt;");

@@ -18,9 +18,16 @@ import javax.xml.stream.XMLStreamWriter;
  * timestamp and host, one {@code <testcase>} per spec. A mismatch
  * (or an expected failure that passed) is a {@code <failure>}, an operator error or an invalid spec an
  * {@code <error>}, and an expected failure or error is {@code <skipped>} with its reason, so a known bug stays
- * visible without turning the build red. Bodies are the table's detail lines. Layout in docs/report-schema.md.
+ * visible without turning the build red. Bodies are the table's detail lines. A run cut short by a signal ends
+ * with one errored test case that says so. Every attribute and text goes through {@link SafeText#forXml}, so a
+ * control character in a name or a message cannot make the document unreadable. Layout in
+ * docs/report-schema.md.
  */
 final class JUnitRenderer implements ReportRenderer {
+
+    /** The suite and test case that say a run was cut short: {@code gradcheck.run} shows as class "run". */
+    static final String INTERRUPTED_SUITE = "gradcheck.run";
+    static final String INTERRUPTED_CASE = "interrupted";
 
     @Override
     public void render(List<CheckResult> results, Summary summary, ReportContext ctx, Writer out)
@@ -31,29 +38,14 @@ final class JUnitRenderer implements ReportRenderer {
             xml.writeStartDocument("UTF-8", "1.0");
             newline(xml, 0);
             xml.writeStartElement("testsuites");
-            xml.writeAttribute("name", "gradcheck " + ctx.toolVersion());
-            counts(xml, results, summary.seconds(), false);
+            attribute(xml, "name", "gradcheck " + ctx.toolVersion());
+            counts(xml, results, summary.seconds(), ctx.interrupted() ? 1 : 0);
             int id = 0;
             for (Map.Entry<String, List<CheckResult>> file : byFile(results, run).entrySet()) {
-                newline(xml, 1);
-                xml.writeStartElement("testsuite");
-                String className = className(file.getKey());
-                xml.writeAttribute("name", className);
-                counts(xml, file.getValue(), file.getValue().stream().mapToDouble(CheckResult::seconds).sum(), true);
-                if (run.startedAt() != null) {
-                    xml.writeAttribute("timestamp", Timestamps.junit(run.startedAt()));
-                }
-                if (run.hostname() != null) {
-                    xml.writeAttribute("hostname", run.hostname());
-                }
-                xml.writeAttribute("id", Integer.toString(id++));
-                xml.writeAttribute("file", file.getKey());
-                shards(xml, file.getValue(), run);
-                for (CheckResult r : file.getValue()) {
-                    testcase(xml, className, r);
-                }
-                newline(xml, 1);
-                xml.writeEndElement();
+                suite(xml, file.getKey(), file.getValue(), run, id++);
+            }
+            if (ctx.interrupted()) {
+                interrupted(xml, results.size(), SummaryLine.of(summary, ctx), run, id);
             }
             newline(xml, 0);
             xml.writeEndElement();
@@ -63,6 +55,63 @@ final class JUnitRenderer implements ReportRenderer {
         } catch (XMLStreamException e) {
             throw new IOException("could not write the JUnit report: " + e.getMessage(), e);
         }
+    }
+
+    /** One spec file's {@code <testsuite>}: its counts, when and where it ran, its shards, its test cases. */
+    private static void suite(XMLStreamWriter xml, String file, List<CheckResult> results, RunDetails run, int id)
+            throws XMLStreamException {
+        newline(xml, 1);
+        xml.writeStartElement("testsuite");
+        String className = className(file);
+        attribute(xml, "name", className);
+        counts(xml, results, results.stream().mapToDouble(CheckResult::seconds).sum(), -1);
+        runAttributes(xml, run, id);
+        attribute(xml, "file", file);
+        shards(xml, results, run);
+        for (CheckResult r : results) {
+            testcase(xml, className, r);
+        }
+        newline(xml, 1);
+        xml.writeEndElement();
+    }
+
+    private static void runAttributes(XMLStreamWriter xml, RunDetails run, int id) throws XMLStreamException {
+        if (run.startedAt() != null) {
+            attribute(xml, "timestamp", Timestamps.junit(run.startedAt()));
+        }
+        if (run.hostname() != null) {
+            attribute(xml, "hostname", run.hostname());
+        }
+        attribute(xml, "id", Integer.toString(id));
+    }
+
+    /**
+     * A run cut short by a signal ends with a suite of one errored test case, so that a CI server (Jenkins, GitLab,
+     * GitHub's reporters all count {@code <error>} as a failed test) shows the run as failed instead of reading
+     * the checks that finished as a complete green run. Counted in {@code <testsuites>}' tests and errors.
+     */
+    private static void interrupted(XMLStreamWriter xml, int finished, String summaryLine, RunDetails run, int id)
+            throws XMLStreamException {
+        newline(xml, 1);
+        xml.writeStartElement("testsuite");
+        attribute(xml, "name", INTERRUPTED_SUITE);
+        attribute(xml, "tests", "1");
+        attribute(xml, "failures", "0");
+        attribute(xml, "errors", "1");
+        attribute(xml, "skipped", "0");
+        attribute(xml, "time", seconds(0));
+        runAttributes(xml, run, id);
+        newline(xml, 2);
+        xml.writeStartElement("testcase");
+        attribute(xml, "classname", INTERRUPTED_SUITE);
+        attribute(xml, "name", INTERRUPTED_CASE);
+        attribute(xml, "time", seconds(0));
+        outcome(xml, "error", INTERRUPTED_CASE, "the run was interrupted by a signal: only the " + finished
+                + " check(s) that finished are reported, the others did not run", summaryLine);
+        newline(xml, 2);
+        xml.writeEndElement();
+        newline(xml, 1);
+        xml.writeEndElement();
     }
 
     /** The shards a suite's checks ran in, as a property, so a CI server's page leads to the right job's log. */
@@ -77,8 +126,8 @@ final class JUnitRenderer implements ReportRenderer {
         xml.writeStartElement("properties");
         newline(xml, 3);
         xml.writeEmptyElement("property");
-        xml.writeAttribute("name", "shard");
-        xml.writeAttribute("value", shards);
+        attribute(xml, "name", "shard");
+        attribute(xml, "value", shards);
         newline(xml, 2);
         xml.writeEndElement();
     }
@@ -86,9 +135,9 @@ final class JUnitRenderer implements ReportRenderer {
     private static void testcase(XMLStreamWriter xml, String className, CheckResult r) throws XMLStreamException {
         newline(xml, 2);
         xml.writeStartElement("testcase");
-        xml.writeAttribute("classname", className);
-        xml.writeAttribute("name", r.name());
-        xml.writeAttribute("time", seconds(r.seconds()));
+        attribute(xml, "classname", className);
+        attribute(xml, "name", r.name());
+        attribute(xml, "time", seconds(r.seconds()));
         String body = String.join("\n", DetailLines.of(r));
         String first = DetailLines.of(r).stream().findFirst().orElse(r.status().jsonName());
         switch (kind(r)) {
@@ -97,13 +146,13 @@ final class JUnitRenderer implements ReportRenderer {
             case SKIPPED -> {
                 newline(xml, 3);
                 xml.writeEmptyElement("skipped");
-                xml.writeAttribute("message", first);
+                attribute(xml, "message", first);
             }
             case PASSED -> {
                 if (!body.isEmpty()) { // a pass that still has something to say (kinks left out)
                     newline(xml, 3);
                     xml.writeStartElement("system-out");
-                    xml.writeCharacters(body);
+                    text(xml, body);
                     xml.writeEndElement();
                 }
             }
@@ -116,9 +165,9 @@ final class JUnitRenderer implements ReportRenderer {
             throws XMLStreamException {
         newline(xml, 3);
         xml.writeStartElement(element);
-        xml.writeAttribute("type", type);
-        xml.writeAttribute("message", message);
-        xml.writeCharacters(body);
+        attribute(xml, "type", type);
+        attribute(xml, "message", message);
+        text(xml, body);
         xml.writeEndElement();
     }
 
@@ -136,20 +185,24 @@ final class JUnitRenderer implements ReportRenderer {
     /**
      * The counts; Jenkins' JUnit schema allows {@code skipped} on {@code <testsuite>} only, not on
      * {@code <testsuites>}.
+     *
+     * @param extraErrors for {@code <testsuites>}, the errored test cases beside the checks (the interruption's);
+     *                    -1 for a {@code <testsuite>}, which gets {@code skipped} instead
      */
-    private static void counts(XMLStreamWriter xml, List<CheckResult> results, double seconds, boolean skipped)
+    private static void counts(XMLStreamWriter xml, List<CheckResult> results, double seconds, int extraErrors)
             throws XMLStreamException {
-        xml.writeAttribute("tests", Integer.toString(results.size()));
-        xml.writeAttribute("failures", count(results, Kind.FAILURE));
-        xml.writeAttribute("errors", count(results, Kind.ERROR));
-        if (skipped) {
-            xml.writeAttribute("skipped", count(results, Kind.SKIPPED));
+        int extra = Math.max(0, extraErrors);
+        attribute(xml, "tests", Integer.toString(results.size() + extra));
+        attribute(xml, "failures", Long.toString(count(results, Kind.FAILURE)));
+        attribute(xml, "errors", Long.toString(count(results, Kind.ERROR) + extra));
+        if (extraErrors < 0) {
+            attribute(xml, "skipped", Long.toString(count(results, Kind.SKIPPED)));
         }
-        xml.writeAttribute("time", seconds(seconds));
+        attribute(xml, "time", seconds(seconds));
     }
 
-    private static String count(List<CheckResult> results, Kind kind) {
-        return Long.toString(results.stream().filter(r -> kind(r) == kind).count());
+    private static long count(List<CheckResult> results, Kind kind) {
+        return results.stream().filter(r -> kind(r) == kind).count();
     }
 
     /**
@@ -198,6 +251,18 @@ final class JUnitRenderer implements ReportRenderer {
     /** Seconds with three decimals; the schema's time pattern has no place for NaN or a sign. */
     private static String seconds(double s) {
         return String.format(Locale.ROOT, "%.3f", Double.isFinite(s) && s >= 0 ? s : 0);
+    }
+
+    /**
+     * Every attribute and text goes through these: what XML 1.0 cannot hold (ESC, NUL, U+FFFE, a lone surrogate)
+     * would make the whole report unreadable to a CI server, so it is written as a visible escape instead.
+     */
+    private static void attribute(XMLStreamWriter xml, String name, String value) throws XMLStreamException {
+        xml.writeAttribute(name, SafeText.forXml(value));
+    }
+
+    private static void text(XMLStreamWriter xml, String text) throws XMLStreamException {
+        xml.writeCharacters(SafeText.forXml(text));
     }
 
     private static void newline(XMLStreamWriter xml, int depth) throws XMLStreamException {

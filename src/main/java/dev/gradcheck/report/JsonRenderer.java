@@ -2,6 +2,9 @@ package dev.gradcheck.report;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
@@ -41,6 +44,7 @@ public final class JsonRenderer implements ReportRenderer {
         // The caller owns the writer (stdout or --output FILE): closing the generator must not close it.
         try (JsonGenerator gen = FACTORY.createGenerator(out).disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)) {
             gen.setPrettyPrinter(prettyPrinter());
+            gen.setCharacterEscapes(Escapes.INSTANCE);
             gen.writeStartObject();
             gen.writeStringField("schema", SCHEMA);
             gen.writeNumberField("schema_version", SCHEMA_VERSION);
@@ -338,6 +342,34 @@ public final class JsonRenderer implements ReportRenderer {
     }
 
     /** Two-space indent, {@code "key": value}, {@code \n} line ends on every platform, empty containers as [] / {}. */
+    /**
+     * Jackson escapes C0 controls already (<code>&#92;u001B</code>); this adds DEL, the C1 controls, U+FFFE,
+     * U+FFFF and every surrogate as <code>&#92;uXXXX</code> escapes, so the report holds the exact text (a reader
+     * decodes a pair back to its character, and a lone surrogate survives, which a UTF-8 encoder would turn into
+     * '?') in bytes that are valid UTF-8 and that a terminal shown the file ({@code cat report.json}) cannot obey.
+     */
+    private static final class Escapes extends CharacterEscapes {
+        private static final long serialVersionUID = 1L;
+        static final Escapes INSTANCE = new Escapes();
+        private final int[] ascii = standardAsciiEscapesForJSON();
+
+        private Escapes() {
+            ascii[0x7F] = ESCAPE_STANDARD;
+        }
+
+        @Override
+        public int[] getEscapeCodesForAscii() {
+            return ascii;
+        }
+
+        @Override
+        public SerializableString getEscapeSequence(int ch) {
+            boolean escaped = (ch >= 0x80 && ch <= 0x9F) || Character.isSurrogate((char) ch) || ch == 0xFFFE
+                    || ch == 0xFFFF;
+            return escaped ? new SerializedString(String.format("\\u%04X", ch)) : null;
+        }
+    }
+
     private static DefaultPrettyPrinter prettyPrinter() {
         Separators separators = Separators.createDefaultInstance()
                 .withObjectFieldValueSpacing(Separators.Spacing.AFTER)

@@ -55,7 +55,7 @@ public final class TableLayout {
         }
         for (String[] row : rows) {
             for (int c = 0; c < row.length; c++) {
-                widths[c] = Math.max(widths[c], row[c].length());
+                widths[c] = Math.max(widths[c], SafeText.forTerminal(row[c]).length());
             }
         }
         return new TableLayout(limit > 0 ? fit(widths, limit) : widths, limit);
@@ -154,7 +154,9 @@ public final class TableLayout {
 
     /**
      * One row, each cell padded to its column (text left, figures right). Colour wraps only the status text, never
-     * the padding, so escape codes do not count towards a column's width and the columns stay aligned.
+     * the padding, so escape codes do not count towards a column's width and the columns stay aligned. A cell's
+     * own control characters are shown as escapes ({@link SafeText#forTerminal}), measured so in {@link #of}: only
+     * the table's colours reach the terminal as codes.
      *
      * @param colorFor the status whose colour the first cell takes, or null for none
      */
@@ -164,7 +166,7 @@ public final class TableLayout {
             if (widths[c] == HIDDEN) {
                 continue;
             }
-            String text = fitCell(cells[c], c);
+            String text = fitCell(SafeText.forTerminal(cells[c]), c);
             String pad = " ".repeat(Math.max(0, widths[c] - text.length()));
             String shown = c == 0 && colorFor != null ? StatusColor.paint(colorFor, text) : text;
             sb.append(c == 0 ? "" : GAP).append(c >= FIRST_NUMERIC ? pad + shown : shown + pad);
@@ -183,7 +185,13 @@ public final class TableLayout {
         if (text.length() <= width) {
             return text;
         }
-        return width <= 1 ? ELLIPSIS : text.substring(0, width - 1) + ELLIPSIS;
+        return width <= 1 ? ELLIPSIS : text.substring(0, pairStart(text, width - 1)) + ELLIPSIS;
+    }
+
+    /** A cut at {@code i} moved back to not split a surrogate pair: half of one is no character a terminal shows. */
+    private static int pairStart(String text, int i) {
+        return i > 0 && i < text.length() && Character.isLowSurrogate(text.charAt(i))
+                && Character.isHighSurrogate(text.charAt(i - 1)) ? i - 1 : i;
     }
 
     /** Keeps the start and the end (the start a little longer), e.g. {@code dot-produ…-rank4}. */
@@ -197,7 +205,9 @@ public final class TableLayout {
         int kept = width - 1;
         int tail = kept * 2 / 5;
         int head = kept - tail;
-        return text.substring(0, head) + ELLIPSIS + text.substring(text.length() - tail);
+        int from = text.length() - tail;
+        from = pairStart(text, from) == from ? from : from + 1;
+        return text.substring(0, pairStart(text, head)) + ELLIPSIS + text.substring(from);
     }
 
     /**
@@ -221,7 +231,7 @@ public final class TableLayout {
             }
             int cut = rest.lastIndexOf(' ', room);
             if (cut <= 0) {
-                cut = room; // one word wider than the line: cut it
+                cut = pairStart(rest, room); // one word wider than the line: cut it, between characters
             }
             lines.add((prefix + rest.substring(0, cut)).stripTrailing());
             rest = rest.substring(cut).stripLeading();

@@ -38,7 +38,9 @@ public final class TableStream {
             headerWritten = true;
         }
         text.append(layout.line(TableRenderer.cells(r), ctx.color() ? r.status() : null)).append('\n');
-        for (String detail : DetailLines.of(r)) {
+        for (String raw : DetailLines.of(r)) {
+            // escaped before its depth is measured: a message's leading tab or vertical tab is text, not indent
+            String detail = SafeText.forTerminal(raw);
             // a detail under another (a block's mismatch count) keeps its depth, and wraps two deeper than itself
             String depth = detail.substring(0, detail.length() - detail.stripLeading().length());
             for (String line : layout.wrap(detail.stripLeading(), DETAIL_INDENT + depth,
@@ -56,7 +58,8 @@ public final class TableStream {
      */
     public void finish(Summary summary, ReportContext end) throws IOException {
         StringBuilder text = new StringBuilder(headerWritten ? "\n" : "");
-        for (String line : layout.wrap(SummaryLine.of(summary, end), "", DETAIL_INDENT)) {
+        for (String line : layout.wrap(SafeText.forTerminal(SummaryLine.of(summary, end)), "",
+                DETAIL_INDENT)) {
             text.append(line).append('\n');
         }
         out.write(text.toString());

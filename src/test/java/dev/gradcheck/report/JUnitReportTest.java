@@ -78,4 +78,57 @@ class JUnitReportTest {
         String xml = ReportGoldenTest.render(ReportFormat.JUNIT, false);
         assertTrue(!xml.contains("<no message>") && xml.startsWith("<?xml"), xml.substring(0, 60));
     }
+
+    /**
+     * Issue 27: a report written on a signal is not a green run to a CI server. Its last suite holds one errored
+     * test case, counted in the totals, and the report stays valid under Jenkins' schema (JUnitSchemaTest).
+     */
+    @Test
+    void anInterruptedRunEndsWithAnErroredTestCase() throws Exception {
+        List<CheckResult> all = SampleResults.all();
+        String ended = render(SampleResults.context(false));
+        String cut = render(SampleResults.context(false).interrupted(true));
+        Element endedRoot = parse(ended).getDocumentElement();
+        Element root = parse(cut).getDocumentElement();
+        assertEquals(Integer.toString(all.size() + 1), root.getAttribute("tests"));
+        assertEquals(Integer.parseInt(endedRoot.getAttribute("errors")) + 1,
+                Integer.parseInt(root.getAttribute("errors")));
+        assertEquals(endedRoot.getAttribute("failures"), root.getAttribute("failures"));
+        NodeList suites = root.getElementsByTagName("testsuite");
+        Element last = (Element) suites.item(suites.getLength() - 1);
+        assertEquals("gradcheck.run", last.getAttribute("name"));
+        assertEquals("1", last.getAttribute("errors"));
+        Element testcase = (Element) last.getElementsByTagName("testcase").item(0);
+        assertEquals("interrupted", testcase.getAttribute("name"));
+        Element error = (Element) testcase.getElementsByTagName("error").item(0);
+        assertEquals("interrupted", error.getAttribute("type"));
+        assertTrue(error.getAttribute("message").contains("only the " + all.size() + " check(s) that finished"),
+                error.getAttribute("message"));
+        assertTrue(error.getTextContent().endsWith(", interrupted"), error.getTextContent());
+        assertTrue(!ended.contains("gradcheck.run"), "a run that ended has no such suite");
+    }
+
+    /** A name with ESC, NUL and a lone surrogate: the report parses, and the name shows its escapes. */
+    @Test
+    void controlCharactersInANameAreWrittenAsVisibleEscapes() throws Exception {
+        CheckResult r = new CheckResult("\u001b[31mred\u0001\u0000\uD800", "a.yaml:1:1", "tanh", "cpu", "float64",
+                Status.ERROR, "pass", null, "boom\u001b[0m\uFFFE", List.of(), null, 1e-6, 0.1);
+        java.io.StringWriter out = new java.io.StringWriter();
+        ReportFormat.JUNIT.renderer().render(List.of(r), dev.gradcheck.result.Summary.of(List.of(r), 0.1, 3),
+                ReportContext.plain("t"), out);
+        Element testcase = (Element) parse(out.toString()).getElementsByTagName("testcase").item(0);
+        assertEquals("\\u001B[31mred\\u0001\\u0000\\uD800", testcase.getAttribute("name"));
+        assertEquals("boom\\u001B[0m\\uFFFE", testcase.getElementsByTagName("error").item(0).getTextContent());
+    }
+
+    private static String render(ReportContext ctx) throws IOException {
+        java.io.StringWriter out = new java.io.StringWriter();
+        ReportFormat.JUNIT.renderer().render(SampleResults.all(), SampleResults.summary(), ctx, out);
+        return out.toString();
+    }
+
+    private static Document parse(String xml) throws Exception {
+        return DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+    }
 }

@@ -56,6 +56,14 @@ class JUnitSchemaTest {
     }
 
     @Test
+    void anInterruptedRunIsValid() {
+        assertDoesNotThrow(() -> validate(render(SampleResults.all(), SampleResults.summary(),
+                SampleResults.context(false).interrupted(true))));
+        assertDoesNotThrow(() -> validate(render(List.of(), Summary.of(List.of(), 0, 143),
+                ReportContext.plain("t").interrupted(true))));
+    }
+
+    @Test
     void aReportWithoutRunDetailsIsValidToo() {
         assertDoesNotThrow(() -> validate(render(SampleResults.all(), SampleResults.summary(),
                 ReportContext.plain("t"))));

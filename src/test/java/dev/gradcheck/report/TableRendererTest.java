@@ -69,4 +69,21 @@ class TableRendererTest {
         new TableRenderer().render(List.of(), Summary.of(List.of(), 0.01, 0), SampleResults.context(true), out);
         assertEquals("no specs found\n", out.toString());
     }
+
+    /** Issue 27: a spec name cannot colour the log or hide rows; the table's own colours stay. */
+    @Test
+    void aNamesControlCharactersAreShownNotObeyed() throws IOException {
+        var r = new dev.gradcheck.result.CheckResult("\u001b[31mred\u0001\r", "a.yaml:1:1", "tanh", "cpu", "float64",
+                dev.gradcheck.result.Status.ERROR, "pass", null, "boom\u001b[2K\u001b[1A", List.of(), null, 1e-6, 0.1);
+        Summary summary = Summary.of(List.of(r), 0.1, 3);
+        StringWriter plain = new StringWriter();
+        new TableRenderer().render(List.of(r), summary, ReportContext.plain("t"), plain);
+        assertTrue(plain.toString().contains("\\u001B[31mred\\u0001\\u000D"), plain.toString());
+        assertTrue(plain.toString().contains("  boom\\u001B[2K\\u001B[1A\n"), plain.toString());
+        assertFalse(plain.toString().contains("\u001b"));
+        StringWriter colored = new StringWriter();
+        new TableRenderer().render(List.of(r), summary, new ReportContext(true, "t"), colored);
+        assertEquals(plain.toString(), colored.toString().replace(ESC + "33mERROR" + ESC + "0m", "ERROR"),
+                "the status's colour is the only escape sequence");
+    }
 }

@@ -1,6 +1,7 @@
 package dev.gradcheck.cli.term;
 
 import dev.gradcheck.report.BlockPicture;
+import dev.gradcheck.report.SafeText;
 import dev.gradcheck.report.StatusLabel;
 import dev.gradcheck.result.BlockJacobians;
 import dev.gradcheck.result.CheckResult;
@@ -37,17 +38,18 @@ public final class HeatMapScreen {
 
     /** @return how many blocks were drawn */
     public int print(CheckResult result, PrintWriter out) {
-        out.println(result.name() + "  " + StatusLabel.of(result.status()) + "  (" + result.location() + ", "
-                + result.op() + ")");
+        // names, messages and block names come from specs and operators: shown, never obeyed by the terminal
+        out.println(SafeText.forTerminal(result.name() + "  " + StatusLabel.of(result.status()) + "  ("
+                + result.location() + ", " + result.op() + ")"));
         List<BlockPicture> pictures = BlockPicture.of(result.gradients());
         if (pictures.isEmpty()) {
             out.println("  no Jacobian block to show"
-                    + (result.message() == null ? "" : ": " + firstLine(result.message())));
+                    + (result.message() == null ? "" : ": " + SafeText.forTerminal(firstLine(result.message()))));
         }
         for (BlockPicture p : pictures) {
             out.println();
-            p.description(result.tolerance()).forEach(line -> out.println("  " + line));
-            out.println("  " + p.axes());
+            p.description(result.tolerance()).forEach(line -> out.println("  " + SafeText.forTerminal(line)));
+            out.println("  " + SafeText.forTerminal(p.axes()));
             lines(p).forEach(line -> out.println("  " + line));
         }
         out.flush();
