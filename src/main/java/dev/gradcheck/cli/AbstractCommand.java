@@ -70,7 +70,12 @@ abstract class AbstractCommand<C> implements Callable<Integer>, ExitCodeHelp {
          * {@code --plugin}'s; null after saying on stderr why they cannot load (a usage error).
          */
         PluginSet plugins(PluginOptions options) {
-            return options.loadOrReport(console.err(), project.plugins());
+            return plugins(options, null);
+        }
+
+        /** @param timeoutSeconds the command's --timeout, which limits loading too; null: the default limit */
+        PluginSet plugins(PluginOptions options, Double timeoutSeconds) {
+            return options.loadOrReport(console.err(), project.plugins(), timeoutSeconds);
         }
     }
 

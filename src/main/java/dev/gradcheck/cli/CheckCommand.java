@@ -243,7 +243,7 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
         if (inProcess.enabled() && jobs > 1) {
             err.println("gradcheck: --jobs applies to worker JVMs; --in-process checks one spec at a time");
         }
-        PluginSet plugins = start.plugins(pluginOptions);
+        PluginSet plugins = start.plugins(pluginOptions, timeoutOption.seconds(command));
         if (plugins == null) {
             return null;
         }

@@ -10,13 +10,16 @@ import dev.gradcheck.cli.options.PluginOptions;
 import dev.gradcheck.op.plugin.PluginJars;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -215,6 +218,7 @@ class PluginCliTest {
         Path broken = PluginJars.classes(dir.resolve("bad-meta"), java.util.Map.of("testplugins/BadMeta.java", """
                 package testplugins;
                 import java.util.List;
+import java.util.concurrent.TimeUnit;
                 public class BadMeta extends Square {
                     public List<String> inputNames() { throw new IllegalStateException("no inputs"); }
                 }
@@ -254,5 +258,74 @@ class PluginCliTest {
         assertEquals(List.of(Path.of("/a.jar"), Path.of("/b"), Path.of("c.jar")),
                 PluginOptions.paths("/a.jar::/b", List.of(Path.of("c.jar"))));
         assertEquals(List.of(), PluginOptions.paths(null, List.of()));
+    }
+
+    /*
+     * Plugins that misbehave while loading (issue 27, defect 9). Loading happens in the front end, before any worker
+     * starts; an exit there ends the JVM, so these run the real front end in a JVM of its own.
+     */
+
+    @Test
+    @Tag("slow") // starts a front-end JVM
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void aPluginThatCallsSystemExitWhileLoadingIsAUsageErrorNamingIt() throws Exception {
+        Path jar = PluginJars.loadingJar(dir.resolve("loading"), "testplugins.ExitsOnLoad");
+        Cli r = frontEnd("check", "--plugin", jar.toString(), tanhSpec().toString());
+        assertEquals(2, r.exit(), "exit 0 before, with nothing said; stderr: " + r.err());
+        assertEquals("", r.out(), "stdout is for reports");
+        assertTrue(r.err().startsWith("gradcheck: plugin testplugins.ExitsOnLoad (from " + jar.toAbsolutePath()
+                + ") called System.exit while loading (in testplugins.ExitsOnLoad.<init>): a plugin must not end"
+                + " the run"), r.err());
+    }
+
+    @Test
+    @Tag("slow") // starts a front-end JVM
+    @Timeout(value = 180, unit = TimeUnit.SECONDS) // a hang guard: the run used to wait for the constructor forever
+    void aPluginThatHangsWhileLoadingIsAUsageErrorOnceTheTimeoutIsPastAndTheJvmExits() throws Exception {
+        Path jar = PluginJars.loadingJar(dir.resolve("loading"), "testplugins.HangsOnLoad");
+        Cli r = frontEnd("check", "--timeout", "1", "--plugin", jar.toString(), tanhSpec().toString());
+        assertEquals(2, r.exit(), r.err());
+        assertEquals("", r.out());
+        assertTrue(r.err().startsWith("gradcheck: plugin testplugins.HangsOnLoad (from " + jar.toAbsolutePath()
+                + ") did not finish loading within 1 s: its constructor or its metadata"), r.err());
+    }
+
+    /**
+     * A plugin that exits only in a worker JVM passes the front end's load; the worker's load is guarded as its
+     * checks are: the worker's death is the check's CRASH (exit 3), never exit 0.
+     */
+    @Test
+    @Tag("slow") // starts worker JVMs
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void aPluginThatExitsWhileAWorkerLoadsItCrashesTheCheck() throws Exception {
+        Path jar = PluginJars.loadingJar(dir.resolve("loading"), "testplugins.ExitsInWorker");
+        Cli r = Cli.runWithWorkers(WorkerOptions.cpu(), "check", "--plugin", jar.toString(),
+                tanhSpec().toString(), "--format", "json");
+        assertEquals(3, r.exit(), r.err());
+        JsonNode check = new ObjectMapper().readTree(r.out()).get("checks").get(0);
+        assertEquals("crashed", check.get("status").asText(), check.toString());
+    }
+
+    private static Path tanhSpec() throws IOException {
+        Path file = dir.resolve("tanh.yaml");
+        Files.writeString(file, CheckCommandTest.TANH);
+        return file;
+    }
+
+    /** The real front end in a JVM of its own; a run still going after 90 s fails the test (and is killed). */
+    private static Cli frontEnd(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), TestFrontEnd.class.getName()));
+        command.addAll(List.of(args));
+        Path out = Files.createTempFile(dir, "out", ".txt");
+        Path err = Files.createTempFile(dir, "err", ".txt");
+        Process front = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        try {
+            assertTrue(front.waitFor(90, TimeUnit.SECONDS), "still running after 90 s: " + Files.readString(err));
+            return new Cli(front.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            front.destroyForcibly();
+        }
     }
 }

@@ -1,12 +1,13 @@
 package dev.gradcheck.cli.options;
 
 import dev.gradcheck.op.catalog.OpCatalog;
+import dev.gradcheck.op.plugin.GuardedLoad;
 import dev.gradcheck.op.plugin.PluginException;
-import dev.gradcheck.op.plugin.PluginLoader;
 import dev.gradcheck.op.plugin.PluginSet;
 import java.io.File;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -15,6 +16,12 @@ import picocli.CommandLine.Option;
 public final class PluginOptions {
 
     static final String ENV = "GRADCHECK_PLUGIN_PATH";
+
+    /**
+     * How long loading the plugins may take where no --timeout is given: loading is a constructor and a few getters
+     * per op, seconds at most even for a plugin that starts ND4J; check's own default (300 s) is for a check.
+     */
+    public static final Duration DEFAULT_LOAD_LIMIT = Duration.ofSeconds(60);
 
     @Option(names = "--plugin", paramLabel = "PATH",
             description = "Load plugin operators (dev.gradcheck.spi.Operator, via ServiceLoader) from a jar or a"
@@ -41,15 +48,24 @@ public final class PluginOptions {
      * Problems go to {@code err}, one line each, and leave null: a usage error.
      */
     public PluginSet loadOrReport(PrintWriter err) {
-        return loadOrReport(err, List.of());
+        return loadOrReport(err, List.of(), null);
     }
 
-    /** @param project the project file's {@code plugins:}, loaded first */
-    public PluginSet loadOrReport(PrintWriter err, List<Path> project) {
+    /**
+     * A plugin that does not finish loading within the limit, or that calls System.exit while loading, is a usage
+     * error naming it (the second ends the JVM with 2 at once).
+     *
+     * @param project        the project file's {@code plugins:}, loaded first
+     * @param timeoutSeconds the command's --timeout, the limit on loading as on one check; null:
+     *                       {@link #DEFAULT_LOAD_LIMIT}
+     */
+    public PluginSet loadOrReport(PrintWriter err, List<Path> project, Double timeoutSeconds) {
         try {
             List<Path> all = new ArrayList<>(project);
             all.addAll(paths(System.getenv(ENV), plugins));
-            PluginSet set = PluginLoader.load(all);
+            Duration limit = timeoutSeconds == null ? DEFAULT_LOAD_LIMIT
+                    : Duration.ofNanos((long) Math.ceil(timeoutSeconds * 1e9));
+            PluginSet set = GuardedLoad.load(all, limit, err);
             if (!set.isEmpty()) {
                 set.rejectClashes(OpCatalog.nd4j());
             }

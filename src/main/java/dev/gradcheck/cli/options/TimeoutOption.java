@@ -9,7 +9,8 @@ public final class TimeoutOption {
 
     @Option(names = "--timeout", paramLabel = "SECONDS",
             description = "Time limit of one check in a worker (a spec's timeout: wins; default: "
-                    + "300). A check over it ends as TIMEOUT and its worker is replaced.")
+                    + "300). A check over it ends as TIMEOUT and its worker is replaced. Loading the plugins has"
+                    + " the same limit (default: 60): one that takes longer is a usage error.")
     Double seconds;
 
     /** The limit given, or null for the default; one that is not above 0 is a usage error of {@code command}. */

@@ -105,7 +105,7 @@ public final class ShellCommand implements Callable<Integer>, ExitCodeHelp {
     public Integer call() throws IOException {
         Console console = Console.of(command);
         Double timeout = timeoutOption.seconds(command);
-        PluginSet plugins = pluginOptions.loadOrReport(console.err());
+        PluginSet plugins = pluginOptions.loadOrReport(console.err(), List.of(), timeout);
         if (plugins == null) {
             return ExitCode.USAGE.code();
         }

@@ -25,6 +25,9 @@ public final class PluginLoader {
 
     private static final String SERVICE = Operator.class.getName();
 
+    /** How each plugin path's class loader is named: a stack frame of a plugin's class is known by it. */
+    static final String LOADER_NAME = "gradcheck-plugin ";
+
     private PluginLoader() {}
 
     /**
@@ -35,6 +38,11 @@ public final class PluginLoader {
      *                         invalid, or two plugin ops of the same name (naming both sources)
      */
     public static PluginSet load(List<Path> paths) throws PluginException {
+        return load(paths, new LoadProgress());
+    }
+
+    /** As {@link #load(List)}, saying in {@code progress} which path or plugin it is at. */
+    static PluginSet load(List<Path> paths, LoadProgress progress) throws PluginException {
         if (paths.isEmpty()) {
             return PluginSet.EMPTY;
         }
@@ -53,7 +61,8 @@ public final class PluginLoader {
         }
         Map<String, PluginOperator> byName = new LinkedHashMap<>();
         for (Path p : unique) {
-            loadFrom(p, byName, problems);
+            progress.at("the plugins in " + p);
+            loadFrom(p, byName, problems, progress);
         }
         if (!problems.isEmpty()) {
             throw new PluginException(problems);
@@ -66,10 +75,11 @@ public final class PluginLoader {
      * plugin) and a clash between them is seen, not hidden by whichever class loads first. The loaders are never
      * closed: the operators' classes stay in use for the whole run.
      */
-    private static void loadFrom(Path path, Map<String, PluginOperator> byName, List<String> problems) {
+    private static void loadFrom(Path path, Map<String, PluginOperator> byName, List<String> problems,
+                                 LoadProgress progress) {
         URLClassLoader loader;
         try {
-            loader = new URLClassLoader("gradcheck-plugin " + path, new URL[] {path.toUri().toURL()},
+            loader = new URLClassLoader(LOADER_NAME + path, new URL[] {path.toUri().toURL()},
                     PluginLoader.class.getClassLoader());
         } catch (MalformedURLException e) {
             problems.add("plugin path " + path + ": " + e.getMessage());
@@ -81,6 +91,7 @@ public final class PluginLoader {
                     .toList()) {
                 if (provider.type().getClassLoader() == loader) { // not one on gradcheck's own class path
                     providers++;
+                    progress.at("plugin " + provider.type().getName() + " (from " + path + ")");
                     instantiate(provider, byName, problems);
                 }
             }

@@ -237,6 +237,58 @@ public final class PluginJars {
     public static final List<String> DEADLY_PROVIDERS = List.of("testplugins.RecursesInBackward",
             "testplugins.ExitsInForward");
 
+    /**
+     * Plugins that misbehave while they are loaded, before any check (issue 27, defect 9), each alone in a jar of
+     * its own by {@link #loadingJar}: a constructor that calls {@code System.exit(0)}; one that blocks and ignores
+     * interrupts (as a hung plugin does); one that blocks until interrupted (for a test in the test JVM itself, which
+     * must not keep a thread forever); one that exits only in a worker JVM (which the front end's load survives).
+     */
+    public static final Map<String, String> LOADING_OPERATORS = Map.of(
+            "testplugins.ExitsOnLoad", """
+                    package testplugins;
+                    public class ExitsOnLoad extends Square {
+                        public ExitsOnLoad() { System.exit(0); }
+                        public String name() { return "test_exits_on_load"; }
+                    }
+                    """,
+            "testplugins.HangsOnLoad", """
+                    package testplugins;
+                    public class HangsOnLoad extends Square {
+                        public HangsOnLoad() {
+                            while (true) {
+                                try { Thread.sleep(600_000); } catch (InterruptedException ignored) { }
+                            }
+                        }
+                        public String name() { return "test_hangs_on_load"; }
+                    }
+                    """,
+            "testplugins.SleepsOnLoad", """
+                    package testplugins;
+                    public class SleepsOnLoad extends Square {
+                        public SleepsOnLoad() {
+                            try { Thread.sleep(600_000); } catch (InterruptedException e) { throw new IllegalStateException(e); }
+                        }
+                        public String name() { return "test_sleeps_on_load"; }
+                    }
+                    """,
+            "testplugins.ExitsInWorker", """
+                    package testplugins;
+                    public class ExitsInWorker extends Square {
+                        public ExitsInWorker() {
+                            if (System.getProperty("gradcheck.backend") != null) { System.exit(0); }
+                        }
+                        public String name() { return "test_exits_in_worker"; }
+                    }
+                    """);
+
+    /** The {@link #LOADING_OPERATORS} plugin {@code provider} (with Square, its base) alone in {@code dir/NAME.jar}. */
+    public static Path loadingJar(Path dir, String provider) throws IOException {
+        String simple = provider.substring(provider.lastIndexOf('.') + 1);
+        Map<String, String> sources = Map.of("testplugins/" + simple + ".java", LOADING_OPERATORS.get(provider),
+                "testplugins/Square.java", TEST_OPERATORS.get("testplugins/Square.java"));
+        return jar(classes(dir.resolve(simple), sources, List.of(provider)), dir.resolve(simple + ".jar"));
+    }
+
     /** The test operators, the deadly ones and the blind spots together, compiled to {@code dir/classes}. */
     public static Path allClasses(Path dir) throws IOException {
         Map<String, String> sources = new java.util.HashMap<>(TEST_OPERATORS);
