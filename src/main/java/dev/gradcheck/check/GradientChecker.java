@@ -79,25 +79,71 @@ public final class GradientChecker {
     }
 
     /**
+     * What validate asks of a spec that runs ops: the same start as a check ({@link #prepare}), on the same draw, and
+     * nothing after it. So a spec ND4J refuses when it is built or first run, or whose outputs, mask or Jacobians do
+     * not fit what the built op gives, is INVALID at the same position in both commands. What fails after the op
+     * was accepted (an operator error) is thrown as it came; the caller decides what that means for validation.
+     */
+    public void validate(OpSpec spec) throws InvalidSpecException {
+        Settings settings = Settings.of(spec);
+        prepare(spec, settings).close();
+    }
+
+    /**
      * One draw of the inputs, checked in the spec's mode, then the sanity checks, then order 2. Rows are added to
      * {@code rows} as they are made, so a later step that throws leaves the earlier ones in the report.
      */
     private void checkOnce(OpSpec spec, Settings s, List<GradientResult> rows, List<String> defaulted)
             throws InvalidSpecException {
+        try (Prepared p = prepare(spec, s)) {
+            defaulted.clear();
+            defaulted.addAll(p.underTest().attributesLeftAtDefault());
+            UnstableOutputException unstable = modeRows(spec, p.target(), s, rows);
+            rows.addAll(SanityChecks.rows(p.target(), p.atX().row(), unstable, s, elsewhere(spec, s, p.x())));
+            if (spec.order() == 2 && unstable == null) {
+                SecondOrder.addRows(factory, spec, p.target(), s, rows);
+            }
+        }
+    }
+
+    /**
+     * A pass up to its first comparison: the inputs drawn, the functions built (an ND4J op is run once as it is
+     * built: what ND4J refuses there is the spec's mistake), the forward at x, the outputs selected, the mask read
+     * against them, the Jacobians weighed. Check and validate both start here, so they refuse the same specs.
+     */
+    private record Prepared(DrawnInputs x, Differentiable underTest, Differentiable reference,
+                            SanityChecks.Forward atX, CheckTarget target) implements AutoCloseable {
+        @Override
+        public void close() {
+            closeBoth(underTest, reference);
+        }
+    }
+
+    private Prepared prepare(OpSpec spec, Settings s) throws InvalidSpecException {
         budget.requireInputsFit(spec); // before any array exists
         DrawnInputs x = DrawnInputs.draw(spec, s.seed());
-        try (Differentiable underTest = factory.build(spec, x.test());
-             Differentiable reference = x.allFloat64() ? null : factory.build(spec, x.reference())) {
-            defaulted.clear();
-            defaulted.addAll(underTest.attributesLeftAtDefault());
+        Differentiable underTest = factory.build(spec, x.test());
+        Differentiable reference = null;
+        try {
+            reference = x.allFloat64() ? null : factory.build(spec, x.reference());
             SanityChecks.Forward atX = SanityChecks.forwardWatchingInputs(underTest, x.test());
             CheckTarget target = target(spec, underTest, reference, x, atX.outputs());
             BlockMask.validate(s.mask(), target.outputs(), target.outputShapes());
-            UnstableOutputException unstable = modeRows(spec, target, s, rows);
-            rows.addAll(SanityChecks.rows(target, atX.row(), unstable, s, elsewhere(spec, s, x)));
-            if (spec.order() == 2 && unstable == null) {
-                SecondOrder.addRows(factory, spec, target, s, rows);
+            return new Prepared(x, underTest, reference, atX, target);
+        } catch (InvalidSpecException | RuntimeException | Error e) {
+            closeBoth(underTest, reference);
+            throw e;
+        }
+    }
+
+    /** @param reference null when the build under test is its own reference */
+    private static void closeBoth(Differentiable underTest, Differentiable reference) {
+        try {
+            if (reference != null) {
+                reference.close();
             }
+        } finally {
+            underTest.close();
         }
     }
 

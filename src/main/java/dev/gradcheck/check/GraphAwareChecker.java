@@ -3,6 +3,7 @@ package dev.gradcheck.check;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.JacobianCapture;
 import dev.gradcheck.result.Status;
+import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
 import org.slf4j.LoggerFactory;
@@ -19,6 +20,11 @@ public final class GraphAwareChecker {
     public GraphAwareChecker(FunctionFactory factory, String backend, MemoryBudget budget) {
         this.checker = new GradientChecker(factory, backend, budget);
         this.locator = new NodeLocator(factory, checker);
+    }
+
+    /** {@link GradientChecker#validate}: a check's start, on the same draw, without the checking. */
+    public void validate(OpSpec spec) throws InvalidSpecException {
+        checker.validate(spec);
     }
 
     public CheckResult check(OpSpec spec) {

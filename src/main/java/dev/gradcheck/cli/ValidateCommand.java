@@ -41,7 +41,8 @@ import picocli.CommandLine.Spec;
         description = {"Parses and validates specs without checking gradients: YAML, keys, types, shapes, masks, and"
             + " that each op exists and takes the attributes given; an ND4J op is then built, in a worker JVM, on the"
             + " values check draws, so inputs its shape function rejects (matmul of [3, 2] by [3, 4]) and arguments"
-            + " its kernel rejects when run once (softmax over dimension 5 of a rank-2 input) are found too; for graph"
+            + " its kernel rejects when run once (softmax over dimension 5 of a rank-2 input), outputs it does not"
+            + " have, and whatever else check would report invalid are found too, built as check builds it; for graph"
             + " specs also unknown names, cycles, unused nodes and inputs, and nodes whose input shapes do not fit (a"
             + " graph is run once, in a worker JVM); specs over --max-memory, weighed as check weighs them. Prints"
             + " each problem as file:line:col: message; a bad spec or file never stops the others.",

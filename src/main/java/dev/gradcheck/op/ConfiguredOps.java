@@ -267,16 +267,16 @@ final class ConfiguredOps {
 
     private static long integer(Map<String, Object> attrs, String name, long fallback) {
         Object v = attrs.get(name);
-        return v == null ? fallback : AttrValues.toLong(v);
+        return v == null ? fallback : RefusedAttribute.convert(name, v, AttrValues::toLong);
     }
 
     private static double real(Map<String, Object> attrs, String name, double fallback) {
         Object v = attrs.get(name);
-        return v == null ? fallback : AttrValues.toDouble(v);
+        return v == null ? fallback : RefusedAttribute.convert(name, v, AttrValues::toDouble);
     }
 
     private static boolean flag(Map<String, Object> attrs, String name) {
         Object v = attrs.get(name);
-        return v != null && AttrValues.toBoolean(v);
+        return v != null && RefusedAttribute.convert(name, v, AttrValues::toBoolean);
     }
 }

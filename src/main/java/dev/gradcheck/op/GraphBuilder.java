@@ -105,8 +105,8 @@ final class GraphBuilder {
         try {
             return ops.buildOp(node.op(), node.attrs(), args, args.keySet(), false);
         } catch (RuntimeException e) {
-            throw new InvalidSpecException(node.op().pos(), node.describe() + " cannot be built on its inputs ("
-                    + describeArgs(node, args) + "): " + firstLine(e));
+            throw Nd4jOpBuilder.refusal(node.op(), node.attrs(), e, node.describe() + " cannot be built on its"
+                    + " inputs (" + describeArgs(node, args) + ")");
         }
     }
 

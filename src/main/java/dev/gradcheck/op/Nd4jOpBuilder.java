@@ -7,8 +7,7 @@ import dev.gradcheck.op.catalog.CatalogOps;
 import dev.gradcheck.op.catalog.OpBinding;
 import dev.gradcheck.op.catalog.OpCatalog;
 import dev.gradcheck.op.catalog.OpInfo;
-import dev.gradcheck.spec.InputSpec;
-import dev.gradcheck.spec.InputValues;
+import dev.gradcheck.spec.Expectation;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.Located;
 import dev.gradcheck.spec.MemoryBudget;
@@ -157,20 +156,74 @@ public final class Nd4jOpBuilder {
     }
 
     /**
-     * Builds the op (or graph) over the given input arrays (which fix each input's dtype and shape).
+     * Builds the op (or graph) over the given input arrays (which fix each input's dtype and shape), and runs it
+     * once on them, as a graph runs each node when it is built. Both commands build through here, check on the
+     * values it draws and validate on the same ones, so whatever ND4J refuses here is one verdict in both: INVALID
+     * at what it blames (the attribute it could not take, else the op), with ND4J's reason. Only what fails after
+     * this, on the op ND4J accepted, is the operator's error. A spec that expects an error gets ND4J's exception as
+     * it came: the failure is what the spec records.
      */
     public Differentiable build(OpSpec spec, Map<String, INDArray> inputs) throws InvalidSpecException {
         if (spec.graph() != null) {
             return new GraphBuilder(this).build(spec, inputs, gradientClip, budget);
         }
-        Differentiable f = buildOp(spec.op(), spec.attrs(), inputs, spec.check(), true);
+        Differentiable f;
+        try {
+            f = buildOp(spec.op(), spec.attrs(), inputs, spec.check(), true);
+        } catch (RuntimeException e) {
+            throw refusal(spec, e, "ND4J cannot build " + spec.op().value() + " on " + described(inputs, spec.attrs()));
+        }
         try {
             weighOutputs(f, bytes(inputs.values()), budget, spec.pos(), "its outputs (with its inputs)");
-        } catch (InvalidSpecException e) {
+            runOnce(spec, f, inputs);
+        } catch (InvalidSpecException | RuntimeException e) {
             f.close();
             throw e;
         }
         return f;
+    }
+
+    /**
+     * The forward on copies of {@code inputs} (the caller's arrays stay as they were, for the check's own forward to
+     * watch): an argument a kernel rejects only when it runs (reduce_min over dimension -100, softmax over dimension
+     * 5 of a rank-2 input) is the spec's mistake, found before any checking.
+     */
+    private static void runOnce(OpSpec spec, Differentiable f, Map<String, INDArray> inputs)
+            throws InvalidSpecException {
+        Map<String, INDArray> copies = new LinkedHashMap<>();
+        inputs.forEach((name, x) -> copies.put(name, x.dup()));
+        try {
+            f.forward(copies);
+        } catch (RuntimeException e) {
+            throw refusal(spec, e, spec.op().value() + " rejects " + described(inputs, spec.attrs())
+                    + " when run once on the spec's values");
+        }
+    }
+
+    /**
+     * What to throw for {@code e}, thrown while the spec's op was built or first run: the spec error, or, when the
+     * spec expects an error, {@code e} itself (so check reports the error the spec records, and validate accepts
+     * the spec, as before any checking it is what the spec says).
+     */
+    private static InvalidSpecException refusal(OpSpec spec, RuntimeException e, String what) {
+        if (spec.expect().kind() == Expectation.Kind.ERROR) {
+            throw e;
+        }
+        return refusal(spec.op(), spec.attrs(), e, what);
+    }
+
+    /**
+     * ND4J's refusal of an op as written, as a spec error: at the attribute whose value the build could not take
+     * (its name and the reason, as the binder words its own), otherwise at the op, {@code what} and the reason.
+     */
+    static InvalidSpecException refusal(Located<String> op, Map<String, Located<Object>> attrs, RuntimeException e,
+                                        String what) {
+        RefusedAttribute attribute = RefusedAttribute.in(e);
+        if (attribute != null && attrs.containsKey(attribute.name())) {
+            return new InvalidSpecException(attrs.get(attribute.name()).pos(), "attribute '" + attribute.name()
+                    + "' of " + op.value() + ": " + attribute.getMessage());
+        }
+        return new InvalidSpecException(op.pos(), what + ": " + GraphBuilder.firstLine(e));
     }
 
     /**
@@ -279,43 +332,6 @@ public final class Nd4jOpBuilder {
         List<String> given = new ArrayList<>();
         attrs.forEach((name, v) -> given.add(name + ": " + v.value()));
         return "inputs " + String.join(", ", shapes) + (given.isEmpty() ? "" : " with " + String.join(", ", given));
-    }
-
-    /**
-     * What {@code validate} asks of a one-op spec beyond its names, with ND4J running (in a worker JVM, as graphs
-     * are run): the op built on the values {@code check} would draw, its shape function satisfied, and its forward
-     * run once, so that an argument the kernel rejects (softmax over dimension 5 of a rank-2 input) is found before
-     * a check. A spec that expects an error is only built: its forward failing is what it records.
-     */
-    public void checkShapes(OpSpec spec) throws InvalidSpecException {
-        if (spec.graph() != null) {
-            return;
-        }
-        boolean errorExpected = spec.expect().kind() == dev.gradcheck.spec.Expectation.Kind.ERROR;
-        Map<String, INDArray> values = new LinkedHashMap<>();
-        for (InputSpec in : spec.inputs()) {
-            values.put(in.name(), Nd4j.createFromArray(InputValues.generate(in, spec.seed())).reshape('c', in.shape())
-                    .castTo(Nd4jTypes.of(in.dtype())));
-        }
-        Differentiable f;
-        try {
-            f = build(spec, values);
-        } catch (RuntimeException e) { // ND4J cannot build it at all: the check would end as an operator error
-            if (errorExpected) {
-                return;
-            }
-            throw new InvalidSpecException(spec.op().pos(), "ND4J cannot build " + spec.op().value() + " on "
-                    + described(values, spec.attrs()) + ": " + GraphBuilder.firstLine(e));
-        }
-        try (f) {
-            if (!errorExpected) {
-                f.forward(values);
-            }
-        } catch (RuntimeException e) {
-            throw new InvalidSpecException(spec.op().pos(), spec.op().value() + " rejects "
-                    + described(values, spec.attrs()) + " when run once on the spec's values: "
-                    + GraphBuilder.firstLine(e));
-        }
     }
 
     /**
@@ -447,12 +463,13 @@ public final class Nd4jOpBuilder {
         Object biasValue = rest.remove(BIAS_CORRECTED);
         int[] dims = dimsValue == null ? new int[0]
                 : AttrValues.toLongs(dimsValue).stream().mapToInt(Long::intValue).toArray();
-        boolean keepDims = keepValue != null && AttrValues.toBoolean(keepValue);
+        boolean keepDims = keepValue != null && RefusedAttribute.convert("keepDims", keepValue, AttrValues::toBoolean);
         DifferentialFunction op;
         try {
             Optional<Constructor<?>> variance = varianceConstructor(proto);
             if (variance.isPresent()) {
-                boolean biasCorrected = biasValue == null || AttrValues.toBoolean(biasValue);
+                boolean biasCorrected = biasValue == null
+                        || RefusedAttribute.convert(BIAS_CORRECTED, biasValue, AttrValues::toBoolean);
                 op = (DifferentialFunction) variance.get().newInstance(sd, input, biasCorrected, keepDims, dims);
             } else {
                 op = (DifferentialFunction) proto.getClass()
@@ -480,7 +497,8 @@ public final class Nd4jOpBuilder {
             }
             Object converted;
             try {
-                converted = convertLike(current.get(e.getKey()), e.getValue());
+                Object like = current.get(e.getKey());
+                converted = RefusedAttribute.convert(e.getKey(), e.getValue(), v -> convertLike(like, v));
             } catch (IllegalArgumentException ex) {
                 if (positional.contains(e.getKey())) {
                     // the argument lists already carry it; the property cannot hold it (reverse reports only its

@@ -45,17 +45,6 @@ public final class OpBuilder {
         return spec.graph() == null ? Map.of() : nd4j().validate(spec, budget);
     }
 
-    /**
-     * The checks of {@code validate} that need ND4J running, for a one-op ND4J spec: built on its values, its
-     * shapes and arguments accepted ({@link Nd4jOpBuilder#checkShapes}). Plugin ops have nothing more here; graphs
-     * are built and run by {@link #validate}.
-     */
-    public void checkShapes(OpSpec spec) throws InvalidSpecException {
-        if (plugins.find(spec.op().value()).isEmpty()) {
-            nd4j().checkShapes(spec);
-        }
-    }
-
     public Differentiable build(OpSpec spec, Map<String, INDArray> inputs) throws InvalidSpecException {
         Optional<PluginOperator> plugin = plugins.find(spec.op().value());
         return plugin.isPresent() ? OperatorFunction.bind(plugin.get(), spec) : nd4j().build(spec, inputs);
