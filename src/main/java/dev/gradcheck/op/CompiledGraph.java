@@ -1,7 +1,9 @@
 package dev.gradcheck.op;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -212,10 +214,50 @@ final class CompiledGraph implements AutoCloseable {
         return order;
     }
 
-    private static void visit(SameDiff graph, String var, Set<String> fed, Set<String> done, Set<String> onPath,
+    /**
+     * Depth-first from {@code root}, adding each op after the ops it needs. Iterative, with a stack of its own: a
+     * chain of thousands of nodes is as deep as the graph is long, deeper than the thread's stack goes.
+     */
+    private static void visit(SameDiff graph, String root, Set<String> fed, Set<String> done, Set<String> onPath,
                               List<String> order) throws NotCompilable {
+        Deque<Frame> stack = new ArrayDeque<>();
+        String first = enter(graph, root, fed, done, onPath);
+        if (first != null) {
+            stack.push(new Frame(first, graph.getOps().get(first).getOp().argNames()));
+        }
+        while (!stack.isEmpty()) {
+            Frame top = stack.peek();
+            if (top.next < top.args.length) {
+                String producer = enter(graph, top.args[top.next++], fed, done, onPath);
+                if (producer != null) {
+                    stack.push(new Frame(producer, graph.getOps().get(producer).getOp().argNames()));
+                }
+            } else {
+                stack.pop();
+                onPath.remove(top.op);
+                done.add(top.op);
+                order.add(top.op);
+            }
+        }
+    }
+
+    /** An op being visited, and the next of its inputs to visit. */
+    private static final class Frame {
+        final String op;
+        final String[] args;
+        int next;
+
+        Frame(String op, String[] args) {
+            this.op = op;
+            this.args = args;
+        }
+    }
+
+    /** The op producing {@code var}, now on the path, if it is still to be visited; null if not. */
+    private static String enter(SameDiff graph, String var, Set<String> fed, Set<String> done, Set<String> onPath)
+            throws NotCompilable {
         if (fed.contains(var)) {
-            return; // its value comes from the caller
+            return null; // its value comes from the caller
         }
         Variable v = graph.getVariables().get(var);
         if (v == null) {
@@ -226,7 +268,7 @@ final class CompiledGraph implements AutoCloseable {
         }
         String producer = v.getOutputOfOp();
         if (producer == null || done.contains(producer)) {
-            return;
+            return null;
         }
         if (!onPath.add(producer)) {
             throw new NotCompilable("the graph loops (control flow) through " + producer);
@@ -236,12 +278,7 @@ final class CompiledGraph implements AutoCloseable {
                 || op.getVarControlDeps() != null && !op.getVarControlDeps().isEmpty()) {
             throw new NotCompilable("op " + producer + " has control dependencies");
         }
-        for (String in : op.getOp().argNames()) {
-            visit(graph, in, fed, done, onPath, order);
-        }
-        onPath.remove(producer);
-        done.add(producer);
-        order.add(producer);
+        return producer;
     }
 
     /** One op as a step over its input arrays, with its outputs allocated; null for an identity (an alias). */

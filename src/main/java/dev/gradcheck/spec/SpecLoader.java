@@ -47,9 +47,19 @@ public final class SpecLoader {
      * name {@code fileName}, and unnamed specs are named after {@code stem}.
      */
     public List<LoadedSpec> loadText(String fileName, String stem, String text) {
-        YamlTreeReader.Result read = YamlTreeReader.read(fileName, text);
-        List<YamlTreeReader.Document> documents = read.documents().stream().filter(d -> !d.isEmpty()).toList();
-        boolean several = documents.size() + (read.syntaxError() != null ? 1 : 0) > 1;
+        if (text.length() > MAX_FILE_BYTES) {
+            // a file this long is refused before it is read; text from elsewhere is held to the same limit
+            return List.of(LoadedSpec.invalid(SourcePos.ofFile(fileName), stem, List.of(new SpecError(
+                    SourcePos.ofFile(fileName), "longer than " + sizeLimit() + ", too large to be spec text; not read"))));
+        }
+        LongLines.Blanked blanked = LongLines.blank(text);
+        YamlTreeReader.Result read = YamlTreeReader.read(fileName, blanked.text());
+        List<YamlTreeReader.Document> documents = new ArrayList<>(
+                read.documents().stream().filter(d -> !d.isEmpty()).toList());
+        SourcePos failedStart = read.syntaxError() == null ? null
+                : read.failedDocStart() != null ? read.failedDocStart() : read.syntaxError().pos();
+        List<SpecError> unplaced = placeLongLines(fileName, blanked.lines(), documents, failedStart);
+        boolean several = documents.size() + (read.syntaxError() != null || !unplaced.isEmpty() ? 1 : 0) > 1;
 
         List<LoadedSpec> loaded = new ArrayList<>();
         for (int k = 1; k <= documents.size(); k++) {
@@ -57,12 +67,44 @@ public final class SpecLoader {
             loaded.add(SpecValidator.validate(documents.get(k - 1), defaultName));
         }
         rejectDuplicateNames(loaded);
-        if (read.syntaxError() != null) {
+        if (read.syntaxError() != null || !unplaced.isEmpty()) {
             int k = documents.size() + 1;
-            SourcePos pos = read.failedDocStart() != null ? read.failedDocStart() : read.syntaxError().pos();
-            loaded.add(LoadedSpec.invalid(pos, several ? stem + "#" + k : stem, List.of(read.syntaxError())));
+            List<SpecError> errors = new ArrayList<>(unplaced);
+            if (read.syntaxError() != null) {
+                errors.add(read.syntaxError());
+            }
+            SourcePos pos = failedStart != null ? failedStart : errors.get(0).pos();
+            loaded.add(LoadedSpec.invalid(pos, several ? stem + "#" + k : stem, errors));
         }
         return List.copyOf(loaded);
+    }
+
+    /**
+     * Adds the error for each over-long line to the document it is in: the last one starting at or before it (the
+     * first, for a line before any). A line in the document a syntax error stopped, or in a file without documents,
+     * is returned, for that document's entry.
+     */
+    private static List<SpecError> placeLongLines(String fileName, List<Integer> lines,
+                                                  List<YamlTreeReader.Document> documents, SourcePos failedStart) {
+        List<SpecError> unplaced = new ArrayList<>();
+        for (int line : lines) {
+            SpecError error = LongLines.error(fileName, line);
+            int at = -1;
+            for (int k = 0; k < documents.size(); k++) {
+                if (documents.get(k).root().pos().line() <= line || at < 0) {
+                    at = k;
+                }
+            }
+            if (at < 0 || failedStart != null && failedStart.line() <= line) {
+                unplaced.add(error);
+            } else {
+                YamlTreeReader.Document d = documents.get(at);
+                List<SpecError> errors = new ArrayList<>(d.errors());
+                errors.add(error);
+                documents.set(at, new YamlTreeReader.Document(d.root(), errors));
+            }
+        }
+        return unplaced;
     }
 
     /**
@@ -165,9 +207,16 @@ public final class SpecLoader {
 
     /**
      * Larger than any spec anyone writes by hand (the shipped suite's largest file is a few KiB), small enough to read
-     * whole; a bigger file is refused before it is read, not read until the heap runs out.
+     * whole; a bigger file is refused before it is read, not read until the heap runs out. It is SnakeYAML's own limit
+     * on a document (3,145,728 code points, never more than the bytes that encode them), so no document of a file
+     * under it is refused by the parser halfway through.
      */
-    static final long MAX_FILE_BYTES = 16L << 20;
+    static final long MAX_FILE_BYTES = 3L << 20;
+
+    /** "3 MiB (3,145,728 bytes)". */
+    static String sizeLimit() {
+        return (MAX_FILE_BYTES >> 20) + " MiB (" + String.format(Locale.ROOT, "%,d", MAX_FILE_BYTES) + " bytes)";
+    }
 
     /**
      * Reads a spec file, refusing without opening it anything but a regular file: a FIFO would block the read
@@ -182,8 +231,8 @@ public final class SpecLoader {
             throw new UnreadableFileException(reason(e));
         }
         if (bytes.length > MAX_FILE_BYTES) {
-            throw new UnreadableFileException("larger than " + (MAX_FILE_BYTES >> 20) + " MiB, too large to be a spec"
-                    + " file; not read");
+            throw new UnreadableFileException("larger than " + sizeLimit() + ", the limit for a spec file"
+                    + " (docs/spec-format.md#limits); not read");
         }
         String text;
         try {
@@ -212,8 +261,8 @@ public final class SpecLoader {
             throw new UnreadableFileException(refusal);
         }
         if (attrs.size() > MAX_FILE_BYTES) {
-            throw new UnreadableFileException("larger than " + (MAX_FILE_BYTES >> 20) + " MiB (" + attrs.size()
-                    + " bytes), too large to be a spec file; not read");
+            throw new UnreadableFileException(attrs.size() + " bytes, larger than " + sizeLimit() + ", the limit for a"
+                    + " spec file (docs/spec-format.md#limits); not read");
         }
     }
 

@@ -33,6 +33,40 @@ class CompiledFunctionTest {
         return new SpecLoader().loadText("test.yaml", "test", yaml).get(0).specOrThrow();
     }
 
+    /**
+     * Issue 27, defect 10: the issue's chain of 4,000 nodes is ordered for the direct executor without recursion
+     * (it ended in a StackOverflowError on a thread's usual 1 MiB stack, which this test gives it explicitly), and
+     * runs: an even number of negations gives back the input, and ones as its gradient.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES) // a hang guard only
+    void aChainOfFourThousandNodesIsCompiledAndRunWithoutRecursion() throws Throwable {
+        int nodes = 4_000;
+        StringBuilder yaml = new StringBuilder("name: deep\ngraph:\n  - {op: neg, in: [x], out: n0}\n");
+        for (int k = 1; k < nodes; k++) {
+            yaml.append("  - {op: neg, in: [n").append(k - 1).append("], out: n").append(k).append("}\n");
+        }
+        yaml.append("inputs: {x: {shape: [3]}}\n");
+        OpSpec spec = spec(yaml.toString());
+        Map<String, INDArray> x = DirectExecutorTest.draw(spec);
+        Throwable[] thrown = new Throwable[1];
+        Thread t = new Thread(null, () -> {
+            try (Differentiable f = direct.build(spec, x)) {
+                String out = f.outputNames().get(0);
+                assertEquals(x.get("x"), f.forward(x).get(out));
+                INDArray ones = Nd4j.onesLike(x.get("x"));
+                assertEquals(ones, f.vjp(x, Map.of(out, ones), List.of("x")).get("x"));
+            } catch (Throwable e) {
+                thrown[0] = e;
+            }
+        }, "one-MiB-stack", 1L << 20);
+        t.start();
+        t.join();
+        if (thrown[0] != null) {
+            throw thrown[0];
+        }
+    }
+
     /** Each thread's own copy gives the bits the original gives alone, whatever runs beside it. */
     @Test
     void copiesInTwoThreadsGiveTheSameNumbersAsTheOriginal() throws Exception {

@@ -205,6 +205,39 @@ class SpecLoaderErrorTest {
         assertError(errors, 2, 138, "nesting deeper than 100 levels");
     }
 
+    /**
+     * Issue 27, defect 8: a line over the limit (a comment, parsed at a cost growing with the square of its length:
+     * 16 MiB took 114 s) is not parsed but reported where the limit is crossed, in its own document; the documents
+     * around it load as usual.
+     */
+    @Test
+    void aLineOverTheLimitIsRefusedInItsDocumentWithoutBeingParsed() {
+        String comment = "# " + "x ".repeat(LongLines.MAX_LINE_CHARS / 2);
+        List<LoadedSpec> loaded = files.load("long.yaml", "op: tanh\ninputs: {x: {shape: [2]}}\n---\nop: exp\n"
+                + comment + "\r\ninputs: {x: {shape: [2]}}\n---\nop: log\ninputs: {x: {shape: [2]}}\n");
+        assertEquals(List.of(true, false, true), loaded.stream().map(LoadedSpec::isValid).toList());
+        assertError(loaded.get(1).errors(), 5, 262_145, "line longer than 262,144 characters, the limit for a"
+                + " spec line");
+        assertEquals(1, loaded.get(1).errors().size(), () -> SpecFiles.render(loaded.get(1).errors()));
+    }
+
+    /** A line at the limit is read as any other. */
+    @Test
+    void aLineAtTheLimitIsRead() {
+        String comment = "#" + "x".repeat(LongLines.MAX_LINE_CHARS - 1);
+        List<LoadedSpec> loaded = files.load("limit.yaml", "op: tanh\n" + comment + "\ninputs: {x: {shape: [2]}}\n");
+        assertTrue(loaded.get(0).isValid(), () -> SpecFiles.render(loaded.get(0).errors()));
+    }
+
+    /** Text from elsewhere than a file (the API, the shell) is held to a file's size limit, refused unread. */
+    @Test
+    void textOverTheSizeLimitIsRefusedUnread() {
+        String text = "op: tanh\ninputs: {x: {shape: [2]}}\n#" + "x".repeat((int) SpecLoader.MAX_FILE_BYTES);
+        List<LoadedSpec> loaded = new SpecLoader().loadText("big.yaml", "big", text);
+        assertEquals(1, loaded.size());
+        assertError(loaded.get(0).errors(), 1, 1, "longer than 3 MiB (3,145,728 bytes)");
+    }
+
     @Test
     void emptyInputsIsAnError() {
         assertError(files.loadErrors("noinputs.yaml", """

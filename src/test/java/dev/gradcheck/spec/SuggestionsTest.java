@@ -28,6 +28,25 @@ class SuggestionsTest {
         assertEquals(Optional.empty(), Suggestions.closest("id", KEYS));
     }
 
+    /**
+     * Issue 27, defect 8: a name no edit of two can bring near a candidate is not compared with it (a 1,000,000-
+     * character op name was compared with all 720 ops, 33 s); a typo still is, with the same answer.
+     */
+    @Test
+    void anAbsurdNameIsComparedWithNoCandidate() {
+        List<String> ops = List.copyOf(dev.gradcheck.op.catalog.OpCatalog.nd4j().checkableNames());
+        int[] compared = new int[1];
+        Suggestions.Distance counting = (a, b) -> {
+            compared[0]++;
+            return Suggestions.editDistance(a, b);
+        };
+        assertEquals(Optional.empty(), Suggestions.closest("q".repeat(1_000_000), ops, counting));
+        assertEquals(0, compared[0], "an absurd name compared with the ops");
+        assertEquals(Optional.of("tanh"), Suggestions.closest("tanhh", ops, counting));
+        assertEquals(Optional.of("tanh"), Suggestions.closest("tanhh", ops));
+        assertEquals(true, compared[0] > 0 && compared[0] < ops.size(), "compared with " + compared[0]);
+    }
+
     @Test
     void editDistanceCountsInsertionsDeletionsAndSubstitutions() {
         assertEquals(0, Suggestions.editDistance("shape", "shape"));
