@@ -1,10 +1,10 @@
 package dev.gradcheck.backend;
 
-import dev.gradcheck.backend.nd4j.WorkerMain;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gradcheck.backend.nd4j.WorkerMain;
 import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.MemoryBudget;

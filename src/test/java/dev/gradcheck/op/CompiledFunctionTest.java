@@ -1,12 +1,12 @@
 package dev.gradcheck.op;
 
-import dev.gradcheck.op.catalog.OpCatalog;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gradcheck.op.catalog.OpCatalog;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecLoader;
 import java.util.ArrayList;
@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -39,6 +40,7 @@ class CompiledFunctionTest {
      * runs: an even number of negations gives back the input, and ones as its gradient.
      */
     @Test
+    @Tag("slow") // about 10 s: 4,000 ops built and run, forward and backward
     @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES) // a hang guard only
     void aChainOfFourThousandNodesIsCompiledAndRunWithoutRecursion() throws Throwable {
         int nodes = 4_000;

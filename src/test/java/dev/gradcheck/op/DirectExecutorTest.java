@@ -1,11 +1,11 @@
 package dev.gradcheck.op;
 
-import dev.gradcheck.op.catalog.OpCatalog;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.gradcheck.op.catalog.OpCatalog;
 import dev.gradcheck.spec.InputSpec;
 import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.spec.LoadedSpec;

@@ -1,5 +1,8 @@
 package dev.gradcheck.report;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.gradcheck.result.CheckKind;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -7,9 +10,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every format rendered from {@link SampleResults} must equal its golden file byte for byte. Regenerate with

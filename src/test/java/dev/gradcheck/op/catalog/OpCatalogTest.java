@@ -1,12 +1,12 @@
 package dev.gradcheck.op.catalog;
 
-import dev.gradcheck.op.OpCatalogGenerator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gradcheck.op.OpCatalogGenerator;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.SpecLoader;

@@ -1,11 +1,11 @@
 package dev.gradcheck.op.plugin;
 
-import dev.gradcheck.op.catalog.OpCatalog;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gradcheck.op.catalog.OpCatalog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
