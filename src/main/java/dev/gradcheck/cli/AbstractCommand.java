@@ -8,6 +8,7 @@ import dev.gradcheck.cli.options.ProjectOptions;
 import dev.gradcheck.cli.options.Workspace;
 import dev.gradcheck.cli.term.Console;
 import dev.gradcheck.op.plugin.PluginSet;
+import dev.gradcheck.run.RunHost;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -84,16 +85,26 @@ abstract class AbstractCommand<C> implements Callable<Integer>, ExitCodeHelp {
         long nanos = System.nanoTime();
         OffsetDateTime startedAt = OffsetDateTime.now();
         Console console = console();
-        ProjectOptions projectOptions = projectOptions();
-        Project project = projectOptions == null ? new Project(workspace, null)
-                : projectOptions.load(command, workspace, console.err());
-        if (project == null) {
-            return ExitCode.USAGE.code(); // the project file's problems are said
+        try (RunHost.Watch signals = watchSignals()) {
+            ProjectOptions projectOptions = projectOptions();
+            Project project = projectOptions == null ? new Project(workspace, null)
+                    : projectOptions.load(command, workspace, console.err());
+            if (project == null) {
+                return ExitCode.USAGE.code(); // the project file's problems are said
+            }
+            validate();
+            Start start = new Start(console, project, nanos, startedAt);
+            C configuration = configure(start);
+            return configuration == null ? ExitCode.USAGE.code() : execute(configuration, start);
         }
-        validate();
-        Start start = new Start(console, project, nanos, startedAt);
-        C configuration = configure(start);
-        return configuration == null ? ExitCode.USAGE.code() : execute(configuration, start);
+    }
+
+    /**
+     * Starts hearing signals for the whole command, its arguments parsed: a command whose report a signal must
+     * not lose (check) hears them from here, not only once its run starts. None by default.
+     */
+    RunHost.Watch watchSignals() {
+        return () -> { };
     }
 
     /** The command's two streams: picocli's (check's draw around its status line). */

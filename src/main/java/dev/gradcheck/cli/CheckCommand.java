@@ -35,6 +35,7 @@ import dev.gradcheck.run.RunCache;
 import dev.gradcheck.run.RunConfiguration;
 import dev.gradcheck.run.RunHost;
 import dev.gradcheck.run.RunListener;
+import dev.gradcheck.run.RunOutcome;
 import dev.gradcheck.run.RunSession;
 import dev.gradcheck.spec.CheckOptions;
 import dev.gradcheck.spec.LoadedSpec;
@@ -158,6 +159,8 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
     private final WorkerOptions workerOptions;
     private final RunHost host;
     private final Terminal terminal;
+    /** What a signal does at each moment of this command (made anew by each call, as the shell calls again). */
+    private Interruption interruption;
     /** Where this run draws: its status line, and the report and messages around it (made by {@link #console()}). */
     private Screen screen;
 
@@ -203,6 +206,21 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
         return Console.of(screen);
     }
 
+    /**
+     * From the moment the arguments are parsed a signal ends with a report: the JVM's shutdown hook is added now,
+     * not when the run starts (specs, plugins and engines take seconds to ready, and a signal then left no report).
+     */
+    @Override
+    RunHost.Watch watchSignals() {
+        Interruption now = new Interruption();
+        interruption = now;
+        RunHost.Watch hook = host.onInterrupt(now::interrupt);
+        return () -> {
+            now.over();
+            hook.close();
+        };
+    }
+
     @Override
     ProjectOptions projectOptions() {
         return projectOptions;
@@ -233,6 +251,14 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
         ReportWriter writer = new ReportWriter(start.console(), format, output, color.mode, quiet, terminal);
         if (!writer.prepare()) { // now, not after the run: its results would be lost
             return null;
+        }
+        if (collectOnly) {
+            interruption.over(); // a listing, not a report: a signal just ends it
+        } else {
+            ReportListener early = new ReportListener(writer, start.console(), new ExitPolicy(false, null, false),
+                    start.nanos(), details(start.startedAt(), null, start.project().ids()));
+            // a signal from now until the run starts: the report of a run interrupted before any check finished
+            interruption.then(() -> early.runInterrupted(new RunOutcome(List.of(), 0, true)));
         }
         SpecBatch batch = start.specs(given);
         RunCache cache = selection.cache(command, start.project(), err);
@@ -278,19 +304,23 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
         Console console = start.console();
         ReportListener report = new ReportListener(run.writer(), console,
                 new ExitPolicy(!run.batch().pathProblems().isEmpty(), run.selected().empty(), requireBackend),
-                start.nanos(), details(start.startedAt(), run.selected(), start.project().ids()));
+                start.nanos(), details(start.startedAt(), run.selected().shard(), start.project().ids()));
         try (EngineOutput.Shown shown = EngineOutput.showingTo(verbose ? console.err()::println : null);
              EnginePool pool = host.pool(run.config())) {
             RunSession session = new RunSession(run.config(), pool);
             DumpOptions.Writer dumper = listen(session, report, run.cache().recorder(start.project().ids()),
                     console);
             // Ctrl-C (SIGTERM, SIGHUP) ends the session: the report so far, still a valid report, with the exit
-            // code of the interruption
-            try (RunHost.Watch watch = host.onInterrupt(session::interrupt)) {
+            // code of the interruption; a signal that came while it was readied has written the report already
+            if (!interruption.then(session::interrupt)) {
+                return host.interruptedExitCode();
+            }
+            try {
                 session.run();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            interruption.then(() -> { }); // the report is out: a later signal only ends the process
             if (session.wasInterrupted()) {
                 return host.interruptedExitCode();
             }
@@ -331,8 +361,8 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
     }
 
     /** When and where this run is, its shard, and each check's id (from its location and name). */
-    private RunDetails details(OffsetDateTime startedAt, SelectionOptions.Selected selected, SpecIds ids) {
-        String shard = selected.shard() == null ? null : selected.shard().toString();
+    private RunDetails details(OffsetDateTime startedAt, dev.gradcheck.run.Shard selectedShard, SpecIds ids) {
+        String shard = selectedShard == null ? null : selectedShard.toString();
         return new RunDetails(startedAt, HostName.of(workspace.env()), shard, 0, false,
                 r -> new RunDetails.CheckOrigin(ids.of(SpecIds.fileOf(r.location()), r.name()), shard), List.of());
     }

@@ -3,6 +3,7 @@ package dev.gradcheck.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.gradcheck.spec.SmallFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -22,6 +23,8 @@ public final class Durations {
     static final int SCHEMA_VERSION = 1;
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** A durations file, or a whole JSON report (which may carry Jacobians) read for its checks' times. */
+    static final long MAX_BYTES = 512L << 20;
 
     private Durations() {}
 
@@ -29,9 +32,17 @@ public final class Durations {
      * @throws IOException when the file cannot be read, or is neither a durations file nor a gradcheck report
      */
     public static Map<String, Double> read(Path file) throws IOException {
+        byte[] bytes;
+        try {
+            bytes = SmallFiles.read(file, "durations files", MAX_BYTES);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IOException(file + ": no such file");
+        } catch (IOException e) {
+            throw new IOException(file + ": " + CacheFiles.firstLine(e));
+        }
         JsonNode root;
         try {
-            root = JSON.readTree(file.toFile());
+            root = JSON.readTree(bytes);
         } catch (IOException e) {
             throw new IOException(file + ": not a durations file (" + CacheFiles.firstLine(e) + ")");
         }

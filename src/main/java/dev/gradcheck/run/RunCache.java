@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Status;
+import dev.gradcheck.spec.SmallFiles;
 import dev.gradcheck.spec.SpecIds;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -37,6 +38,8 @@ public final class RunCache {
             + "# This file is a cache directory tag created by gradcheck.\n";
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Far above any project's cache; a larger file is not read (the cache is advisory: a warning, not a run). */
+    static final long MAX_BYTES = 64L << 20;
 
     private final Path dir;
     private final Consumer<String> warnings;
@@ -82,12 +85,12 @@ public final class RunCache {
 
     private JsonNode readJson(Path file) {
         try {
-            JsonNode root = JSON.readTree(file.toFile());
+            JsonNode root = JSON.readTree(SmallFiles.read(file, "cache files", MAX_BYTES));
             if (root == null || !root.path("schema").asText("").equals(SCHEMA)) {
                 throw new IOException("not gradcheck's");
             }
             return root;
-        } catch (NoSuchFileException | java.io.FileNotFoundException e) {
+        } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
             warnings.accept("ignoring " + file + ": " + CacheFiles.firstLine(e));

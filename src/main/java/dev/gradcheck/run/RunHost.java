@@ -59,7 +59,14 @@ public interface RunHost {
             public Watch onInterrupt(Runnable interrupt) {
                 Thread hook = new Thread(interrupt, "gradcheck-interrupt");
                 Signals.watch(); // so that the report written in the hook knows which signal ends the JVM
-                Runtime.getRuntime().addShutdownHook(hook);
+                try {
+                    Runtime.getRuntime().addShutdownHook(hook);
+                } catch (IllegalStateException e) {
+                    // the JVM is shutting down already (a signal came while the run was being readied): the run is
+                    // interrupted before it starts, as the hook would have
+                    interrupt.run();
+                    return () -> { };
+                }
                 return () -> {
                     try {
                         Runtime.getRuntime().removeShutdownHook(hook);

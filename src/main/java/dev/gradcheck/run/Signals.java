@@ -33,12 +33,40 @@ public final class Signals {
                 SignalHandler[] previous = new SignalHandler[1];
                 previous[0] = Signal.handle(signal, s -> {
                     received = s;
+                    if (previous[0] != SignalHandler.SIG_IGN) {
+                        haltIfStuck(s);
+                    }
                     handOn(previous[0], s);
                 });
             } catch (IllegalArgumentException e) {
                 // not on this platform, or reserved (java -Xrs, nohup's ignored SIGHUP): the JVM keeps its own way
             }
         }
+    }
+
+    /**
+     * How long the shutdown hooks (the interrupted run's report) may take before the JVM is ended without them: a
+     * hook blocked on something that never comes (a FIFO, a lock held by a thread blocked on one) would otherwise
+     * keep the process alive after SIGTERM until SIGKILL. The report is moved into place whole, so ending while it is
+     * written leaves no half report.
+     */
+    static final long GRACE_MILLIS = Long.getLong("gradcheck.signal.grace.ms", 20_000); // shorter in tests
+
+    /** Ends the JVM with the signal's code if it is still running {@link #GRACE_MILLIS} after the signal. */
+    private static void haltIfStuck(Signal s) {
+        Thread watchdog = new Thread(() -> {
+            try {
+                Thread.sleep(GRACE_MILLIS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            System.err.println("gradcheck: still not ended " + GRACE_MILLIS / 1000 + " s after SIG" + s.getName()
+                    + "; exiting without waiting for the report");
+            System.err.flush();
+            Runtime.getRuntime().halt(128 + s.getNumber());
+        }, "gradcheck-signal-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
     }
 
     /** The JVM's own handler exits with 128 + the number; a native default cannot be called from Java: do as it. */

@@ -36,6 +36,12 @@ public record ProjectFile(Path file, Path root, List<Path> paths, List<Path> plu
 
     public static final String NAME = "gradcheck.yaml";
 
+    /**
+     * A project file is a few lines of settings; one larger than this is not one (--config /dev/zero, a log named
+     * by mistake) and is refused before it is read, not read until the heap runs out.
+     */
+    static final long MAX_BYTES = 1L << 20;
+
     /** One command's settings, and where its key is. */
     public record Section(String command, SourcePos pos, List<Setting> settings) {}
 
@@ -53,7 +59,9 @@ public record ProjectFile(Path file, Path root, List<Path> paths, List<Path> plu
     public static Optional<Path> find(Path directory) {
         for (Path dir = directory.toAbsolutePath().normalize(); dir != null; dir = dir.getParent()) {
             Path candidate = dir.resolve(NAME);
-            if (Files.isRegularFile(candidate)) {
+            // a FIFO or device by that name is found too, so that reading it refuses it by name rather than the
+            // project's settings being silently left out
+            if (Files.exists(candidate) && !Files.isDirectory(candidate)) {
                 return Optional.of(candidate);
             }
         }
@@ -68,7 +76,7 @@ public record ProjectFile(Path file, Path root, List<Path> paths, List<Path> plu
         Path absolute = file.toAbsolutePath().normalize();
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            text = new String(SmallFiles.read(file, "project files", MAX_BYTES), StandardCharsets.UTF_8);
         } catch (IOException | RuntimeException e) {
             throw new InvalidSpecException(SourcePos.ofFile(name), "cannot read the project file: "
                     + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));

@@ -2,6 +2,7 @@ package dev.gradcheck.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,11 +10,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The CI options of {@code check}: --last-failed / --failed-first from the cache, --tag, --only globs,
@@ -111,6 +115,26 @@ class CiOptionsTest {
         Cli r = check("--last-failed", "--only", "c-pass");
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.err().contains("warning: ignoring " + cache.resolve("lastfailed.json")), r.err());
+    }
+
+    /**
+     * The cache is advisory: a FIFO in it (which blocks whoever opens it until a writer comes) is refused by name,
+     * unopened, with a warning, and the run goes on; the run's record replaces it.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"lastfailed.json", "durations.json"})
+    void aFifoInTheCacheIsAWarningNotAHang(String name) throws Exception {
+        Path fifo = Files.createDirectories(cache).resolve(name);
+        for (String option : List.of("--last-failed", "--failed-first", "--quiet")) {
+            Files.deleteIfExists(fifo);
+            assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+            Cli r = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> check(option, "--only", "c-pass",
+                    "--shard", "1/1"), option);
+            assertEquals(0, r.exit(), option + ": " + r.err());
+            assertTrue(r.err().contains("warning: ignoring " + (name.startsWith("d") ? "the cache's durations: " : "")
+                    + fifo + ": not a regular file (a FIFO)"), option + ": " + r.err());
+            assertTrue(Files.isRegularFile(fifo), "the run's record replaced it");
+        }
     }
 
     @Test

@@ -69,7 +69,8 @@ class LimitsTest {
         assertTrue(jobs.err().contains("--jobs must be at least 1, got 0"), jobs.err());
         Cli timeout = Cli.run("check", ".", "--timeout", "-1");
         assertEquals(2, timeout.exit());
-        assertTrue(timeout.err().contains("--timeout must be > 0 seconds, got -1.0"), timeout.err());
+        assertTrue(timeout.err().contains("Invalid value for option '--timeout': must be > 0 seconds, got -1"),
+                timeout.err());
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.gradcheck.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -157,5 +159,51 @@ class ProjectFileTest {
         Cli r = Cli.runIn(below, "check");
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("no PATH given, and no paths: in a project file"), r.err());
+    }
+
+    @Test
+    void aNegativeTimeoutInTheFileIsRefusedAtItsPosition() throws IOException {
+        projectFile("""
+                paths: [specs]
+                check: {timeout: -5}
+                """);
+        Cli r = Cli.runIn(below, "check");
+        assertEquals(2, r.exit(), r.err());
+        String file = root.resolve("gradcheck.yaml").toString();
+        assertTrue(r.err().contains(file + ":2:18: timeout: Invalid value for 'timeout': must be > 0 seconds, got -5"),
+                r.err());
+    }
+
+    @Test
+    void aDeviceAsTheProjectFileIsOneLineAndExitTwoNotAnOutOfMemoryTrace() {
+        Cli r = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> Cli.runIn(below, "check", "--config",
+                "/dev/zero", "specs"));
+        assertEquals(2, r.exit(), r.err());
+        assertEquals("gradcheck: /dev/zero:1:1: cannot read the project file: not a regular file (a character device);"
+                + " only regular files are read as project files, this one was not read", r.err().strip());
+        assertEquals("", r.out());
+    }
+
+    @Test
+    void aProjectFileOverOneMebibyteIsRefusedUnread() throws IOException {
+        projectFile("paths: [specs]\n" + "#".repeat(1 << 20) + "\n");
+        Cli r = Cli.runIn(below, "check");
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("cannot read the project file: larger than 1024 KiB"), r.err());
+    }
+
+    /** A FIFO blocks whoever opens it until a writer comes: found or named, it is refused by name, unopened. */
+    @Test
+    void aFifoAsTheProjectFileIsRefusedNotWaitedOn() throws Exception {
+        Path fifo = root.resolve("gradcheck.yaml");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        Cli found = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> Cli.runIn(below, "check", "specs"));
+        assertEquals(2, found.exit(), found.err());
+        assertTrue(found.err().contains(fifo + ":1:1: cannot read the project file: not a regular file (a FIFO)"),
+                found.err());
+        Cli named = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> Cli.runIn(below, "check", "--config",
+                fifo.toString(), "specs"));
+        assertEquals(2, named.exit(), named.err());
+        assertTrue(named.err().contains("not a regular file (a FIFO)"), named.err());
     }
 }

@@ -141,4 +141,79 @@ class WorkerCheckTest {
             front.destroyForcibly();
         }
     }
+
+    /** The test front end, checking {@code args}, its stderr to stderr.txt; {@code jvm}: options of its JVM. */
+    private Process frontEnd(List<String> jvm, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path")));
+        command.addAll(jvm);
+        command.add(TestFrontEnd.class.getName());
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectError(dir.resolve("stderr.txt").toFile()).start();
+    }
+
+    /**
+     * A signal while the run is being readied (specs read, engines starting): a report all the same, the new one,
+     * marked interrupted, with the signal's exit code. The earlier run's report is removed as the run starts, so
+     * none survives to be published as this run's. Signalled the moment the old report is gone, and a little later.
+     */
+    @ParameterizedTest
+    @CsvSource({"0", "300"})
+    void aSignalBeforeAnyCheckFinishedWritesAnInterruptedReportInPlaceOfTheStaleOne(long delayMillis)
+            throws Exception {
+        Path file = dir.resolve("slow.yaml");
+        Files.writeString(file, "name: hangs\nop: test-sleep\nattrs: {seconds: 600}\ninputs: {x: {shape: [2]}}\n");
+        Path report = Files.writeString(dir.resolve("r.json"), "{\"stale\": true}");
+        Process front = frontEnd(List.of(), "check", file.toString(), "--format", "json", "--output",
+                report.toString());
+        try {
+            for (int i = 0; i < 60_000 && Files.exists(report); i++) {
+                Thread.sleep(1);
+            }
+            assertFalse(Files.exists(report), "the stale report was never removed");
+            Thread.sleep(delayMillis);
+            new ProcessBuilder("kill", "-TERM", Long.toString(front.pid())).start().waitFor();
+            assertTrue(front.waitFor(60, TimeUnit.SECONDS));
+            String err = Files.readString(dir.resolve("stderr.txt"));
+            assertEquals(143, front.exitValue(), err);
+            JsonNode json = new ObjectMapper().readTree(Files.readString(report));
+            assertFalse(json.has("stale"), json.toString());
+            assertEquals(0, json.at("/summary/total").asInt(), json.toString());
+            assertTrue(json.at("/summary/interrupted").asBoolean(), json.toString());
+            assertEquals(143, json.at("/summary/exit_code").asInt(), json.toString());
+            assertTrue(err.contains("interrupted by SIGTERM before any check finished"), err);
+        } finally {
+            front.destroyForcibly();
+        }
+    }
+
+    /**
+     * SIGTERM ends the process whatever its report is blocked on: here an --output FIFO that nobody reads, which
+     * the report's hook waits on for ever. After a grace (shortened here) the process ends with the signal's code.
+     */
+    @Test
+    void aSignalEndsTheProcessEvenWhenItsReportCannotBeWritten() throws Exception {
+        Path marker = dir.resolve("sleeping");
+        Path file = dir.resolve("slow.yaml");
+        Files.writeString(file, "name: hangs\nop: test-sleep\nattrs: {seconds: 600, marker: '" + marker
+                + "'}\ninputs: {x: {shape: [2]}}\n");
+        Path fifo = dir.resolve("unread.fifo");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        Process front = frontEnd(List.of("-Dgradcheck.signal.grace.ms=2000"), "check", file.toString(), "--format",
+                "json", "--output", fifo.toString());
+        try {
+            for (int i = 0; i < 1200 && !Files.exists(marker); i++) {
+                Thread.sleep(100);
+            }
+            assertTrue(Files.exists(marker), "the hanging check never started");
+            new ProcessBuilder("kill", "-TERM", Long.toString(front.pid())).start().waitFor();
+            assertTrue(front.waitFor(60, TimeUnit.SECONDS), "still running a minute after SIGTERM");
+            String err = Files.readString(dir.resolve("stderr.txt"));
+            assertEquals(143, front.exitValue(), err);
+            assertTrue(err.contains("gradcheck: still not ended 2 s after SIGTERM; exiting without waiting for the"
+                    + " report"), err);
+        } finally {
+            front.destroyForcibly();
+        }
+    }
 }

@@ -1,13 +1,15 @@
 package dev.gradcheck.cli.options;
 
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.TypeConversionException;
 
 /** {@code --timeout SECONDS}: one check's time limit in a worker, declared and checked once for check and the shell. */
 public final class TimeoutOption {
 
-    @Option(names = "--timeout", paramLabel = "SECONDS",
+    @Option(names = "--timeout", paramLabel = "SECONDS", converter = Positive.class,
             description = "Time limit of one check in a worker (a spec's timeout: wins; default: "
                     + "300). A check over it ends as TIMEOUT and its worker is replaced. Loading the plugins has"
                     + " the same limit (default: 60): one that takes longer is a usage error.")
@@ -19,5 +21,25 @@ public final class TimeoutOption {
             throw new ParameterException(command.commandLine(), "--timeout must be > 0 seconds, got " + seconds);
         }
         return seconds;
+    }
+
+    /**
+     * Refuses a limit not above 0 as the value is converted, so that a project file's {@code timeout: -5} is
+     * refused at its file:line:col as {@code timeout: x} is (the file's values go through the converters).
+     */
+    public static final class Positive implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            double seconds;
+            try {
+                seconds = Double.parseDouble(value.trim());
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("'" + value + "' is not a double");
+            }
+            if (!(seconds > 0)) {
+                throw new TypeConversionException("must be > 0 seconds, got " + value);
+            }
+            return seconds;
+        }
     }
 }

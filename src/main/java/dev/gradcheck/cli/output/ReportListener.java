@@ -65,7 +65,7 @@ public final class ReportListener implements RunListener {
 
     @Override
     public synchronized void runInterrupted(RunOutcome outcome) {
-        if (written) {
+        if (written || writer.written()) { // this run's report is out (the end's, or the one written while readying)
             return;
         }
         List<CheckResult> results = outcome.results();

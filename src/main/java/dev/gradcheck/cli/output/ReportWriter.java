@@ -51,6 +51,11 @@ public final class ReportWriter {
     private final boolean quiet;
     private final int columns;
     private LiveTable live;
+    /** The report file {@link #prepare} removed (the target, links followed), with its permissions; or null. */
+    private Path removed;
+    private Set<PosixFilePermission> removedPermissions;
+    /** A report was written (at the end, or by a signal's hook): no second one, and no rows after it. */
+    private boolean written;
 
     /**
      * @param color    --color: whether the table is coloured, given where it goes (stdout: the terminal, or not)
@@ -71,7 +76,9 @@ public final class ReportWriter {
      * Readies {@code --output} before the work whose report it is, so that a run's results are not lost at its end
      * to a path that cannot be written: missing parent directories are created (as for a CI artifact under
      * build/reports/); a directory, a path through a regular file, or a place not writable is refused now, with one
-     * line on stderr saying why.
+     * line on stderr saying why. A regular file already there (an earlier run's report) is removed now, so that a
+     * run that ends without writing its report (SIGKILL) leaves no stale report for CI to publish as its own; the
+     * new report keeps its permissions and the link that led to it.
      *
      * @return whether the report can be written there (or goes to stdout)
      */
@@ -96,9 +103,18 @@ public final class ReportWriter {
             if (existing != null && !existing.isRegularFile()) { // a device or FIFO, written in place
                 return Files.isWritable(output) ? null : "permission denied: " + output;
             }
-            Path parent = (existing == null ? output.toAbsolutePath() : output.toRealPath()).getParent();
+            Path target = existing == null ? output.toAbsolutePath() : output.toRealPath();
+            Path parent = target.getParent();
             Files.createDirectories(parent);
-            return Files.isWritable(parent) ? null : "permission denied: " + parent;
+            if (!Files.isWritable(parent)) {
+                return "permission denied: " + parent;
+            }
+            if (existing != null) {
+                removedPermissions = permissions(target);
+                Files.delete(target);
+                removed = target;
+            }
+            return null;
         } catch (java.nio.file.FileAlreadyExistsException e) {
             return "not a directory: " + e.getFile();
         } catch (IOException e) {
@@ -110,15 +126,15 @@ public final class ReportWriter {
      * The run's rows are known: a report on stdout in a format that streams starts now, laid out for them (the
      * table is the one that streams, and LiveTable writes it).
      */
-    void begin(List<PlannedCheck> planned) {
-        if (format.streams() && output == null) {
+    synchronized void begin(List<PlannedCheck> planned) {
+        if (format.streams() && output == null && !written) {
             live = new LiveTable(planned, context(false), console.out());
         }
     }
 
     /** A check finished: the live table writes its row when every row before it is written. */
-    void finished(int index, CheckResult result) {
-        if (live != null) {
+    synchronized void finished(int index, CheckResult result) {
+        if (live != null && !written) {
             live.finished(index, result);
         }
     }
@@ -127,15 +143,26 @@ public final class ReportWriter {
      * @param interrupted the run was cut short: the report says so
      * @param run         when and where the run was, its shard, each check's origin, fail-fast's stop
      * @return false when the report could not be written to {@code --output} (the reason is on stderr); a failed
-     *         write to stdout is the entry point's to find and say ({@code Main.exitAfterWriting})
+     *         write to stdout is the entry point's to find and say ({@code Main.exitAfterWriting}); true, writing
+     *         nothing, when a report was written already (by a signal's hook while the run was being readied)
      */
-    public boolean write(List<CheckResult> results, Summary summary, boolean interrupted, RunDetails run) {
+    public synchronized boolean write(List<CheckResult> results, Summary summary, boolean interrupted,
+                                      RunDetails run) {
+        if (written) {
+            return true;
+        }
+        written = true;
         ReportContext ctx = context(interrupted).with(run);
         if (live != null) {
             live.end(results, summary, ctx);
             return true;
         }
         return emit(w -> format.renderer().render(results, summary, ctx, w), SummaryLine.of(summary, ctx));
+    }
+
+    /** Whether a report was written: whoever comes second writes nothing and says nothing. */
+    public synchronized boolean written() {
+        return written;
     }
 
     /** Text that is not a report ({@code --collect-only}'s listing), where a report would go. */
@@ -155,6 +182,11 @@ public final class ReportWriter {
                 console.out().flush();
                 return true;
             }
+            if (removed != null) { // the earlier report, removed by prepare (a link to it now leads nowhere)
+                replace(removed, body, removedPermissions);
+                console.err().println(summaryLine + " -> " + output);
+                return true;
+            }
             BasicFileAttributes existing = attributes(output);
             if (existing != null && existing.isDirectory()) {
                 throw new IOException("is a directory");
@@ -162,7 +194,8 @@ public final class ReportWriter {
             if (existing != null && !existing.isRegularFile()) {
                 writeInPlace(body);
             } else {
-                replace(existing == null ? output.toAbsolutePath() : output.toRealPath(), body);
+                Path target = existing == null ? output.toAbsolutePath() : output.toRealPath();
+                replace(target, body, permissions(target));
             }
             console.err().println(summaryLine + " -> " + output);
             return true;
@@ -185,27 +218,36 @@ public final class ReportWriter {
     }
 
     /** A regular file (or none yet): written whole beside {@code target}, then moved over it in one step. */
-    private void replace(Path target, Body body) throws IOException {
+    private void replace(Path target, Body body, Set<PosixFilePermission> permissions) throws IOException {
         Path tmp = Files.createTempFile(target.getParent(), ".gradcheck-", ".tmp");
         try {
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
                 body.writeTo(w);
             }
-            keepPermissions(target, tmp);
+            setPermissions(tmp, permissions);
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {
             Files.deleteIfExists(tmp); // after a failed write (a full disk): no half report left behind
         }
     }
 
-    /** The replaced file's permissions, or rw-r--r-- for a new one (a temporary file starts private). */
-    private static void keepPermissions(Path target, Path tmp) {
+    /** The permissions a report replacing {@code target} gets: its own, or rw-r--r-- for a new one; null unknown. */
+    private static Set<PosixFilePermission> permissions(Path target) {
         try {
-            Set<PosixFilePermission> permissions = Files.exists(target) ? Files.getPosixFilePermissions(target)
-                    : NEW_FILE;
-            Files.setPosixFilePermissions(tmp, permissions);
+            return Files.exists(target) ? Files.getPosixFilePermissions(target) : NEW_FILE;
         } catch (IOException | UnsupportedOperationException e) {
-            // not a POSIX file system, or not ours to read: the report is still written
+            return null; // not a POSIX file system, or not ours to read
+        }
+    }
+
+    /** A temporary file starts private: it gets the permissions of the report it becomes. */
+    private static void setPermissions(Path tmp, Set<PosixFilePermission> permissions) {
+        try {
+            if (permissions != null) {
+                Files.setPosixFilePermissions(tmp, permissions);
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            // not a POSIX file system: the report is still written
         }
     }
 
