@@ -4,6 +4,7 @@ import dev.gradcheck.backend.BackendFactory;
 import dev.gradcheck.backend.EngineOutput;
 import dev.gradcheck.backend.EnginePool;
 import dev.gradcheck.backend.WorkerOptions;
+import dev.gradcheck.cli.options.Bounds;
 import dev.gradcheck.cli.options.CheckingOptions;
 import dev.gradcheck.cli.options.ColorMode;
 import dev.gradcheck.cli.options.ColorOption;
@@ -101,7 +102,7 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
                     + " how many checks did not run.")
     boolean failFast;
 
-    @Option(names = "--durations", paramLabel = "N",
+    @Option(names = "--durations", paramLabel = "N", converter = Bounds.NotNegative.class,
             description = "After the report, list the N slowest checks on stderr (0: every check).")
     Integer durations;
 
@@ -118,7 +119,7 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
                     + " by default it is kept with each check (the JSON report's log, and under an ERROR row).")
     boolean verbose;
 
-    @Option(names = {"-j", "--jobs"}, paramLabel = "N", defaultValue = "1",
+    @Option(names = {"-j", "--jobs"}, paramLabel = "N", defaultValue = "1", converter = Bounds.AtLeastOne.class,
             description = "CPU worker JVMs checking specs side by side (default: ${DEFAULT-VALUE}). Each costs about"
                     + " 2 s to start and its own ND4J threads: more than the number of cores rarely helps.")
     int jobs;
@@ -228,15 +229,6 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
 
     @Override
     void validate() {
-        checking.overrides(command); // throws the usage error of a bad checking option; configure asks again
-        if (jobs < 1) {
-            throw new ParameterException(command.commandLine(), "--jobs must be at least 1, got " + jobs);
-        }
-        timeoutOption.seconds(command); // the same, for --timeout
-        if (durations != null && durations < 0) {
-            throw new ParameterException(command.commandLine(), "--durations must be 0 (every check) or more, got "
-                    + durations);
-        }
         if (collectOnly && format.listing() == ReportFormat.Listing.NONE) {
             throw new ParameterException(command.commandLine(), "--collect-only lists specs as a table or JSON;"
                     + " --format " + format.cliName() + " describes checks that ran");
@@ -283,7 +275,7 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
 
     /** What the options ask of a run of these specs. */
     private RunConfiguration runConfiguration(List<LoadedSpec> specs, PluginSet plugins) {
-        Overrides overrides = checking.overrides(command);
+        Overrides overrides = checking.overrides();
         if (overrides.threads() == null && jobs > 1 && !inProcess.enabled()) { // the workers share the processors
             overrides = overrides.withThreads(CheckOptions.defaultThreads(jobs));
         }

@@ -118,7 +118,7 @@ public final class ExplainCommand extends AbstractCommand<ExplainCommand.Work> {
     @Override
     int execute(Work work, Start start) throws InterruptedException {
         Console console = start.console();
-        RunConfiguration config = RunConfiguration.builder(work.specs()).overrides(checking.overrides(command))
+        RunConfiguration config = RunConfiguration.builder(work.specs()).overrides(checking.overrides())
                 .inWorkers(!inProcess.enabled() && workers != null).plugins(work.plugins())
                 .jacobians(JacobianCapture.ALL).build();
         RunOutcome outcome = host.run(config);

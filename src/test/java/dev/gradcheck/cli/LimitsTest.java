@@ -66,7 +66,7 @@ class LimitsTest {
     void jobsAndTimeoutMustBePositive() {
         Cli jobs = Cli.run("check", ".", "--jobs", "0");
         assertEquals(2, jobs.exit());
-        assertTrue(jobs.err().contains("--jobs must be at least 1, got 0"), jobs.err());
+        assertTrue(jobs.err().contains("Invalid value for option '--jobs': must be at least 1, got 0"), jobs.err());
         Cli timeout = Cli.run("check", ".", "--timeout", "-1");
         assertEquals(2, timeout.exit());
         assertTrue(timeout.err().contains("Invalid value for option '--timeout': must be > 0 seconds, got -1"),

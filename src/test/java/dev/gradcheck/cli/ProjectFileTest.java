@@ -175,6 +175,25 @@ class ProjectFileTest {
     }
 
     @Test
+    void eachNumberOutOfItsRangeInTheFileIsRefusedAtItsPosition() throws IOException {
+        String file = root.resolve("gradcheck.yaml").toString();
+        String[][] cases = {
+            {"jobs: 0", ":2:15: jobs: Invalid value for 'jobs': must be at least 1, got 0"},
+            {"durations: -1", ":2:20: durations: Invalid value for 'durations': must be 0 or more, got -1"},
+            {"order: 3", ":2:16: order: Invalid value for 'order': must be 1 or 2, got 3"},
+            {"threads: 0", ":2:18: threads: Invalid value for 'threads': must be between 1 and 64, got 0"},
+            {"max_elements: 0", ":2:23: max_elements: Invalid value for 'max_elements': must be a positive integer,"
+                    + " got 0"},
+            {"nondet_tol: -1", ":2:21: nondet_tol: Invalid value for 'nondet_tol': must be finite and >= 0, got -1"}};
+        for (String[] c : cases) {
+            projectFile("paths: [specs]\ncheck: {" + c[0] + "}\n");
+            Cli r = Cli.runIn(below, "check");
+            assertEquals(2, r.exit(), c[0] + ": " + r.err());
+            assertTrue(r.err().contains(file + c[1]), c[0] + ": " + r.err());
+        }
+    }
+
+    @Test
     void aDeviceAsTheProjectFileIsOneLineAndExitTwoNotAnOutOfMemoryTrace() {
         Cli r = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> Cli.runIn(below, "check", "--config",
                 "/dev/zero", "specs"));

@@ -2,7 +2,6 @@ package dev.gradcheck.cli.options;
 
 import dev.gradcheck.result.Mode;
 import dev.gradcheck.result.Stencil;
-import dev.gradcheck.spec.CheckOptions;
 import dev.gradcheck.spec.Overrides;
 import dev.gradcheck.spec.Suggestions;
 import java.util.Arrays;
@@ -31,7 +30,7 @@ public final class CheckingOptions {
                     + " ${sys:" + MODES_PROPERTY + "}. Default: each spec's mode.")
     Mode mode;
 
-    @Option(names = "--order", paramLabel = "N",
+    @Option(names = "--order", paramLabel = "N", converter = Bounds.Order.class,
             description = "1, or 2 to check the backward's own gradient (and H*w for scalar outputs) too.")
     Integer order;
 
@@ -40,11 +39,11 @@ public final class CheckingOptions {
                     + " (O(d^6)); the higher orders help where third derivatives are large.")
     Stencil stencil;
 
-    @Option(names = "--max-elements", paramLabel = "N",
+    @Option(names = "--max-elements", paramLabel = "N", converter = Bounds.MaxElements.class,
             description = "Check a seeded sample of at most N elements per input (and N output rows).")
     Integer maxElements;
 
-    @Option(names = "--nondet-tol", paramLabel = "X",
+    @Option(names = "--nondet-tol", paramLabel = "X", converter = Bounds.NondetTol.class,
             description = "Largest difference allowed between two runs of the same backward (default 0).")
     Double nondetTol;
 
@@ -58,28 +57,13 @@ public final class CheckingOptions {
                     + " --no-compress computes both sides line by line.")
     Boolean compress;
 
-    @Option(names = "--threads", paramLabel = "N",
+    @Option(names = "--threads", paramLabel = "N", converter = Bounds.Threads.class,
             description = "Threads evaluating one check's rows and columns (default: the processors, at most 8,"
                     + " shared by --jobs); results are the same for any N.")
     Integer threads;
 
-    /** The options as overrides; validated here so a bad value is a usage error before any spec runs. */
-    public Overrides overrides(CommandLine.Model.CommandSpec command) {
-        if (order != null && !CheckOptions.validOrder(order)) {
-            throw new CommandLine.ParameterException(command.commandLine(), "--order must be 1 or 2, got " + order);
-        }
-        if (maxElements != null && !CheckOptions.validMaxElements(maxElements)) {
-            throw new CommandLine.ParameterException(command.commandLine(),
-                    "--max-elements must be a positive integer, got " + maxElements);
-        }
-        if (nondetTol != null && !CheckOptions.validNondetTol(nondetTol)) {
-            throw new CommandLine.ParameterException(command.commandLine(), "--nondet-tol must be finite and >= 0, got "
-                    + nondetTol);
-        }
-        if (threads != null && !CheckOptions.validThreads(threads)) {
-            throw new CommandLine.ParameterException(command.commandLine(), "--threads must be between 1 and "
-                    + CheckOptions.MAX_THREADS + ", got " + threads);
-        }
+    /** The options as overrides (each value was checked as it was converted: {@link Bounds}). */
+    public Overrides overrides() {
         return new Overrides(mode, order, stencil, maxElements, nondetTol, resample, compress, threads);
     }
 
