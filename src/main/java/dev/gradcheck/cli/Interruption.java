@@ -1,5 +1,7 @@
 package dev.gradcheck.cli;
 
+import dev.gradcheck.run.Signals;
+
 /**
  * What a signal does to a {@code check} at each moment after its arguments are parsed. The JVM ends on SIGINT,
  * SIGTERM or SIGHUP once its shutdown hooks return, so the one hook, added as the command starts, must write the
@@ -41,6 +43,9 @@ final class Interruption {
 
     /** The signal's hook: does what the command's moment asks, after waiting (bounded) for the writer. */
     void interrupt() {
+        if (Signals.exitCalledWithoutSignal()) {
+            return; // no signal: an exit called while the command ran (a plugin's) is said by whoever caught it
+        }
         Runnable now;
         synchronized (this) {
             signalled = true;

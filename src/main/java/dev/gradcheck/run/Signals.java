@@ -84,6 +84,25 @@ public final class Signals {
     /** What a shell exits with after Ctrl-C (SIGINT, signal 2): the code the JVM exits with then. */
     private static final int CTRL_C = 128 + 2;
 
+    /**
+     * Whether the JVM is shutting down because code called {@code System.exit} rather than for a signal noted here:
+     * a hook that reports an interruption has nothing to report then (a plugin's exit while loading is its loader's
+     * guard's to say).
+     */
+    public static boolean exitCalledWithoutSignal() {
+        if (received != null) {
+            return false;
+        }
+        for (StackTraceElement[] stack : Thread.getAllStackTraces().values()) {
+            for (StackTraceElement frame : stack) {
+                if (frame.getClassName().equals("java.lang.Runtime") && frame.getMethodName().equals("exit")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** The exit code of the shutdown under way: 128 + the signal's number, or 130 (Ctrl-C) when none was noted. */
     public static int exitCode() {
         Signal s = received;
