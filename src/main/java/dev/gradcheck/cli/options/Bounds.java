@@ -51,8 +51,21 @@ public final class Bounds {
     }
 
     /** {@code --nondet-tol}: finite and 0 or more. */
-    public static final class NondetTol implements ITypeConverter<Double> {
-        private final DoublePredicate valid = CheckOptions::validNondetTol;
+    public static final class NondetTol extends Real {
+        public NondetTol() {
+            super(CheckOptions::validNondetTol, "must be finite and >= 0");
+        }
+    }
+
+    /** A real number within a range; the message says the range and the value given. */
+    public abstract static class Real implements ITypeConverter<Double> {
+        private final DoublePredicate valid;
+        private final String range;
+
+        protected Real(DoublePredicate valid, String range) {
+            this.valid = valid;
+            this.range = range;
+        }
 
         @Override
         public Double convert(String value) {
@@ -60,10 +73,10 @@ public final class Bounds {
             try {
                 x = Double.parseDouble(value.trim());
             } catch (NumberFormatException e) {
-                throw new TypeConversionException("'" + value + "' is not a number");
+                throw new TypeConversionException("'" + value + "' is not a double");
             }
             if (!valid.test(x)) {
-                throw new TypeConversionException("must be finite and >= 0, got " + value);
+                throw new TypeConversionException(range + ", got " + value);
             }
             return x;
         }

@@ -1,10 +1,8 @@
 package dev.gradcheck.cli.options;
 
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.TypeConversionException;
 
 /** {@code --timeout SECONDS}: one check's time limit in a worker, declared and checked once for check and the shell. */
 public final class TimeoutOption {
@@ -27,19 +25,9 @@ public final class TimeoutOption {
      * Refuses a limit not above 0 as the value is converted, so that a project file's {@code timeout: -5} is
      * refused at its file:line:col as {@code timeout: x} is (the file's values go through the converters).
      */
-    public static final class Positive implements ITypeConverter<Double> {
-        @Override
-        public Double convert(String value) {
-            double seconds;
-            try {
-                seconds = Double.parseDouble(value.trim());
-            } catch (NumberFormatException e) {
-                throw new TypeConversionException("'" + value + "' is not a double");
-            }
-            if (!(seconds > 0)) {
-                throw new TypeConversionException("must be > 0 seconds, got " + value);
-            }
-            return seconds;
+    public static final class Positive extends Bounds.Real {
+        public Positive() {
+            super(seconds -> seconds > 0, "must be > 0 seconds");
         }
     }
 }
