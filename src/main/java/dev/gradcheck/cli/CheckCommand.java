@@ -38,6 +38,7 @@ import dev.gradcheck.run.RunHost;
 import dev.gradcheck.run.RunListener;
 import dev.gradcheck.run.RunOutcome;
 import dev.gradcheck.run.RunSession;
+import dev.gradcheck.run.Shard;
 import dev.gradcheck.spec.CheckOptions;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.Overrides;
@@ -261,7 +262,7 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
         if (inProcess.enabled() && jobs > 1) {
             err.println("gradcheck: --jobs applies to worker JVMs; --in-process checks one spec at a time");
         }
-        PluginSet plugins = start.plugins(pluginOptions, timeoutOption.seconds(command));
+        PluginSet plugins = start.plugins(pluginOptions, timeoutOption.seconds());
         if (plugins == null) {
             return null;
         }
@@ -282,7 +283,7 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
         return RunConfiguration.builder(specs).overrides(overrides)
                 .engines(engineChoice == null ? null : engineChoice.engines())
                 .inWorkers(!inProcess.enabled() && workerOptions != null).jobs(jobs)
-                .timeout(timeoutOption.seconds(command)).maxMemory(maxMemory.bytes).plugins(plugins)
+                .timeout(timeoutOption.seconds()).maxMemory(maxMemory.bytes).plugins(plugins)
                 .failFast(failFast).jacobians(capture()).build();
     }
 
@@ -353,7 +354,7 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
     }
 
     /** When and where this run is, its shard, and each check's id (from its location and name). */
-    private RunDetails details(OffsetDateTime startedAt, dev.gradcheck.run.Shard selectedShard, SpecIds ids) {
+    private RunDetails details(OffsetDateTime startedAt, Shard selectedShard, SpecIds ids) {
         String shard = selectedShard == null ? null : selectedShard.toString();
         return new RunDetails(startedAt, HostName.of(workspace.env()), shard, 0, false,
                 r -> new RunDetails.CheckOrigin(ids.of(SpecIds.fileOf(r.location()), r.name()), shard), List.of());

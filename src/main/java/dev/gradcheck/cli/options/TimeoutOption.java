@@ -1,8 +1,6 @@
 package dev.gradcheck.cli.options;
 
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 
 /** {@code --timeout SECONDS}: one check's time limit in a worker, declared and checked once for check and the shell. */
 public final class TimeoutOption {
@@ -13,11 +11,8 @@ public final class TimeoutOption {
                     + " the same limit (default: 60): one that takes longer is a usage error.")
     Double seconds;
 
-    /** The limit given, or null for the default; one that is not above 0 is a usage error of {@code command}. */
-    public Double seconds(CommandSpec command) {
-        if (seconds != null && !(seconds > 0)) {
-            throw new ParameterException(command.commandLine(), "--timeout must be > 0 seconds, got " + seconds);
-        }
+    /** The limit given (above 0: {@link Positive} refused any other as it was converted), or null for the default. */
+    public Double seconds() {
         return seconds;
     }
 

@@ -104,7 +104,7 @@ public final class ShellCommand implements Callable<Integer>, ExitCodeHelp {
     @Override
     public Integer call() throws IOException {
         Console console = Console.of(command);
-        Double timeout = timeoutOption.seconds(command);
+        Double timeout = timeoutOption.seconds();
         PluginSet plugins = pluginOptions.loadOrReport(console.err(), List.of(), timeout);
         if (plugins == null) {
             return ExitCode.USAGE.code();
