@@ -231,12 +231,16 @@ final class FastCheck implements CheckMode {
         if (failed.isEmpty()) {
             return results;
         }
-        if (!budget.fits(new FullCheck().footprint(BlockSizes.of(t, s)).bytes())) {
-            results.replaceAll(r -> r.verdict().passed() ? r : r.withNote("too large to recheck in full under"
-                    + " --max-memory: rerun with max_elements to see the worst element"));
-            return results;
+        if (budget.fits(new FullCheck().footprint(BlockSizes.of(t, s)).bytes())) {
+            try {
+                return withFullRecheck(results, FullCheck.blocks(t, s, List.copyOf(failed), budget));
+            } catch (OverBudget e) {
+                // the compressed evaluations could not settle the blocks, and dense ones do not fit: as below
+            }
         }
-        return withFullRecheck(results, FullCheck.blocks(t, s, List.copyOf(failed)));
+        results.replaceAll(r -> r.verdict().passed() ? r : r.withNote("too large to recheck in full under"
+                + " --max-memory: rerun with max_elements to see the worst element"));
+        return results;
     }
 
     private static double rootSumOfSquares(double[] g, double[] u) {

@@ -79,6 +79,9 @@ interface NumericalError {
         @Override
         public double at(int row, int col) {
             double rounding = rounding(stencil, rowMagnitudes[row], colSteps[col]);
+            if (measured.isEmpty()) {
+                return rounding;
+            }
             Double m = measured.get(key(row, col));
             return m == null ? rounding : Math.max(rounding, m);
         }
