@@ -61,7 +61,7 @@ final class FullCheck implements CheckMode {
         try (ParallelLines threads = new ParallelLines(s.threads())) {
             if (CompressedJacobians.denseBecause(s, t.reference().clippedGraph().isPresent(), loosestRule(t, s))
                     != null) {
-                requireDenseFits(t, s, budget);
+                requireDenseFits(t, s, budget, null);
                 return denseBlocks(t, s, inputs, threads);
             }
             TwoSidedCompression.Attempt twoSided = TwoSidedCompression.attempt(t, s, inputs, threads, budget,
@@ -71,14 +71,13 @@ final class FullCheck implements CheckMode {
                 // probed there; beyond that, the failing entries' values are the dense check's own already
                 return twoSided.rows();
             }
+            // what the two-sided path cannot settle goes where dense blocks can be computed (the one-sided path
+            // recomputes lines in full, and a block that disagrees anywhere is judged as plain full mode judges it:
+            // kinks probed, ties judged across inputs, diagnoses from dense values), so compression never changes a
+            // verdict
+            requireDenseFits(t, s, budget, twoSided.why());
             List<GradientResult> compressed = compressedBlocks(t, s, inputs, threads);
-            // a block that disagrees anywhere: the target is judged as plain full mode judges it (kinks probed, ties
-            // judged across inputs, masks and diagnoses from dense values), so compression never changes a verdict
-            if (compressed != null) {
-                return compressed;
-            }
-            requireDenseFits(t, s, budget);
-            return denseBlocks(t, s, inputs, threads);
+            return compressed != null ? compressed : denseBlocks(t, s, inputs, threads);
         }
     }
 
@@ -86,12 +85,16 @@ final class FullCheck implements CheckMode {
         return denseFootprint(BlockSizes.of(t, s)).bytes();
     }
 
-    /** Dense blocks from here on: refused, as a spec over the budget is, when they do not fit. */
-    private static void requireDenseFits(CheckTarget t, Settings s, MemoryBudget budget) {
+    /**
+     * Dense blocks from here on: refused, as a spec over the budget is, when they do not fit.
+     *
+     * @param why why the two-sided path did not settle the target, or null when it was not tried
+     */
+    private static void requireDenseFits(CheckTarget t, Settings s, MemoryBudget budget, String why) {
         Footprint dense = denseFootprint(BlockSizes.of(t, s));
         if (!budget.fits(dense.bytes())) {
             throw new OverBudget(new Footprint(dense.bytes(), dense.what()
-                    + ", because the compressed evaluations could not settle every entry"));
+                    + (why == null ? "" : ", needed because both sides compressed could not settle it (" + why + ")")));
         }
     }
 

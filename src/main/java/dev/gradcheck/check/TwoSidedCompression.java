@@ -41,7 +41,7 @@ final class TwoSidedCompression {
      * At most this many entries whose own judgement fails on compressed values are recomputed from their row's and
      * column's own evaluations; more, and the target takes the one-sided path.
      */
-    static final int MAX_RECOMPUTED = 256;
+    static final int MAX_RECOMPUTED = 1024;
 
     /** Evaluations held at once, per thread: each is one vector per cross unit. */
     private static final int BATCH_PER_THREAD = 8;
@@ -142,6 +142,12 @@ final class TwoSidedCompression {
 
         boolean passed() {
             return rows != null && rows.stream().allMatch(r -> r.verdict().passed());
+        }
+
+        /** Why the target was not settled here, in a phrase. */
+        String why() {
+            return declined != null ? declined : screen != null && screen.first() != null ? screen.first()
+                    : "a block disagrees";
         }
     }
 
