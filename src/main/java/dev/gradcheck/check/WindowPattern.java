@@ -49,6 +49,8 @@ final class WindowPattern {
 
     private final long[] outShape;
     private final List<Input> inputs;
+    /** Each input's row windows, computed once ({@link #rankInRow} asks for one per entry). */
+    private final Map<Input, int[]> boxes = new java.util.IdentityHashMap<>();
 
     WindowPattern(long[] outShape, List<Input> inputs) {
         this.outShape = outShape;
@@ -137,21 +139,29 @@ final class WindowPattern {
      * elements in ascending order: {@link #rank} without building the window.
      */
     int rankInRow(int p, Input x, long[] at) {
-        long rest = p;
-        int[] o = new int[outShape.length];
-        for (int d = o.length - 1; d >= 0; d--) {
-            o[d] = (int) (rest % outShape[d]);
-            rest /= outShape[d];
-        }
+        int[] box = boxes.computeIfAbsent(x, this::boxes);
+        int rank = at.length;
         long r = 0;
-        for (int k = 0; k < at.length; k++) {
-            Dim d = x.dims()[k];
-            int last = (int) x.shape()[k] - 1;
-            int lo = d.isWhole() ? 0 : Math.max(0, d.lo(o));
-            int hi = d.isWhole() ? last : Math.min(last, d.lo(o) + d.width() - 1);
+        for (int k = 0; k < rank; k++) {
+            int lo = box[(p * rank + k) * 2];
+            int hi = box[(p * rank + k) * 2 + 1];
             r = r * (hi - lo + 1) + (at[k] - lo);
         }
         return (int) r;
+    }
+
+    /** Every row's window in input x, flat: row p's dimension k at [(p·rank + k)·2], lower end then upper. */
+    private int[] boxes(Input x) {
+        int rank = x.dims().length;
+        int[] flat = new int[Math.multiplyExact(rows(), rank * 2)];
+        for (int p = 0; p < rows(); p++) {
+            int[][] box = window(p, x);
+            for (int k = 0; k < rank; k++) {
+                flat[(p * rank + k) * 2] = box[k][0];
+                flat[(p * rank + k) * 2 + 1] = box[k][1];
+            }
+        }
+        return flat;
     }
 
     /** Whether flat index {@code flat} lies inside a box. */
