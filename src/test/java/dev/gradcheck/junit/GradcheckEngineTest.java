@@ -1,0 +1,123 @@
+package dev.gradcheck.junit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectDirectory;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectFile;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.support.descriptor.FilePosition;
+import org.junit.platform.engine.support.descriptor.FileSource;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Event;
+import org.junit.platform.testkit.engine.EventType;
+import org.opentest4j.AssertionFailedError;
+
+/**
+ * The spec engine run as a build tool runs it (EngineTestKit drives the launcher's events): one container per
+ * file, one test per spec, each ending as its check did, the checks in worker JVMs.
+ */
+@Tag("slow") // starts a worker JVM
+class GradcheckEngineTest {
+
+    /** A correct gradient, a wrong one (ND4J's gather with a repeated index), the same one expected, an invalid one. */
+    static final String SPECS = """
+            name: tanh-passes
+            op: tanh
+            inputs:
+              x: {shape: [2, 3]}
+            ---
+            name: gather-is-wrong
+            op: gather
+            attrs: {dimensions: [0]}
+            inputs:
+              x: {shape: [3, 2], init: {values: [[0.5, -1.0], [1.5, 2.0], [-0.5, 0.25]]}}
+              indices: {shape: [3], dtype: int32, init: {values: [2, 0, 2]}}
+            ---
+            name: gather-known-bug
+            op: gather
+            attrs: {dimensions: [0]}
+            inputs:
+              x: {shape: [3, 2], init: {values: [[0.5, -1.0], [1.5, 2.0], [-0.5, 0.25]]}}
+              indices: {shape: [3], dtype: int32, init: {values: [2, 0, 2]}}
+            expect: fail
+            reason: gather's backward ignores repeated indices
+            ---
+            name: no-such-op
+            op: tanhh
+            inputs:
+              x: {shape: [2]}
+            """;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void eachSpecIsATestThatEndsAsItsCheckDid() throws Exception {
+        Path file = dir.resolve("mixed.yaml");
+        Files.writeString(file, SPECS);
+        EngineExecutionResults results = EngineTestKit.engine(GradcheckTestEngine.ID)
+                .selectors(selectDirectory(dir.toFile())).execute();
+
+        results.containerEvents().assertStatistics(s -> s.started(2).succeeded(2)); // the engine and the file
+        results.testEvents().assertStatistics(s -> s.started(3).succeeded(1).failed(2).skipped(1));
+
+        Event passed = results.testEvents().succeeded().list().get(0);
+        assertEquals("tanh-passes", passed.getTestDescriptor().getDisplayName());
+        FileSource source = (FileSource) passed.getTestDescriptor().getSource().orElseThrow();
+        assertEquals(file.toRealPath(), source.getFile().toPath().toRealPath());
+        assertEquals(FilePosition.from(1, 1), source.getPosition().orElseThrow());
+
+        Map<String, Throwable> failures = failures(results);
+        Throwable wrong = failures.get("gather-is-wrong");
+        assertInstanceOf(AssertionFailedError.class, wrong);
+        assertTrue(wrong.getMessage().contains("mixed.yaml:6:1: gather-is-wrong [cpu] failed"), wrong.getMessage());
+        assertTrue(wrong.getMessage().contains("worst"), wrong.getMessage());
+        assertTrue(wrong.getMessage().matches("(?s).*\\d+ / \\d+ entries mismatch.*"), wrong.getMessage());
+        Throwable invalid = failures.get("no-such-op");
+        assertTrue(invalid.getMessage().contains("mixed.yaml:24:5:"), invalid.getMessage());
+        assertTrue(invalid.getMessage().contains("tanhh"), invalid.getMessage());
+
+        Event skipped = results.testEvents().skipped().list().get(0);
+        assertEquals("gather-known-bug", skipped.getTestDescriptor().getDisplayName());
+        assertEquals("expected fail: gather's backward ignores repeated indices",
+                skipped.getPayload(String.class).orElseThrow());
+    }
+
+    @Test
+    void aSelectedFileThatIsMissingFailsSayingSo() {
+        EngineExecutionResults results = EngineTestKit.engine(GradcheckTestEngine.ID)
+                .selectors(selectFile(dir.resolve("absent.yaml").toString())).execute();
+        results.testEvents().assertStatistics(s -> s.started(1).failed(1));
+        Throwable problem = failures(results).values().iterator().next();
+        assertTrue(problem.getMessage().contains("absent.yaml: no such file or directory"), problem.getMessage());
+    }
+
+    @Test
+    void aBadSettingFailsTheRunNamingIt() throws Exception {
+        Files.writeString(dir.resolve("one.yaml"), "name: t\nop: tanh\ninputs:\n  x: {shape: [2]}\n");
+        EngineExecutionResults results = EngineTestKit.engine(GradcheckTestEngine.ID)
+                .configurationParameter(EngineSettings.MODE, "fastest")
+                .selectors(selectDirectory(dir.toFile())).execute();
+        Event engine = results.allEvents().filter(e -> e.getType() == EventType.FINISHED).findFirst().orElseThrow();
+        TestExecutionResult result = engine.getPayload(TestExecutionResult.class).orElseThrow();
+        assertEquals(TestExecutionResult.Status.FAILED, result.getStatus());
+        assertTrue(result.getThrowable().orElseThrow().getMessage()
+                .startsWith("gradcheck: configuration parameter gradcheck.mode=fastest: unknown mode"));
+    }
+
+    private static Map<String, Throwable> failures(EngineExecutionResults results) {
+        List<Event> failed = results.testEvents().failed().list();
+        return failed.stream().collect(java.util.stream.Collectors.toMap(e -> e.getTestDescriptor().getDisplayName(),
+                e -> e.getPayload(TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow()));
+    }
+}
