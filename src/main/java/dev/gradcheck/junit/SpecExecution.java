@@ -40,7 +40,8 @@ final class SpecExecution {
         listener.executionStarted(root);
         try {
             EngineSettings settings = EngineSettings.from(request.getConfigurationParameters());
-            root.getChildren().forEach(listener::executionStarted);
+            root.getChildren().stream().filter(c -> c.getType() == TestDescriptor.Type.CONTAINER)
+                    .forEach(listener::executionStarted);
             List<SpecTestDescriptor> valid = reportProblemsAndInvalidSpecs();
             if (!valid.isEmpty()) {
                 check(valid, settings);

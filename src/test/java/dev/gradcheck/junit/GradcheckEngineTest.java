@@ -29,7 +29,10 @@ import org.opentest4j.AssertionFailedError;
 @Tag("slow") // starts a worker JVM
 class GradcheckEngineTest {
 
-    /** A correct gradient, a wrong one (ND4J's gather with a repeated index), the same one expected, an invalid one. */
+    /**
+     * A correct gradient, a wrong one (ND4J's gather with a repeated index), the same one expected, an op that does
+     * not exist (found in the worker) and a shape that cannot be (found as the file is read).
+     */
     static final String SPECS = """
             name: tanh-passes
             op: tanh
@@ -56,6 +59,11 @@ class GradcheckEngineTest {
             op: tanhh
             inputs:
               x: {shape: [2]}
+            ---
+            name: bad-shape
+            op: tanh
+            inputs:
+              x: {shape: [-2]}
             """;
 
     @TempDir
@@ -69,7 +77,7 @@ class GradcheckEngineTest {
                 .selectors(selectDirectory(dir.toFile())).execute();
 
         results.containerEvents().assertStatistics(s -> s.started(2).succeeded(2)); // the engine and the file
-        results.testEvents().assertStatistics(s -> s.started(3).succeeded(1).failed(2).skipped(1));
+        results.testEvents().assertStatistics(s -> s.started(4).succeeded(1).failed(3).skipped(1));
 
         Event passed = results.testEvents().succeeded().list().get(0);
         assertEquals("tanh-passes", passed.getTestDescriptor().getDisplayName());
@@ -84,8 +92,9 @@ class GradcheckEngineTest {
         assertTrue(wrong.getMessage().contains("worst"), wrong.getMessage());
         assertTrue(wrong.getMessage().matches("(?s).*\\d+ / \\d+ entries mismatch.*"), wrong.getMessage());
         Throwable invalid = failures.get("no-such-op");
-        assertTrue(invalid.getMessage().contains("mixed.yaml:24:5:"), invalid.getMessage());
-        assertTrue(invalid.getMessage().contains("tanhh"), invalid.getMessage());
+        assertTrue(invalid.getMessage().contains("mixed.yaml:23:5: unknown op 'tanhh'"), invalid.getMessage());
+        Throwable badShape = failures.get("bad-shape");
+        assertTrue(badShape.getMessage().startsWith(file + ":30:"), badShape.getMessage());
 
         Event skipped = results.testEvents().skipped().list().get(0);
         assertEquals("gather-known-bug", skipped.getTestDescriptor().getDisplayName());
