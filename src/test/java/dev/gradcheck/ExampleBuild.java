@@ -121,7 +121,8 @@ public record ExampleBuild(Path project, Path log, int exit) {
         return real;
     }
 
-    private static void jar(Path classes, Path jar) throws IOException {
+    /** A jar of the files under {@code classes} (no manifest beyond the default). */
+    public static void jar(Path classes, Path jar) throws IOException {
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
              Stream<Path> files = Files.walk(classes)) {
             for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
