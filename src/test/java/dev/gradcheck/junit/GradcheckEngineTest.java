@@ -3,6 +3,7 @@ package dev.gradcheck.junit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClasspathResource;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectDirectory;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectFile;
 
@@ -122,6 +123,35 @@ class GradcheckEngineTest {
         assertEquals(TestExecutionResult.Status.FAILED, result.getStatus());
         assertTrue(result.getThrowable().orElseThrow().getMessage()
                 .startsWith("gradcheck: configuration parameter gradcheck.mode=fastest: unknown mode"));
+    }
+
+    @Test
+    void aClasspathResourceSelectsTheSpecFilesUnderIt() {
+        // src/test/resources/engine-specs, as a user's @SelectClasspathResource("specs") selects theirs
+        EngineExecutionResults results = EngineTestKit.engine(GradcheckTestEngine.ID)
+                .selectors(selectClasspathResource("engine-specs")).execute();
+        results.testEvents().assertStatistics(s -> s.started(1).succeeded(1));
+        FileSource source = (FileSource) results.testEvents().succeeded().list().get(0).getTestDescriptor()
+                .getSource().orElseThrow();
+        assertTrue(source.getFile().toPath().endsWith(Path.of("engine-specs/sin.yaml")), source.toString());
+    }
+
+    @Test
+    void aCheckOverItsTimeLimitFailsItsTestAndTheRunGoesOn() throws Exception {
+        Files.writeString(dir.resolve("slow.yaml"), """
+                name: over-the-limit
+                op: matmul
+                inputs:
+                  a: {shape: [40, 40]}
+                  b: {shape: [40, 40]}
+                """);
+        EngineExecutionResults results = EngineTestKit.engine(GradcheckTestEngine.ID)
+                .configurationParameter(EngineSettings.TIMEOUT, "0.001")
+                .selectors(selectDirectory(dir.toFile())).execute();
+        results.testEvents().assertStatistics(s -> s.started(1).failed(1));
+        Throwable timeout = failures(results).get("over-the-limit");
+        assertInstanceOf(Outcome.CheckError.class, timeout);
+        assertTrue(timeout.getMessage().contains("slow.yaml:1:1: over-the-limit [cpu] timeout"), timeout.getMessage());
     }
 
     private static Map<String, Throwable> failures(EngineExecutionResults results) {
