@@ -64,7 +64,7 @@ final class SpecDiscovery {
             }
             for (URL url : found) {
                 if (url.getProtocol().equals("file")) {
-                    path(Path.of(url.toURI()));
+                    classpathPath(Path.of(url.toURI()));
                 } else {
                     problems.add("classpath resource " + name + ": " + url + " is not a file or directory (spec"
                             + " files are run from the file system, not from inside a jar)");
@@ -72,6 +72,22 @@ final class SpecDiscovery {
             }
         } catch (IOException | URISyntaxException e) {
             problems.add("classpath resource " + name + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * A classpath resource's files, each named by its source when the build copied it unchanged from one (Maven's
+     * target/test-classes from src/test/resources, Gradle's build/resources/test likewise): a failure's
+     * {@code file:line:col} and an IDE's click then lead to the file the user edits, not the build's copy.
+     */
+    private void classpathPath(Path found) {
+        try {
+            for (Path file : SpecLoader.collect(List.of(found))) {
+                Path copy = file.toAbsolutePath().normalize();
+                files.put(SourceOfCopy.of(copy).orElse(copy), null);
+            }
+        } catch (SpecPathException e) {
+            e.problems().forEach(p -> problems.add(p.toString()));
         }
     }
 

@@ -59,7 +59,8 @@ class JUnitEngineExampleTest {
         assertEquals(0, cases.get("tanh").getElementsByTagName("skipped").getLength(), build::tail);
         Element failure = (Element) cases.get("gather-repeated-index").getElementsByTagName("failure").item(0);
         String message = failure.getAttribute("message") + "\n" + failure.getTextContent();
-        assertTrue(message.contains("specs/gather.yaml:4:1: gather-repeated-index [cpu] failed"), message);
+        assertTrue(message.contains("src/test/resources/specs/gather.yaml:4:1: gather-repeated-index [cpu] failed"),
+                message);
         assertTrue(message.contains("worst at out[0, 0] / x[0, 0]"), message);
         assertTrue(message.contains("6 / 36 entries mismatch"), message);
         Element skipped = (Element) cases.get("gather-repeated-index-known-bug").getElementsByTagName("skipped")
