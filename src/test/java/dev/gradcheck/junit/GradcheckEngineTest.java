@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClasspathResource;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectDirectory;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectFile;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectUniqueId;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.FilePosition;
 import org.junit.platform.engine.support.descriptor.FileSource;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
@@ -123,6 +125,20 @@ class GradcheckEngineTest {
         assertEquals(TestExecutionResult.Status.FAILED, result.getStatus());
         assertTrue(result.getThrowable().orElseThrow().getMessage()
                 .startsWith("gradcheck: configuration parameter gradcheck.mode=fastest: unknown mode"));
+    }
+
+    @Test
+    void aSpecsUniqueIdRunsThatSpecAlone() throws Exception {
+        // what an IDE sends to run one test again
+        Path file = dir.resolve("two.yaml");
+        Files.writeString(file, "name: first\nop: tanh\ninputs:\n  x: {shape: [2]}\n---\n"
+                + "name: second\nop: sin\ninputs:\n  x: {shape: [2]}\n");
+        UniqueId second = UniqueId.forEngine(GradcheckTestEngine.ID).append(SpecFileDescriptor.SEGMENT,
+                file.toAbsolutePath().normalize().toString()).append(SpecTestDescriptor.SEGMENT, "second");
+        EngineExecutionResults results = EngineTestKit.engine(GradcheckTestEngine.ID)
+                .selectors(selectUniqueId(second)).execute();
+        results.testEvents().assertStatistics(s -> s.started(1).succeeded(1));
+        assertEquals(second, results.testEvents().succeeded().list().get(0).getTestDescriptor().getUniqueId());
     }
 
     @Test
