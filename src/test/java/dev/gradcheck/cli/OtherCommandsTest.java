@@ -208,10 +208,14 @@ class OtherCommandsTest {
     }
 
     @Test
-    void versionNamesTheEngine() {
+    void versionNamesTheEngineAndTheNativePlatform() {
         Cli r = Cli.run("--version");
         assertEquals(0, r.exit());
         assertTrue(r.out().startsWith("gradcheck ") && r.out().contains("ND4J 1.0.0-M2.1"), r.out());
+        // the platform the build chose for this machine (pom.xml's platform-* profiles); the suite runs on Linux
+        String platform = (System.getProperty("os.arch").equals("aarch64") ? "linux-arm64" : "linux-x86_64");
+        assertTrue(!System.getProperty("os.name").equals("Linux") || r.out().contains("native platform " + platform),
+                r.out());
     }
 
     @Test
