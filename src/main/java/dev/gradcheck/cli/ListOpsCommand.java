@@ -34,7 +34,8 @@ import picocli.CommandLine.Parameters;
                 + " their source."})
 final class ListOpsCommand extends AbstractCommand<ListOpsCommand.Work> {
 
-    @Parameters(arity = "0..1", paramLabel = "GLOB", description = "Only ops whose name matches this glob (*, ?,"
+    @Parameters(arity = "0..1", paramLabel = "GLOB", completionCandidates = OpNames.class,
+            description = "Only ops whose name matches this glob (*, ?,"
             + " [abc], {a,b}); one op's exact name shows that op in full: its inputs in order and its attributes.")
     String pattern;
 

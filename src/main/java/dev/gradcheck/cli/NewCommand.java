@@ -48,7 +48,8 @@ final class NewCommand extends AbstractCommand<NewCommand.Work> {
     /** The name the tried specs' problems carry: they come from no file. */
     private static final String FILE = "new.yaml";
 
-    @Parameters(index = "0", paramLabel = "OP", description = "The op, as `gradcheck list-ops` names it.")
+    @Parameters(index = "0", paramLabel = "OP", completionCandidates = OpNames.class,
+            description = "The op, as `gradcheck list-ops` names it.")
     String opName;
 
     @Option(names = "--shape", paramLabel = "SHAPE", description = "The shape of the next floating input, e.g."
