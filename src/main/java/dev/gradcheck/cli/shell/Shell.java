@@ -32,6 +32,10 @@ import picocli.CommandLine;
  */
 public final class Shell implements AutoCloseable {
 
+    /** Said once at a terminal, before the first prompt: how to go on from an empty prompt. */
+    static final String HINT = "'help' lists the commands, Tab completes, 'check' re-checks the loaded spec,"
+            + " Ctrl-D or 'exit' leaves";
+
     private final PrintWriter out;
     private final PrintWriter err;
     private final boolean color;
@@ -150,6 +154,8 @@ public final class Shell implements AutoCloseable {
         reader.setOpt(LineReader.Option.HISTORY_IGNORE_DUPS);
         reader.unsetOpt(LineReader.Option.INSERT_TAB); // Tab at an empty prompt lists the commands
         terminal.handle(Terminal.Signal.INT, signal -> engines.interrupt());
+        err.println(HINT); // once, before the first prompt: a script gets none
+        err.flush();
         while (!exitRequested) {
             String line;
             try {

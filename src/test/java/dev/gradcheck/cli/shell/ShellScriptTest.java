@@ -50,6 +50,29 @@ public class ShellScriptTest {
     }
 
     @Test
+    void theExamplesOfShellHelpRunAsWritten() {
+        // issue 26, item 9: the footer named specs/activations/tanh.yaml and x.yaml, neither of which exists
+        String[] footer = dev.gradcheck.cli.Main.commandLine(new java.io.PrintWriter(new java.io.StringWriter()),
+                new java.io.PrintWriter(new java.io.StringWriter()), dev.gradcheck.backend.BackendFactory.CPU, null)
+                .getSubcommands().get("shell").getCommandSpec().usageMessage().footer();
+        List<String> examples = java.util.Arrays.stream(footer).map(String::strip)
+                .filter(l -> l.contains("gradcheck shell")).toList();
+        assertEquals(2, examples.size(), String.join("\n", footer));
+        // the first: its arguments, then a check of what it loaded
+        String[] args = examples.get(0).replaceFirst("^gradcheck shell ", "").split(" ");
+        ShellRun loaded = ShellRun.inProcess("check\nexit\n", args);
+        assertEquals(0, loaded.exit(), loaded.out() + loaded.err());
+        assertTrue(rows(loaded.out()).get(0).startsWith("pass    softplus-rank2"), loaded.out());
+        // the second: the script printf writes
+        String script = examples.get(1).replaceFirst("^printf '", "").replaceFirst("' \\| gradcheck shell$", "")
+                .replace("\\n", "\n");
+        ShellRun piped = ShellRun.inProcess(script);
+        assertEquals(0, piped.exit(), piped.out() + piped.err());
+        assertEquals(2, rows(piped.out()).size(), piped.out());
+        assertFalse(piped.err().contains(Shell.HINT), "a script gets no hint: " + piped.err());
+    }
+
+    @Test
     void aKnownBugShowsAsAFailureOnceItsExpectationIsRemoved() {
         ShellRun run = ShellRun.inProcess("load specs/reductions/cumulative.yaml cumprod-axis0\ncheck\n"
                 + "unset expect\nunset reason\ncheck\n");

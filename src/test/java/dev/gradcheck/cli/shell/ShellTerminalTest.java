@@ -81,6 +81,8 @@ class ShellTerminalTest {
         try (TerminalSession t = TerminalSession.start(dir, "dumb", 80,
                 List.of("shell", "--no-history"))) {
             int at = t.waitFor("gradcheck> ", 0, START);
+            assertTrue(t.text().substring(0, at).contains(Shell.HINT), "a one-line hint before the first prompt: "
+                    + t.text());
             t.type("load " + spec + "\r");
             at = t.waitFor("gradcheck tanh-small> ", at, CHECK);
             t.type("check\r");
