@@ -176,14 +176,15 @@ final class ShellVerbs {
     }
 
     @Command(name = "jacobians", aliases = "jac", description = "Print the Jacobian blocks of the last check as"
-            + " numbers, numerical above analytic (the spec is checked first if it has not been); a block is cut"
-            + " to its first " + JacobianNumbers.ROWS + " rows and " + JacobianNumbers.COLS + " columns.")
+            + " numbers, numerical above analytic (the spec is checked first if it has not been): the columns the"
+            + " width holds, the first " + JacobianNumbers.ROWS + " rows, and the digits it takes for each"
+            + " mismatching entry's two sides (marked *) to differ.")
     int jacobians() throws InterruptedException {
         CheckResult result = working.last() != null ? working.last() : checkQuietly();
         if (result == null) {
             return ExitCode.INTERRUPTED.code();
         }
-        JacobianNumbers.print(result, out());
+        JacobianNumbers.print(result, out(), shell.width());
         return ExitCode.OK.code();
     }
 
