@@ -73,6 +73,22 @@ public class ShellScriptTest {
     }
 
     @Test
+    void helpWrapsAtTheTerminalsWidthAndKeepsWholeSentences() {
+        // issue 26, item 9: help's lines ran past the terminal and cut "(e.g. ..." descriptions mid-sentence
+        dev.gradcheck.cli.term.Terminal narrow = new dev.gradcheck.cli.term.Terminal(true, 70, false, () -> 0,
+                java.util.Map.of());
+        ShellRun run = ShellRun.onTerminal(narrow, "help\nhelp check\nexit\n", "--color", "never");
+        assertEquals(0, run.exit(), run.err());
+        List<String> tooLong = run.out().lines().filter(l -> l.length() > 70).toList();
+        assertEquals(List.of(), tooLong);
+        String help = run.out().replaceAll("\\s+", " "); // the wrapped lines joined again
+        assertTrue(help.contains("set Set a spec key in memory (the file is left alone), e.g. set delta 1e-4"), help);
+        assertTrue(help.contains("--only=GLOB"), "help COMMAND is picocli's usage, at the same width: " + help);
+        assertEquals("A sentence (e.g. this one) ends here.", Shell.firstSentence("A sentence (e.g. this one) ends here."
+                + " Not this."));
+    }
+
+    @Test
     void aKnownBugShowsAsAFailureOnceItsExpectationIsRemoved() {
         ShellRun run = ShellRun.inProcess("load specs/reductions/cumulative.yaml cumprod-axis0\ncheck\n"
                 + "unset expect\nunset reason\ncheck\n");
