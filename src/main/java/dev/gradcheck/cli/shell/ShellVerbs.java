@@ -205,7 +205,8 @@ final class ShellVerbs {
     }
 
     @Command(name = "save", description = "Write the spec as edited to FILE (without FILE: back to the file it was"
-            + " loaded from, when that holds only this spec).")
+            + " loaded from, when that holds only this spec), keeping the file's comments and layout: only the top-level"
+            + " keys edited are written anew.")
     int save(@Parameters(paramLabel = "FILE", arity = "0..1", description = "Where to write it.") Path file,
              @Option(names = "--force", description = "Replace FILE if it exists.") boolean force)
             throws IOException {
@@ -220,7 +221,7 @@ final class ShellVerbs {
         } else if (Files.exists(target) && !force) {
             throw new IllegalArgumentException(target + " exists; 'save " + target + " --force' replaces it");
         }
-        Files.writeString(target, doc.text(), StandardCharsets.UTF_8);
+        Files.writeString(target, doc.savedText(), StandardCharsets.UTF_8);
         err().println("wrote " + doc.spec().name() + " to " + target);
         return ExitCode.OK.code();
     }

@@ -89,6 +89,43 @@ public class ShellScriptTest {
     }
 
     @Test
+    void saveKeepsTheFilesCommentsAndLayoutAroundTheKeysEdited() throws IOException {
+        // issue 26, item 9: save wrote the edited tree out whole, without the file's comments
+        Path file = write("commented.yaml", """
+                # a comment at the top
+                name: tanh-small
+                op: tanh          # the op
+
+                # the inputs
+                inputs:
+                  x:
+                    shape: [3, 4]    # rows, columns
+                    init: {uniform: [-2, 2]}
+                delta: 1.0e-6
+                seed: 3
+                # the end
+                """);
+        ShellRun run = ShellRun.inProcess("load " + file + "\nset delta 1e-4\nunset seed\nset mode fast\nsave\nexit\n");
+        assertEquals(0, run.exit(), run.err());
+        assertEquals("""
+                # a comment at the top
+                name: tanh-small
+                op: tanh          # the op
+
+                # the inputs
+                inputs:
+                  x:
+                    shape: [3, 4]    # rows, columns
+                    init: {uniform: [-2, 2]}
+                delta: 1.0E-4
+                mode: fast
+                # the end
+                """, Files.readString(file));
+        ShellRun again = ShellRun.inProcess("load " + file + "\nshow\nexit\n");
+        assertTrue(again.err().contains("loaded tanh-small"), "it loads back: " + again.err());
+    }
+
+    @Test
     void aKnownBugShowsAsAFailureOnceItsExpectationIsRemoved() {
         ShellRun run = ShellRun.inProcess("load specs/reductions/cumulative.yaml cumprod-axis0\ncheck\n"
                 + "unset expect\nunset reason\ncheck\n");
