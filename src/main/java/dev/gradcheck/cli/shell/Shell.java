@@ -102,6 +102,11 @@ public final class Shell implements AutoCloseable {
         return screen.tableColumns();
     }
 
+    /** Whether lines are read at a terminal (not a script): where a check shows the time it has taken. */
+    boolean interactive() {
+        return terminal != null;
+    }
+
     WorkingSpec working() {
         return working;
     }

@@ -133,7 +133,7 @@ final class ShellVerbs {
         SpecDocument doc = working.doc();
         RunOutcome outcome;
         try (EngineOutput.Shown shown = EngineOutput.showingTo(verbose ? err()::println : null)) {
-            outcome = working.check(engines);
+            outcome = checkShowingTime();
         }
         if (outcome.interrupted()) {
             err().println("interrupted; the worker is being restarted");
@@ -188,9 +188,21 @@ final class ShellVerbs {
         return ExitCode.OK.code();
     }
 
+    /** Checks the spec, at a terminal with the time it has taken under the prompt ({@link ElapsedLine}). */
+    private RunOutcome checkShowingTime() throws InterruptedException {
+        ElapsedLine line = ElapsedLine.start(err(), working.doc().spec().name(), shell.interactive());
+        try {
+            return working.check(engines);
+        } finally {
+            if (line != null) {
+                line.close();
+            }
+        }
+    }
+
     /** Checks the spec without printing the table; null when interrupted. */
     private CheckResult checkQuietly() throws InterruptedException {
-        RunOutcome outcome = working.check(engines);
+        RunOutcome outcome = checkShowingTime();
         if (outcome.interrupted() || outcome.results().isEmpty()) {
             err().println("interrupted");
             return null;
