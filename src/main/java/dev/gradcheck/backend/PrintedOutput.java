@@ -37,9 +37,11 @@ final class PrintedOutput {
             return withLog;
         }
         StringBuilder message = new StringBuilder(result.message().stripTrailing());
+        // an invalid spec's message is its problems, each a file:line:col line: the words join the problem's line
+        String separator = result.status() == Status.INVALID ? "; " : "\n";
         for (String words : nativeWords(printed)) {
             if (!message.toString().contains(words)) {
-                message.append("\n" + NATIVE_PREFIX).append(words);
+                message.append(separator + NATIVE_PREFIX).append(words);
             }
         }
         return withLog.withMessage(message.toString());

@@ -4,7 +4,7 @@ import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecError;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -27,7 +27,7 @@ public final class Validation {
     public static List<String> problems(CheckResult result, OpSpec spec) {
         return switch (result.status()) {
             case PASSED -> List.of();
-            case INVALID -> problemLines(result.message());
+            case INVALID -> Arrays.asList(result.message().split("\n"));
             case TIMEOUT -> List.of(new SpecError(spec.pos(), "validating it " + firstLine(result.message()))
                     .toString());
             case CRASHED, ERROR, EXPECTED_ERROR -> List.of(new SpecError(spec.pos(), "running its graph once crashed"
@@ -36,22 +36,6 @@ public final class Validation {
             default -> List.of(new SpecError(spec.pos(), "could not be validated: " + result.status().name()
                     .toLowerCase(java.util.Locale.ROOT) + " " + firstLine(result.message())).toString());
         };
-    }
-
-    /**
-     * One problem a line, but libnd4j's own words ({@code libnd4j: ...}, which the worker's output added) stay
-     * under the problem they explain, indented as check's report shows them.
-     */
-    private static List<String> problemLines(String message) {
-        List<String> problems = new ArrayList<>();
-        for (String line : message.split("\n")) {
-            if (line.startsWith(PrintedOutput.NATIVE_PREFIX) && !problems.isEmpty()) {
-                problems.set(problems.size() - 1, problems.get(problems.size() - 1) + "\n    " + line);
-            } else {
-                problems.add(line);
-            }
-        }
-        return problems;
     }
 
     /**

@@ -54,7 +54,7 @@ public final class WorkerBackend implements Backend {
 
     /**
      * The validation's result from the worker; crashed or timed out as for a check; libnd4j's own words for a
-     * refusal added as for a check, so that validate and check give the same reason.
+     * refusal added as for a check (on the problem's line), so that validate and check give the same reason.
      */
     @Override
     public CheckResult validate(CheckRequest request) {
