@@ -266,7 +266,8 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
         if (plugins == null) {
             return null;
         }
-        return new Run(batch, selected, cache, writer, runConfiguration(selected.specs(), plugins));
+        return new Run(batch, selected, cache, writer,
+                runConfiguration(SpecBatch.withOpProblems(selected.specs(), plugins), plugins));
     }
 
     @Override

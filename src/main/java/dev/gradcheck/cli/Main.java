@@ -162,6 +162,7 @@ public final class Main {
         cl.addSubcommand(new CommandLine(new ExplainCommand(w.workers(), w.host(), w.workspace(), w.terminal())));
         cl.addSubcommand(new CommandLine(new ValidateCommand(w.backends(), w.workers(), w.workspace())));
         cl.addSubcommand(new CommandLine(new ListOpsCommand(w.workspace(), w.terminal())));
+        cl.addSubcommand(new CommandLine(new NewCommand(w.backends(), w.workers(), w.workspace())));
         cl.addSubcommand(new CommandLine(new BenchCommand()));
         cl.addSubcommand(new CommandLine(new CoverageCommand(w.workspace())));
         cl.addSubcommand(new CommandLine(new MergeCommand(w.workspace(), w.terminal())));

@@ -164,9 +164,24 @@ class OtherCommandsTest {
 
     @Test
     void listOpsShowsBackwardKernelsAndAttributes() {
-        Cli r = Cli.run("list-ops", "softmax");
+        Cli r = Cli.run("list-ops", "softmax*");
         assertEquals(0, r.exit());
         assertTrue(r.out().matches("(?s).*\\nsoftmax\\s+yes\\s+yes\\s+int dimension.*"), r.out());
+    }
+
+    @Test
+    void listOpsOfOneOpShowsItsInputsInOrderAndItsAttributesByKind() {
+        Cli r = Cli.run("list-ops", "matmul");
+        assertEquals(0, r.exit(), r.err());
+        // from ND4J's descriptor: two inputs, input then y; nine attributes in four kinds
+        assertTrue(r.out().contains("inputs: 2, in ND4J's order"), r.out());
+        assertTrue(r.out().contains("\n  0  input\n  1  y\n"), r.out());
+        assertTrue(r.out().contains("\n  int    transX (0), transY (1), transZ (2)\n"), r.out());
+        assertTrue(r.out().contains("\n  float  alpha (0), beta (1)\n"), r.out());
+        assertTrue(r.out().contains("a spec to start from: gradcheck new matmul"), r.out());
+        // an integer input is named as one
+        Cli sum = Cli.run("list-ops", "reduce_sum");
+        assertTrue(sum.out().contains("  1  dimensions   (by its name an integer input"), sum.out());
     }
 
     @Test
