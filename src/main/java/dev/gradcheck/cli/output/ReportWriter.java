@@ -206,7 +206,10 @@ public final class ReportWriter {
     }
 
     private ReportContext context(boolean interrupted) {
-        return new ReportContext(color, VersionProvider.version(), quiet, interrupted, RunDetails.NONE, columns);
+        ReportContext ctx = new ReportContext(color, VersionProvider.version(), quiet, interrupted, RunDetails.NONE,
+                columns);
+        // an HTML page in a file links to the specs from where it lies
+        return output == null ? ctx : ctx.withLinkBase(ReportContext.linkBaseFor(output.toAbsolutePath().getParent()));
     }
 
     /** A device or FIFO: opened for writing as it is, as a shell's {@code >} would, and never replaced. */
