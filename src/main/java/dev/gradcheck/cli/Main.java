@@ -10,6 +10,7 @@ import dev.gradcheck.cli.options.ExitCodeHelp;
 import dev.gradcheck.cli.options.ProjectHelp;
 import dev.gradcheck.cli.options.Workspace;
 import dev.gradcheck.cli.output.ReportChannel;
+import dev.gradcheck.cli.output.StaleReport;
 import dev.gradcheck.cli.shell.ShellCommand;
 import dev.gradcheck.cli.term.Terminal;
 import dev.gradcheck.run.RunHost;
@@ -24,6 +25,8 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
+        // first of all: a signal before the arguments are parsed must not leave an earlier report behind
+        StaleReport.removeEarly(args);
         JvmSetup.quietLogging();
         JvmSetup.nativeAllocations();
         // ND4J's logger writes to System.out in this JVM: engine output, kept per check or shown with --verbose

@@ -113,6 +113,10 @@ public final class ReportWriter {
                 removedPermissions = permissions(target);
                 Files.delete(target);
                 removed = target;
+            } else if (StaleReport.removedAt(target) != null) { // removed as the JVM started: its permissions stay
+                Set<PosixFilePermission> early = StaleReport.removedAt(target);
+                removedPermissions = early.isEmpty() ? NEW_FILE : early;
+                removed = target;
             }
             return null;
         } catch (java.nio.file.FileAlreadyExistsException e) {
