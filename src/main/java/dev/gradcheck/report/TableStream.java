@@ -24,6 +24,7 @@ public final class TableStream {
     private boolean headerWritten;
     /** The checks that need attention, in the order their rows came: the recap above the summary lists them. */
     private final List<CheckResult> unexpected = new ArrayList<>();
+    private int checks;
 
     public TableStream(TableLayout layout, ReportContext ctx, Writer out) {
         this.layout = layout;
@@ -33,6 +34,7 @@ public final class TableStream {
 
     /** Writes one check's row and detail lines (not with {@code quiet}, unless it needs attention). */
     public void row(CheckResult r) throws IOException {
+        checks++;
         if (r.status().needsAttention()) {
             unexpected.add(r);
         }
@@ -60,13 +62,15 @@ public final class TableStream {
 
     /**
      * The summary line: after a blank line when rows were written, else alone ("no specs found", ...). Above it,
-     * when checks need attention, the {@link Recap} of them (not with {@code quiet}, whose rows are those checks).
+     * when checks need attention, the {@link Recap} of them (not with {@code quiet}, whose rows are those checks, nor
+     * under a table of one check, which ends with its row).
      *
      * @param end the report's context at its end: a run cut short (Ctrl-C) or stopped by fail-fast says so
      */
     public void finish(Summary summary, ReportContext end) throws IOException {
         StringBuilder text = new StringBuilder(headerWritten ? "\n" : "");
-        List<String> recap = ctx.quiet() ? List.of()
+        // a table of one check ends with its row already (the shell's, a one-spec run)
+        List<String> recap = ctx.quiet() || checks < 2 ? List.of()
                 : Recap.lines(unexpected, summary.exitCode(), ctx.columns(), ctx.color());
         for (String line : recap) {
             text.append(line).append('\n');

@@ -101,9 +101,11 @@ public class CheckCommandTest {
         assertEquals("d0/dx", check.at("/worst/block").asText());
         double analytic = check.at("/worst/analytic").asDouble();
         assertEquals(1.02 * check.at("/worst/numerical").asDouble(), analytic, 1e-6 * Math.abs(analytic));
+        Path second = write("two.yaml", TANH.replace("tanh-ok", "tanh-too"));
         String table = Cli.run(wrong, "check", dir.toString()).out();
-        assertTrue(table.contains("unexpected results (exit code 1):\nFAIL  tanh-ok  " + spec + ":1:1  d0/dx:"),
-                table);
+        assertTrue(table.matches("(?s).*\nunexpected results \\(exit code 1\\):\nFAIL  tanh-ok   +"
+                + java.util.regex.Pattern.quote(spec + ":1:1") + " +d0/dx: mismatch[^\n]*\nFAIL  tanh-too  +"
+                + java.util.regex.Pattern.quote(second + ":1:1") + " +d0/dx: mismatch.*"), table);
     }
 
     @Test
