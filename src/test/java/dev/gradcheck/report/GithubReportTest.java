@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gradcheck.cli.options.ExitCode;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.result.Summary;
@@ -17,15 +18,8 @@ class GithubReportTest {
 
     private static String render(List<CheckResult> results, ReportContext ctx) throws IOException {
         StringWriter out = new StringWriter();
-        ReportFormat.GITHUB.renderer().render(results, Summary.of(results, 1, ExitCodeOf.of(results)), ctx, out);
+        ReportFormat.GITHUB.renderer().render(results, Summary.of(results, 1, ExitCode.of(results)), ctx, out);
         return out.toString();
-    }
-
-    /** Exit codes are cli/'s business; the renderer only prints the summary's. */
-    private static final class ExitCodeOf {
-        static int of(List<CheckResult> results) {
-            return dev.gradcheck.cli.options.ExitCode.of(results);
-        }
     }
 
     @Test
