@@ -44,7 +44,7 @@ class ArchitectureTest {
     /** The front end: what a worker run's first JVM loads (the front end's sides of backend/ and op/ included). */
     private static final String[] FRONT_END = {"dev.gradcheck.cli..", "dev.gradcheck.run..", "dev.gradcheck.report..",
         "dev.gradcheck.spec..", "dev.gradcheck.result..", "dev.gradcheck.backend", "dev.gradcheck.op.plugin..",
-        "dev.gradcheck.op.catalog.."};
+        "dev.gradcheck.op.catalog..", "dev.gradcheck.junit.."};
 
     private static final String BENCH_COMMAND = "dev.gradcheck.cli.BenchCommand";
 
@@ -100,6 +100,17 @@ class ArchitectureTest {
             .because("picocli, JLine, the YAML reader and slf4j-simple are optional: they do not follow the library"
                     + " into a user's project (examples/library-test)");
 
+    /**
+     * The spec engine runs in a user's test JVM with the library's dependencies and the YAML reader
+     * (docs/library-api.md): none of the command line's others.
+     */
+    @ArchTest
+    static final ArchRule theSpecEngineNeedsOnlyTheYamlReader = noClasses()
+            .that().resideInAnyPackage("dev.gradcheck.junit..")
+            .should().transitivelyDependOnClassesThat().resideInAnyPackage("picocli..", "org.jline..",
+                    "org.slf4j.impl..")
+            .because("picocli, JLine and slf4j-simple are optional and the engine's users do not add them");
+
     @ArchTest
     static final ArchRule noPackageCycles = slices().matching("dev.gradcheck.(*)..").should().beFreeOfCycles();
 
@@ -120,6 +131,7 @@ class ArchitectureTest {
             .ensureAllClassesAreContainedInArchitecture()
             .layer("api").definedBy("dev.gradcheck.api..")
             .layer("build").definedBy("dev.gradcheck.build..")
+            .layer("junit").definedBy("dev.gradcheck.junit..")
             .layer("cli").definedBy("dev.gradcheck.cli")
             .layer("cli.shell").definedBy("dev.gradcheck.cli.shell..")
             .layer("cli.output").definedBy("dev.gradcheck.cli.output..")
@@ -141,6 +153,7 @@ class ArchitectureTest {
                     "op.catalog", "spi", "spec", "report", "result")
             .whereLayer("build").mayOnlyAccessLayers(frontEnd("cli", "cli.shell", "cli.output", "cli.term",
                     "cli.options", "run", "report"))
+            .whereLayer("junit").mayOnlyAccessLayers(frontEnd("run", "report"))
             .whereLayer("cli").mayOnlyAccessLayers(frontEnd("cli.shell", "cli.output", "cli.term", "cli.options",
                     "run", "report", "bench"))
             .whereLayer("cli.shell").mayOnlyAccessLayers(frontEnd("cli.output", "cli.term", "cli.options", "run",
@@ -163,7 +176,8 @@ class ArchitectureTest {
             .whereLayer("spec").mayOnlyAccessLayers("result")
             .whereLayer("result").mayNotAccessAnyLayer()
             .whereLayer("api").mayNotBeAccessedByAnyLayer()
-            .whereLayer("build").mayNotBeAccessedByAnyLayer();
+            .whereLayer("build").mayNotBeAccessedByAnyLayer()
+            .whereLayer("junit").mayNotBeAccessedByAnyLayer();
 
     /**
      * The front end of a worker run never loads ND4J, and no chain of links from its classes leads there: the rule

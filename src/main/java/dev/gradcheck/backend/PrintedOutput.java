@@ -16,6 +16,9 @@ import java.util.regex.Pattern;
  */
 final class PrintedOutput {
 
+    /** What starts each of libnd4j's lines added to a message. */
+    static final String NATIVE_PREFIX = "libnd4j: ";
+
     /** The most native lines added to a message: the last ones, nearest the failure. */
     private static final int MAX_NATIVE_LINES = 3;
     /** libnd4j's location header, e.g. {@code Error at [/home/runner/.../softmax.cpp:47:0]:}, before its message. */
@@ -34,9 +37,11 @@ final class PrintedOutput {
             return withLog;
         }
         StringBuilder message = new StringBuilder(result.message().stripTrailing());
+        // an invalid spec's message is its problems, each a file:line:col line: the words join the problem's line
+        String separator = result.status() == Status.INVALID ? "; " : "\n";
         for (String words : nativeWords(printed)) {
             if (!message.toString().contains(words)) {
-                message.append("\nlibnd4j: ").append(words);
+                message.append(separator + NATIVE_PREFIX).append(words);
             }
         }
         return withLog.withMessage(message.toString());

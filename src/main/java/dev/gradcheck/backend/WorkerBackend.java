@@ -52,12 +52,16 @@ public final class WorkerBackend implements Backend {
         return PrintedOutput.attach(result, x.printed());
     }
 
-    /** The validation's result from the worker; crashed or timed out as for a check. */
+    /**
+     * The validation's result from the worker; crashed or timed out as for a check; libnd4j's own words for a
+     * refusal added as for a check (on the problem's line), so that validate and check give the same reason.
+     */
     @Override
     public CheckResult validate(CheckRequest request) {
         Exchange x = exchange(request, WorkerProtocol.Request.Kind.VALIDATE);
-        return x.reply() != null ? x.reply().result()
+        CheckResult result = x.reply() != null ? x.reply().result()
                 : Unfinished.of(request.spec(), engine().specName(), x.status(), x.message(), x.seconds());
+        return PrintedOutput.attach(result, x.printed());
     }
 
     /** Null when the worker crashed or timed out taking it; the check's own result says how. */

@@ -82,7 +82,8 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
             completionCandidates = FormatConverter.Names.class,
             description = "Report format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}); json is versioned"
                     + " (${sys:gradcheck.docs:-docs}/report-schema.md), junit is JUnit XML for CI servers, html one"
-                    + " self-contained page with a heat map of each failing Jacobian block.")
+                    + " self-contained page with a heat map of each failing Jacobian block, github GitHub Actions"
+                    + " annotations (one ::error per unexpected result, on the spec's line).")
     ReportFormat format;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
@@ -266,7 +267,8 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
         if (plugins == null) {
             return null;
         }
-        return new Run(batch, selected, cache, writer, runConfiguration(selected.specs(), plugins));
+        return new Run(batch, selected, cache, writer,
+                runConfiguration(SpecBatch.withOpProblems(selected.specs(), plugins), plugins));
     }
 
     @Override

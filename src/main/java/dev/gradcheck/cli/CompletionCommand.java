@@ -7,7 +7,6 @@ import dev.gradcheck.cli.options.VersionProvider;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.AutoComplete;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -19,8 +18,10 @@ import picocli.CommandLine;
  * so it completes every command, option and enumerated option value (formats, modes, backends...) there is.
  */
 @Command(name = "completion", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Prints a completion script for bash or zsh: commands, options, option values (--format,"
-            + " --mode, --backend, --color, ...) and file names complete on TAB."},
+        description = {"Prints a completion script for bash or zsh: commands, options (--no-compress too), option"
+            + " values (--format, --mode, --backend, --color, ...), op names (list-ops, new), spec names (--only,"
+            + " --skip, --name: from the spec paths on the line, or the project file's) and file names complete on"
+            + " TAB."},
         footer = {"%nInstall it once:",
             "  bash:  gradcheck completion bash > ~/.local/share/bash-completion/completions/gradcheck",
             "  zsh:   gradcheck completion zsh > ~/.zfunc/_gradcheck_bash  # and source it from ~/.zshrc",
@@ -40,7 +41,7 @@ final class CompletionCommand implements Callable<Integer>, ExitCodeHelp {
     public Integer call() {
         CommandLine root = command.commandLine().getParent();
         // picocli's script serves both shells: under zsh it loads bashcompinit and registers itself through it
-        String script = AutoComplete.bash(root.getCommandName(), root);
+        String script = CompletionScript.bash(root);
         command.commandLine().getOut().print(script);
         command.commandLine().getOut().flush();
         return ExitCode.OK.code();

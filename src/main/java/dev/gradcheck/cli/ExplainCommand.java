@@ -144,7 +144,8 @@ public final class ExplainCommand extends AbstractCommand<ExplainCommand.Work> {
         try (Writer w = Files.newBufferedWriter(html, StandardCharsets.UTF_8)) {
             Summary summary = Summary.of(outcome.results(), outcome.seconds(), exit);
             ReportFormat.HTML.renderer().render(outcome.results(), summary,
-                    ReportContext.plain(VersionProvider.version()), w);
+                    ReportContext.plain(VersionProvider.version())
+                            .withLinkBase(ReportContext.linkBaseFor(html.toAbsolutePath().getParent())), w);
         } catch (IOException e) {
             console.err().println("gradcheck: cannot write " + html + ": " + e.getMessage());
             return false;

@@ -34,7 +34,9 @@ import picocli.CommandLine.Parameters;
                 + " their source."})
 final class ListOpsCommand extends AbstractCommand<ListOpsCommand.Work> {
 
-    @Parameters(arity = "0..1", paramLabel = "GLOB", description = "Only ops whose name matches this glob (*, ?, [abc], {a,b}).")
+    @Parameters(arity = "0..1", paramLabel = "GLOB", completionCandidates = OpNames.class,
+            description = "Only ops whose name matches this glob (*, ?,"
+            + " [abc], {a,b}); one op's exact name shows that op in full: its inputs in order and its attributes.")
     String pattern;
 
     @Option(names = "--json", description = "Print JSON instead of a table.")
@@ -84,7 +86,9 @@ final class ListOpsCommand extends AbstractCommand<ListOpsCommand.Work> {
                 .filter(o -> work.glob() == null || work.glob().matches(o.name()))
                 .toList();
         PrintWriter out = start.console().out();
-        if (json) {
+        if (!json && ops.size() == 1 && ops.get(0).name().equals(pattern)) {
+            OpDetails.write(ops.get(0), out);
+        } else if (json) {
             writeJson(ops, out);
         } else {
             writeTable(ops, out, terminal.tableColumns());

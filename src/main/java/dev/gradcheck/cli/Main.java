@@ -10,6 +10,7 @@ import dev.gradcheck.cli.options.ExitCodeHelp;
 import dev.gradcheck.cli.options.ProjectHelp;
 import dev.gradcheck.cli.options.Workspace;
 import dev.gradcheck.cli.output.ReportChannel;
+import dev.gradcheck.cli.output.StaleReport;
 import dev.gradcheck.cli.shell.ShellCommand;
 import dev.gradcheck.cli.term.Terminal;
 import dev.gradcheck.run.RunHost;
@@ -24,6 +25,8 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
+        // first of all: a signal before the arguments are parsed must not leave an earlier report behind
+        StaleReport.removeEarly(args);
         JvmSetup.quietLogging();
         JvmSetup.nativeAllocations();
         // ND4J's logger writes to System.out in this JVM: engine output, kept per check or shown with --verbose
@@ -46,15 +49,18 @@ public final class Main {
         int code = commandLine(out, err, BackendFactory.CPU, workers, Workspace.current(), Terminal.detect())
                 .execute(args);
         WorkerPool.discardEarly();
-        System.exit(exitAfterWriting(code, out, stdout.failure(), err));
+        System.exit(exitAfterWriting(code, out, stdout, err));
     }
 
     /**
-     * A report that did not reach stdout in full (a full device, a closed stdout, a broken pipe) is an error: exit
-     * at least {@link ExitCode#USAGE}, never 0 and never the mismatch code, with one line saying why.
+     * A report that did not reach stdout in full (a full device, a closed stdout) is an error: exit at least
+     * {@link ExitCode#USAGE}, never 0 and never the mismatch code, with one line saying why. A pipe whose reader
+     * left ({@code | head -2}) is not: the reader had what it wanted, so the run ends with its own code and says
+     * nothing, as git and ripgrep do.
      */
-    static int exitAfterWriting(int code, PrintWriter out, String failure, PrintWriter err) {
-        if (out.checkError()) { // flushes, then tells whether any write failed
+    static int exitAfterWriting(int code, PrintWriter out, ReportChannel stdout, PrintWriter err) {
+        String failure = stdout.failure();
+        if (out.checkError() && !stdout.readerLeft()) { // flushes, then tells whether any write failed
             err.println("gradcheck: the report could not be written to stdout (" + (failure == null ? "write error"
                     : failure) + ")");
             code = Math.max(code, ExitCode.USAGE.code());
@@ -162,6 +168,7 @@ public final class Main {
         cl.addSubcommand(new CommandLine(new ExplainCommand(w.workers(), w.host(), w.workspace(), w.terminal())));
         cl.addSubcommand(new CommandLine(new ValidateCommand(w.backends(), w.workers(), w.workspace())));
         cl.addSubcommand(new CommandLine(new ListOpsCommand(w.workspace(), w.terminal())));
+        cl.addSubcommand(new CommandLine(new NewCommand(w.backends(), w.workers(), w.workspace())));
         cl.addSubcommand(new CommandLine(new BenchCommand()));
         cl.addSubcommand(new CommandLine(new CoverageCommand(w.workspace())));
         cl.addSubcommand(new CommandLine(new MergeCommand(w.workspace(), w.terminal())));

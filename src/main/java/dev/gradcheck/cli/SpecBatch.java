@@ -1,5 +1,8 @@
 package dev.gradcheck.cli;
 
+import dev.gradcheck.op.catalog.OpCatalog;
+import dev.gradcheck.op.plugin.OpResolver;
+import dev.gradcheck.op.plugin.PluginSet;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.SpecLoader;
 import dev.gradcheck.spec.SpecPathException;
@@ -27,5 +30,15 @@ record SpecBatch(List<LoadedSpec> specs, List<String> pathProblems) {
             }
         }
         return new SpecBatch(specs, problems);
+    }
+
+    /**
+     * The specs with the op catalog's problems (unknown op, unknown or ill-typed attribute) added to each invalid
+     * document's own, so that one run reports every problem of a document, in check as in validate.
+     */
+    static List<LoadedSpec> withOpProblems(List<LoadedSpec> specs, PluginSet plugins) {
+        OpResolver resolver = new OpResolver(OpCatalog.nd4j(), plugins);
+        return specs.stream().map(s -> s.isValid() || s.named() == null ? s
+                : s.withMoreErrors(resolver.problems(s.named()))).toList();
     }
 }

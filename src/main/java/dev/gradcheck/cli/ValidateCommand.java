@@ -98,7 +98,9 @@ final class ValidateCommand extends AbstractCommand<ValidateCommand.Work> {
     Work configure(Start start) {
         SpecBatch batch = start.specs(pathsOrProject(paths, start.project()));
         PluginSet plugins = start.plugins(pluginOptions);
-        return plugins == null ? null : new Work(batch, plugins);
+        return plugins == null ? null
+                : new Work(new SpecBatch(SpecBatch.withOpProblems(batch.specs(), plugins), batch.pathProblems()),
+                        plugins);
     }
 
     @Override

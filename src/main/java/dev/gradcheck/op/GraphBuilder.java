@@ -138,8 +138,9 @@ final class GraphBuilder {
     }
 
     /**
-     * The root cause's first line. ND4J's kernels print their reason on the native stdout, which bin/gradcheck
-     * sends to stderr, and the exception only points at it; the message says where to look instead.
+     * The root cause's first line, without ND4J's pointer to the native output ("Here is the error from c++:"):
+     * libnd4j prints its reason there, and a worker adds those words to the message itself ({@code libnd4j: ...},
+     * backend's PrintedOutput), for check and validate alike; in one JVM (--in-process) they reach stderr as printed.
      */
     static String firstLine(Throwable e) {
         Throwable root = e;
@@ -149,8 +150,7 @@ final class GraphBuilder {
         String msg = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
         String line = msg.strip().lines().findFirst().orElse(msg);
         String pointer = " Here is the error from c++:";
-        return line.contains(pointer) ? line.replace(pointer, "").strip() + " (ND4J printed its reason on stderr)"
-                : line.strip();
+        return line.replace(pointer, "").strip();
     }
 
     /**

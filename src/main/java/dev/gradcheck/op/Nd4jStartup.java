@@ -5,7 +5,7 @@ import java.util.HashMap;
 
 /**
  * What a JVM that checks (a worker, the CLI's {@code --in-process}) does about ND4J's start-up, which is most of a
- * short run's time (README, "Start-up"). For gradcheck's own JVMs only, never a library user's.
+ * short run's time (docs/benchmarks.md, "Start-up"). For gradcheck's own JVMs only, never a library user's.
  */
 public final class Nd4jStartup {
 

@@ -99,6 +99,16 @@ public final class BlockPicture {
                 + in + " (row-major); " + cells + sampled;
     }
 
+    /** How many entries of the block's rows one picture row covers (1 below {@link #MAX_ROWS} rows). */
+    public int rowStep() {
+        return rowStep;
+    }
+
+    /** How many entries of the block's columns one picture column covers. */
+    public int colStep() {
+        return colStep;
+    }
+
     public int rows() {
         return marks.length;
     }

@@ -72,6 +72,16 @@ public final class DetailLines {
         return lines;
     }
 
+    /**
+     * The one line that says why a check ended as it did: its first detail line (the first failing block, the
+     * message's first line, the expectation), or its status's name when it has none. The table's recap, JUnit's
+     * failure message and GitHub's annotation all say this.
+     */
+    public static String headline(CheckResult r) {
+        return of(r).stream().map(String::strip).filter(l -> !l.isEmpty()).findFirst()
+                .orElse(r.status().jsonName());
+    }
+
     /** Shown whatever the status: with --backend all the difference between engines is what was asked for. */
     private static String crossBackendLine(BackendDifference d) {
         return "vs " + d.against() + ": outputs differ by at most " + Numbers.sci(d.maxOutputAbs()) + " (rel "

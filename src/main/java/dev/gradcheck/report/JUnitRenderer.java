@@ -69,7 +69,7 @@ final class JUnitRenderer implements ReportRenderer {
         attribute(xml, "file", file);
         shards(xml, results, run);
         for (CheckResult r : results) {
-            testcase(xml, className, r);
+            testcase(xml, className, file, r);
         }
         newline(xml, 1);
         xml.writeEndElement();
@@ -132,17 +132,29 @@ final class JUnitRenderer implements ReportRenderer {
         xml.writeEndElement();
     }
 
-    private static void testcase(XMLStreamWriter xml, String className, CheckResult r) throws XMLStreamException {
+    /**
+     * One spec's {@code <testcase>}, with its file (as its suite's) and line, which GitLab and pytest's xunit1
+     * reports put there, so a failure leads to the spec; a failure's and an error's message starts with
+     * {@code file:line:col}.
+     */
+    private static void testcase(XMLStreamWriter xml, String className, String file, CheckResult r)
+            throws XMLStreamException {
         newline(xml, 2);
         xml.writeStartElement("testcase");
         attribute(xml, "classname", className);
         attribute(xml, "name", r.name());
         attribute(xml, "time", seconds(r.seconds()));
+        attribute(xml, "file", file);
+        String line = SpecPlace.of(r.location()).line();
+        if (line != null) {
+            attribute(xml, "line", line);
+        }
         String body = String.join("\n", DetailLines.of(r));
-        String first = DetailLines.of(r).stream().findFirst().orElse(r.status().jsonName());
+        String first = DetailLines.headline(r);
+        String located = r.location() == null || r.location().isEmpty() ? first : r.location() + ": " + first;
         switch (kind(r)) {
-            case FAILURE -> outcome(xml, "failure", r.status().jsonName(), first, body);
-            case ERROR -> outcome(xml, "error", r.status().jsonName(), first, body);
+            case FAILURE -> outcome(xml, "failure", r.status().jsonName(), located, body);
+            case ERROR -> outcome(xml, "error", r.status().jsonName(), located, body);
             case SKIPPED -> {
                 newline(xml, 3);
                 xml.writeEmptyElement("skipped");
@@ -212,8 +224,7 @@ final class JUnitRenderer implements ReportRenderer {
     private static Map<String, List<CheckResult>> byFile(List<CheckResult> results, RunDetails run) {
         Map<String, List<CheckResult>> files = new LinkedHashMap<>();
         for (CheckResult r : results) {
-            String id = run.origins().of(r).id();
-            String file = id == null ? file(r.location()) : id.contains("::") ? id.substring(0, id.indexOf("::")) : id;
+            String file = SpecPlace.projectFile(r, run);
             files.computeIfAbsent(file, k -> new java.util.ArrayList<>()).add(r);
         }
         return files;
@@ -243,9 +254,7 @@ final class JUnitRenderer implements ReportRenderer {
 
     /** {@code specs/a.yaml:3:1} → {@code specs/a.yaml}: the location ends in line and column. */
     static String file(String location) {
-        int col = location.lastIndexOf(':');
-        int line = col <= 0 ? -1 : location.lastIndexOf(':', col - 1);
-        return line <= 0 ? location : location.substring(0, line);
+        return SpecPlace.of(location).file();
     }
 
     /** Seconds with three decimals; the schema's time pattern has no place for NaN or a sign. */

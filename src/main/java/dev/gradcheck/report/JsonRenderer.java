@@ -110,12 +110,14 @@ public final class JsonRenderer implements ReportRenderer {
         gen.writeStringField("backend", r.backend());
         gen.writeStringField("dtype", r.dtype());
         gen.writeStringField("status", r.status().jsonName());
+        gen.writeBooleanField("unexpected", r.status().needsAttention());
         gen.writeStringField("expected", r.expected());
         gen.writeStringField("reason", r.reason());
         gen.writeStringField("message", r.message());
         gen.writeStringField("tolerance", r.tolerance());
         writeDouble(gen, "delta", r.delta());
         writeDouble(gen, "seconds", r.seconds());
+        writeCheckWorst(gen, r.gradients() == null || r.gradients().isEmpty() ? null : r.worstGradient());
         gen.writeArrayFieldStart("gradients");
         for (GradientResult g : r.gradients() == null ? List.<GradientResult>of() : r.gradients()) {
             writeGradient(gen, g);
@@ -140,6 +142,44 @@ public final class JsonRenderer implements ReportRenderer {
         }
         gen.writeEndArray();
         gen.writeEndObject();
+    }
+
+    /**
+     * The row the table shows for the whole check (its WORST column): the block, its worst entry with both values,
+     * and the block's errors, flat, so that {@code jq '.checks[] | select(.unexpected) | .worst'} needs no search
+     * over the gradients; null when the check compared nothing.
+     */
+    private static void writeCheckWorst(JsonGenerator gen, GradientResult g) throws IOException {
+        gen.writeFieldName("worst");
+        if (g == null) {
+            gen.writeNull();
+            return;
+        }
+        WorstElement w = g.worst();
+        gen.writeStartObject();
+        gen.writeStringField("block", GradientText.name(g));
+        gen.writeStringField("output", g.output());
+        gen.writeStringField("input", g.input());
+        gen.writeStringField("kind", g.kind().reportName());
+        gen.writeNumberField("order", g.order());
+        gen.writeStringField("verdict", g.verdict().reportName());
+        writeIndex(gen, "output_index", w == null ? null : w.outputIndex());
+        writeIndex(gen, "input_index", w == null ? null : w.inputIndex());
+        gen.writeStringField("element", w == null ? null : GradientText.location(g, w));
+        writeOptionalDouble(gen, "analytic", w == null ? null : w.analytic());
+        writeOptionalDouble(gen, "numerical", w == null ? null : w.numerical());
+        writeDouble(gen, "max_abs_error", g.maxAbsError());
+        writeDouble(gen, "max_rel_error", g.maxRelError());
+        writeDouble(gen, "max_score", g.maxScore());
+        gen.writeEndObject();
+    }
+
+    private static void writeOptionalDouble(JsonGenerator gen, String field, Double v) throws IOException {
+        if (v == null) {
+            gen.writeNullField(field);
+        } else {
+            writeDouble(gen, field, v);
+        }
     }
 
     /** A failing graph's node, checked on its own; its worst block in the same form as a check's gradients. */

@@ -9,12 +9,37 @@ package dev.gradcheck.report;
  * @param interrupted the run was cut short (Ctrl-C): the report holds only the checks that finished
  * @param run         when and where the run was, its shard, fail-fast's stop, each check's origin
  * @param columns     the width the table fits into (a terminal's); 0 for no limit (files, pipes)
+ * @param linkBase    what the HTML report puts before a spec's relative path to link to it: the way from the
+ *                    page's directory to the directory the run's paths are relative to ({@code ../../} for
+ *                    {@code --output build/reports/r.html}); "" when the page is written there (or to stdout)
  */
 public record ReportContext(boolean color, String toolVersion, boolean quiet, boolean interrupted, RunDetails run,
-                            int columns) {
+                            int columns, String linkBase) {
 
     public ReportContext {
         run = run == null ? RunDetails.NONE : run;
+        linkBase = linkBase == null ? "" : linkBase;
+    }
+
+    public ReportContext(boolean color, String toolVersion, boolean quiet, boolean interrupted, RunDetails run,
+                         int columns) {
+        this(color, toolVersion, quiet, interrupted, run, columns, "");
+    }
+
+    /**
+     * The link base for a page written into {@code pageDir}: the relative way from there to the working directory,
+     * which the specs' paths are relative to ({@code ../../}, or "" when it is the working directory).
+     */
+    public static String linkBaseFor(java.nio.file.Path pageDir) {
+        java.nio.file.Path from = pageDir.toAbsolutePath().normalize();
+        java.nio.file.Path cwd = java.nio.file.Path.of("").toAbsolutePath().normalize();
+        String way = from.relativize(cwd).toString().replace('\\', '/');
+        return way.isEmpty() ? "" : way + "/";
+    }
+
+    /** The same context with the HTML report's links based at {@code base}. */
+    public ReportContext withLinkBase(String base) {
+        return new ReportContext(color, toolVersion, quiet, interrupted, run, columns, base);
     }
 
     public ReportContext(boolean color, String toolVersion, boolean quiet, boolean interrupted, RunDetails run) {
@@ -40,16 +65,16 @@ public record ReportContext(boolean color, String toolVersion, boolean quiet, bo
 
     /** The same context with these run details. */
     public ReportContext with(RunDetails details) {
-        return new ReportContext(color, toolVersion, quiet, interrupted, details, columns);
+        return new ReportContext(color, toolVersion, quiet, interrupted, details, columns, linkBase);
     }
 
     /** The same context fitted into {@code width} columns (0: no limit). */
     public ReportContext withColumns(int width) {
-        return new ReportContext(color, toolVersion, quiet, interrupted, run, width);
+        return new ReportContext(color, toolVersion, quiet, interrupted, run, width, linkBase);
     }
 
     /** The same context for a run cut short, or not. */
     public ReportContext interrupted(boolean cutShort) {
-        return new ReportContext(color, toolVersion, quiet, cutShort, run, columns);
+        return new ReportContext(color, toolVersion, quiet, cutShort, run, columns, linkBase);
     }
 }

@@ -15,7 +15,9 @@ public enum ReportFormat {
     TABLE(TableRenderer::new, Writing.ROW_BY_ROW, JacobianCapture.NONE, Listing.TABLE),
     JSON(JsonRenderer::new, Writing.WHOLE, JacobianCapture.NONE, Listing.JSON),
     JUNIT(JUnitRenderer::new, Writing.WHOLE, JacobianCapture.NONE, Listing.NONE),
-    HTML(HtmlRenderer::new, Writing.WHOLE, JacobianCapture.FAILING, Listing.TABLE);
+    HTML(HtmlRenderer::new, Writing.WHOLE, JacobianCapture.FAILING, Listing.TABLE),
+    /** GitHub Actions annotations: one {@code ::error} per unexpected result, on the spec's file and line. */
+    GITHUB(GithubRenderer::new, Writing.WHOLE, JacobianCapture.NONE, Listing.NONE);
 
     /** How a report in this format reaches stdout. */
     private enum Writing {
@@ -73,7 +75,7 @@ public enum ReportFormat {
         return listing;
     }
 
-    /** The name users type: {@code table}, {@code json}, {@code junit}, {@code html}. */
+    /** The name users type: {@code table}, {@code json}, {@code junit}, {@code html}, {@code github}. */
     public String cliName() {
         return name().toLowerCase(Locale.ROOT);
     }

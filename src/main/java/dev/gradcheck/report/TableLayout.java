@@ -8,11 +8,13 @@ import java.util.List;
  * The table's columns: their widths, how a row is padded into them, and how text fits a terminal.
  *
  * <p>Widths start as the widest cell of each column (header included). With a width limit (a terminal's columns),
- * the three text columns that vary most give way, SPEC at twice the share of OP and WORST: the widest are capped
- * first, down to SPEC 8, OP 4 and WORST 5 columns; STATUS, DTYPE and the figures keep their width. Where even that
- * does not fit (below about 75 columns), ABS ERR, then DTYPE, then OP are left out. A cell wider than
- * its column is then shortened with "…" (a spec name in the middle, keeping its start and its end, which tell specs
- * of one family apart; other cells at the end), and detail lines are wrapped at the limit, continuation lines
+ * the spec's name, the row's identity, stays readable and the columns that matter less give way first: ABS ERR,
+ * then DTYPE, then TIME, then OP are left out, each only while SPEC could not otherwise keep
+ * {@value #READABLE_SPEC} columns (or its whole width, when narrower) beside OP and WORST at their narrowest
+ * (4 and 5). Then SPEC takes up to {@value #READABLE_SPEC} columns, OP and WORST share what is left up to their
+ * own widths, and what remains goes back to SPEC; STATUS and the figures keep their width. A cell wider than its
+ * column is then shortened with "…" (a spec name in the middle, keeping its start and its end, which tell specs of
+ * one family apart; other cells at the end), and detail lines are wrapped at the limit, continuation lines
  * indented two more. Without a limit nothing is shortened or wrapped, and a cell wider than its column (a streamed
  * row, whose widths were planned before it ran) pushes the rest of its row to the right.
  */
@@ -26,12 +28,13 @@ public final class TableLayout {
     static final int WORST = 4;
     private static final String GAP = "  ";
     private static final String ELLIPSIS = "…";
-    /** The narrowest the text columns get, and their share of the room left (SPEC, the row's identity, twice). */
+    /** The columns that give way to a width limit, SPEC last; and the narrowest each gets. */
     private static final int[] SHRINKABLE = {SPEC, OP, WORST};
     private static final int[] MINIMUM = {8, 4, 5};
-    private static final int[] SHARE = {2, 1, 1};
-    /** The columns left out, in this order, of a table that does not fit even at the narrowest. */
-    private static final int[] LEFT_OUT_FIRST = {6, 3, OP};
+    /** The width up to which SPEC goes before OP and WORST: the suite's names are nearly all this long or less. */
+    static final int READABLE_SPEC = 28;
+    /** The columns left out, in this order, while SPEC would not be readable: ABS ERR, DTYPE, TIME, OP. */
+    private static final int[] LEFT_OUT_FIRST = {6, 3, 7, OP};
     /** Width of a column that is left out. */
     private static final int HIDDEN = -1;
 
@@ -63,6 +66,26 @@ public final class TableLayout {
 
     /** The width a line of this table takes. */
     int width() {
+        return sum(widths);
+    }
+
+    /** The widths fitted into {@code limit}: the least needed columns left out while SPEC is not readable. */
+    private static int[] fit(int[] natural, int limit) {
+        int[] fitted = natural.clone();
+        if (sum(fitted) <= limit) {
+            return fitted;
+        }
+        for (int i = 0; i <= LEFT_OUT_FIRST.length; i++) {
+            int room = limit - fixedWidth(fitted);
+            if (readableSpecFits(fitted, room) || i == LEFT_OUT_FIRST.length) {
+                return share(fitted, room);
+            }
+            fitted[LEFT_OUT_FIRST[i]] = HIDDEN;
+        }
+        return fitted;
+    }
+
+    private static int sum(int[] widths) {
         int sum = -GAP.length();
         for (int w : widths) {
             sum += w == HIDDEN ? 0 : w + GAP.length();
@@ -70,20 +93,14 @@ public final class TableLayout {
         return sum;
     }
 
-    /**
-     * The widths capped so the table fits {@code limit}: the largest cap {@code c} such that SPEC at most 2c and
-     * OP and WORST at most c (never below their minimum, never above their natural width) leave room for the rest.
-     */
-    private static int[] fit(int[] natural, int limit) {
-        int[] fitted = natural.clone();
-        for (int i = 0; i <= LEFT_OUT_FIRST.length; i++) {
-            int room = limit - fixedWidth(fitted);
-            if (shrinkableSum(fitted, 0) <= room || i == LEFT_OUT_FIRST.length) {
-                return share(fitted, room, limit);
-            }
-            fitted[LEFT_OUT_FIRST[i]] = HIDDEN;
+    /** Whether SPEC gets its readable width with OP and WORST (those shown) at their narrowest. */
+    private static boolean readableSpecFits(int[] widths, int room) {
+        int needed = Math.min(widths[SPEC], READABLE_SPEC);
+        for (int i = 1; i < SHRINKABLE.length; i++) {
+            int w = widths[SHRINKABLE[i]];
+            needed += w == HIDDEN ? 0 : Math.min(w, MINIMUM[i]);
         }
-        return fitted;
+        return needed <= room;
     }
 
     /** The room left after the columns that keep their width, and the gaps between the columns shown. */
@@ -97,22 +114,27 @@ public final class TableLayout {
         return fixed;
     }
 
-    /** The text columns capped to share {@code room}, the widest first. */
-    private static int[] share(int[] natural, int room, int limit) {
+    /**
+     * The text columns sharing {@code room}: SPEC up to its readable width, OP and WORST equal caps up to their
+     * own widths, then what is left to SPEC, OP and WORST in that order.
+     */
+    private static int[] share(int[] natural, int room) {
         int[] fitted = natural.clone();
-        if (shrinkableSum(natural, Integer.MAX_VALUE) <= room) {
-            return fitted;
+        int othersAtLeast = 0;
+        for (int i = 1; i < SHRINKABLE.length; i++) {
+            int w = natural[SHRINKABLE[i]];
+            othersAtLeast += w == HIDDEN ? 0 : Math.min(w, MINIMUM[i]);
         }
+        fitted[SPEC] = Math.min(natural[SPEC], Math.max(MINIMUM[0], Math.min(READABLE_SPEC, room - othersAtLeast)));
         int cap = 0;
-        while (shrinkableSum(natural, cap + 1) <= room && cap < limit) {
+        while (othersCapped(natural, cap + 1) <= room - fitted[SPEC] && cap < room) {
             cap++;
         }
-        for (int i = 0; i < SHRINKABLE.length; i++) {
+        for (int i = 1; i < SHRINKABLE.length; i++) {
             int c = SHRINKABLE[i];
             fitted[c] = natural[c] == HIDDEN ? HIDDEN : capped(natural[c], i, cap);
         }
-        // what rounding left over goes to SPEC, then OP, up to their natural widths
-        int left = room - shrinkableSum(natural, cap);
+        int left = room - fitted[SPEC] - othersCapped(natural, cap);
         for (int c : SHRINKABLE) {
             if (fitted[c] != HIDDEN) {
                 int more = Math.max(0, Math.min(left, natural[c] - fitted[c]));
@@ -123,10 +145,10 @@ public final class TableLayout {
         return fitted;
     }
 
-    /** The text columns' widths capped at {@code cap} (0: at their minimum); hidden ones take none. */
-    private static int shrinkableSum(int[] natural, int cap) {
+    /** OP's and WORST's widths capped at {@code cap} (never below their minimum); hidden ones take none. */
+    private static int othersCapped(int[] natural, int cap) {
         int sum = 0;
-        for (int i = 0; i < SHRINKABLE.length; i++) {
+        for (int i = 1; i < SHRINKABLE.length; i++) {
             int w = natural[SHRINKABLE[i]];
             sum += w == HIDDEN ? 0 : capped(w, i, cap);
         }
@@ -134,8 +156,7 @@ public final class TableLayout {
     }
 
     private static int capped(int natural, int i, int cap) {
-        long share = (long) cap * SHARE[i];
-        return (int) Math.min(natural, Math.max(MINIMUM[i], share));
+        return Math.min(natural, Math.max(MINIMUM[i], cap));
     }
 
     private static boolean shrinkable(int column) {

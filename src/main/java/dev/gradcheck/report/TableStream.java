@@ -4,6 +4,8 @@ import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Summary;
 import java.io.IOException;
 import java.io.Writer;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The table written a row at a time, as checks finish: the header before the first row, each row with its detail
@@ -20,6 +22,9 @@ public final class TableStream {
     private final ReportContext ctx;
     private final Writer out;
     private boolean headerWritten;
+    /** The checks that need attention, in the order their rows came: the recap above the summary lists them. */
+    private final List<CheckResult> unexpected = new ArrayList<>();
+    private int checks;
 
     public TableStream(TableLayout layout, ReportContext ctx, Writer out) {
         this.layout = layout;
@@ -29,6 +34,10 @@ public final class TableStream {
 
     /** Writes one check's row and detail lines (not with {@code quiet}, unless it needs attention). */
     public void row(CheckResult r) throws IOException {
+        checks++;
+        if (r.status().needsAttention()) {
+            unexpected.add(r);
+        }
         if (ctx.quiet() && !r.status().needsAttention()) {
             return;
         }
@@ -52,12 +61,21 @@ public final class TableStream {
     }
 
     /**
-     * The summary line: after a blank line when rows were written, else alone ("no specs found", ...).
+     * The summary line: after a blank line when rows were written, else alone ("no specs found", ...). Above it,
+     * when checks need attention, the {@link Recap} of them (not with {@code quiet}, whose rows are those checks, nor
+     * under a table of one check, which ends with its row).
      *
      * @param end the report's context at its end: a run cut short (Ctrl-C) or stopped by fail-fast says so
      */
     public void finish(Summary summary, ReportContext end) throws IOException {
         StringBuilder text = new StringBuilder(headerWritten ? "\n" : "");
+        // a table of one check ends with its row already (the shell's, a one-spec run)
+        List<String> recap = ctx.quiet() || checks < 2 ? List.of()
+                : Recap.lines(unexpected, summary.exitCode(), ctx.columns(), ctx.color());
+        for (String line : recap) {
+            text.append(line).append('\n');
+        }
+        text.append(recap.isEmpty() ? "" : "\n");
         for (String line : layout.wrap(SafeText.forTerminal(SummaryLine.of(summary, end)), "",
                 DETAIL_INDENT)) {
             text.append(line).append('\n');

@@ -1,5 +1,6 @@
 package dev.gradcheck.spec;
 
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -12,8 +13,11 @@ import java.util.List;
  * @param errors every error found, in file order; empty exactly when spec is non-null
  * @param tags   the document's {@code tags:}, which select it ({@code --tag}) but do not change its check; for an
  *               invalid document, those that could be read
+ * @param named  for an invalid one-op document, the op and attributes it names (to check them against the op
+ *               catalog with the other problems); null otherwise
  */
-public record LoadedSpec(SourcePos pos, String name, OpSpec spec, List<SpecError> errors, List<String> tags) {
+public record LoadedSpec(SourcePos pos, String name, OpSpec spec, List<SpecError> errors, List<String> tags,
+                         NamedOp named) {
 
     public LoadedSpec {
         errors = List.copyOf(errors);
@@ -28,6 +32,11 @@ public record LoadedSpec(SourcePos pos, String name, OpSpec spec, List<SpecError
         this(pos, name, spec, errors, List.of());
     }
 
+    /** A document whose op and attributes, if it is invalid, are not known. */
+    public LoadedSpec(SourcePos pos, String name, OpSpec spec, List<SpecError> errors, List<String> tags) {
+        this(pos, name, spec, errors, tags, null);
+    }
+
     static LoadedSpec valid(OpSpec spec, List<String> tags) {
         return new LoadedSpec(spec.pos(), spec.name(), spec, List.of(), tags);
     }
@@ -38,7 +47,21 @@ public record LoadedSpec(SourcePos pos, String name, OpSpec spec, List<SpecError
 
     /** The same document, invalid for these errors, keeping its tags. */
     LoadedSpec withErrors(List<SpecError> all) {
-        return new LoadedSpec(pos, name, null, all, tags);
+        return new LoadedSpec(pos, name, null, all, tags, named);
+    }
+
+    /**
+     * The same invalid document with these further problems among its own, in file order, each once (the op
+     * catalog's, found by whoever knows the ops: the spec room does not).
+     */
+    public LoadedSpec withMoreErrors(List<SpecError> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        java.util.LinkedHashSet<SpecError> all = new java.util.LinkedHashSet<>(errors);
+        all.addAll(more);
+        return withErrors(all.stream().sorted(Comparator.comparingInt((SpecError e) -> e.pos().line())
+                .thenComparingInt(e -> e.pos().col())).toList());
     }
 
     public boolean isValid() {

@@ -119,6 +119,19 @@ public final class SpecDocument {
         return YamlText.of(named);
     }
 
+    /**
+     * The text {@code save} writes: the file's own text with the edits made in it, so that its comments and layout
+     * stay ({@link LayoutKeepingText}); the document written out whole ({@link #text()}) where that cannot be done
+     * (a file of several documents, a layout it cannot follow).
+     */
+    public String savedText() {
+        if (edits.isEmpty() || fileText == null || tree == null) {
+            return text();
+        }
+        String kept = LayoutKeepingText.of(fileText, file.toString(), tree);
+        return kept != null ? kept : text();
+    }
+
     /** The text a worker must read this document from, or null when it reads the file itself. */
     public String textForWorker() {
         return edits.isEmpty() ? null : text();

@@ -65,7 +65,8 @@ final class SpecValidator {
         List<String> tags = m.get("tags").map(n -> new TagsValidator(reader).read(n)).orElse(List.of());
 
         if (!problems.isEmpty()) {
-            return new LoadedSpec(m.pos(), name, null, problems.sorted(), tags);
+            NamedOp named = op == null || m.entry("graph").isPresent() ? null : new NamedOp(op, attrs);
+            return new LoadedSpec(m.pos(), name, null, problems.sorted(), tags, named);
         }
         OpSpec spec = new OpSpec(name, m.pos(), op, attrs, inputs.specs(), outputs, selection.check(),
                 selection.noGrad(), delta, tolerance, mode, order, options, backends, seed, expect, graph, timeout);

@@ -30,6 +30,15 @@ class PrintedOutputTest {
     }
 
     @Test
+    void anInvalidSpecsProblemKeepsOneLineWithTheNativeCauseOnIt() {
+        // every problem line stays file:line:col: message (docs/guarantees.md), in check's report and validate's
+        CheckResult invalid = result(Status.INVALID, "s.yaml:2:5: matmul does not accept inputs a [3, 2], b [3, 4]");
+        assertEquals("s.yaml:2:5: matmul does not accept inputs a [3, 2], b [3, 4]; libnd4j: ShapeUtils::"
+                + "evalShapeForMatmul static method: input shapes are inconsistent: xDim 2 != yDim 3",
+                PrintedOutput.attach(invalid, MATMUL).message());
+    }
+
+    @Test
     void aLocationHeaderFoldsIntoTheLineItIntroduces() {
         List<PrintedLine> softmax = List.of(
                 new PrintedLine("Error at [/home/runner/work/deeplearning4j/libnd4j/include/ops/declarable/generic/nn/"

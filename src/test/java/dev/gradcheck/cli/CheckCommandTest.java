@@ -16,6 +16,7 @@ import dev.gradcheck.spec.MemoryBudget;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,6 +75,37 @@ public class CheckCommandTest {
         assertTrue(r.out().matches("(?s).*\\nFAIL\\s+tanh-ok.*"), r.out());
         assertTrue(r.out().matches("(?s).*d0/dx: mismatch, max rel err 2\\.00e-02.*worst at out\\[.*\\] / x\\[.*"),
                 r.out());
+    }
+
+    /**
+     * Issue 26: a wrong backward through check's formats: GitHub gets one annotation at the spec's file and line,
+     * JSON says the check is unexpected and where its worst entry is, and the table ends with the recap.
+     */
+    @Test
+    void aWrongBackwardIsAnnotatedForGithubAndItsWorstEntryIsInTheJson() throws IOException {
+        Path spec = write("tanh.yaml", TANH);
+        Nd4jOpBuilder builder = new Nd4jOpBuilder(OpCatalog.nd4j());
+        Supplier<Backend> wrong = () -> new InProcessBackend(Engine.CPU,
+                (s, in) -> Functions.withBackward(builder.build(s, in), Functions.scaledBy(1.02)),
+                MemoryBudget.forThisJvm());
+        Cli github = Cli.run(wrong, "check", dir.toString(), "--format", "github");
+        assertEquals(1, github.exit());
+        List<String> lines = github.out().lines().toList();
+        assertEquals(2, lines.size(), github.out());
+        assertTrue(lines.get(0).startsWith("::error file=") && lines.get(0).contains("tanh.yaml,line=1,col=1,"
+                + "title=gradcheck FAIL tanh-ok::d0/dx: mismatch, max rel err 2.00e-02"), lines.get(0));
+        assertTrue(lines.get(1).startsWith("1 check: 0 passed, 1 failed"), lines.get(1));
+        JsonNode check = new ObjectMapper().readTree(Cli.run(wrong, "check", dir.toString(), "--format", "json")
+                .out()).get("checks").get(0);
+        assertTrue(check.get("unexpected").asBoolean());
+        assertEquals("d0/dx", check.at("/worst/block").asText());
+        double analytic = check.at("/worst/analytic").asDouble();
+        assertEquals(1.02 * check.at("/worst/numerical").asDouble(), analytic, 1e-6 * Math.abs(analytic));
+        Path second = write("two.yaml", TANH.replace("tanh-ok", "tanh-too"));
+        String table = Cli.run(wrong, "check", dir.toString()).out();
+        assertTrue(table.matches("(?s).*\nunexpected results \\(exit code 1\\):\nFAIL  tanh-ok   +"
+                + java.util.regex.Pattern.quote(spec + ":1:1") + " +d0/dx: mismatch[^\n]*\nFAIL  tanh-too  +"
+                + java.util.regex.Pattern.quote(second + ":1:1") + " +d0/dx: mismatch.*"), table);
     }
 
     @Test

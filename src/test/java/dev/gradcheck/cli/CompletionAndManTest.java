@@ -55,6 +55,41 @@ class CompletionAndManTest {
     }
 
     @Test
+    void theBashScriptCompletesNegativesOpNamesAndSpecNames() throws Exception {
+        // issue 26, item 6: --no-compress, op names after list-ops and new, spec names after --only, --skip and
+        // --name, from the spec paths on the line or, with none, the project file's paths:
+        Path script = dir.resolve("gradcheck-completion.bash");
+        Files.writeString(script, Cli.run("completion", "bash").out());
+        Path project = Files.createDirectories(dir.resolve("project"));
+        Files.writeString(project.resolve("gradcheck.yaml"), "paths: [specs]\n");
+        Path specs = Files.createDirectories(project.resolve("specs"));
+        Files.writeString(specs.resolve("a.yaml"), "name: tanh-small\nop: tanh\ninputs: {x: {shape: [2]}}\n---\n"
+                + "name: tanh-large\nop: tanh\ninputs: {x: {shape: [20]}}\n");
+        Path other = Files.createDirectories(dir.resolve("other"));
+        Files.writeString(other.resolve("b.yaml"), "name: sigmoid-only\nop: sigmoid\ninputs: {x: {shape: [2]}}\n");
+        // the script runs `gradcheck check --collect-only`: here, this build's
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path launcher = bin.resolve("gradcheck");
+        Files.writeString(launcher, "#!/bin/sh\nexec '" + ProcessHandle.current().info().command().orElse("java")
+                + "' -cp '" + System.getProperty("java.class.path") + "' " + Main.class.getName() + " \"$@\"\n");
+        assertTrue(launcher.toFile().setExecutable(true));
+        String driver = "export PATH='" + bin + "':$PATH\nsource '" + script + "' || exit 9\n"
+                + "fn=$(complete -p gradcheck | sed -E 's/.*-F ([^ ]+).*/\\1/')\n"
+                + "t() { COMP_WORDS=(\"$@\"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_LINE=\"$*\";"
+                + " COMP_POINT=${#COMP_LINE}; COMPREPLY=(); $fn 2>/dev/null; echo \"${COMPREPLY[*]}\"; }\n"
+                + "cd '" + project + "'\n"
+                + "t gradcheck check --no-com\n"
+                + "t gradcheck list-ops matm\n"
+                + "t gradcheck new cumpr\n"
+                + "t gradcheck check --only tanh-\n"
+                + "t gradcheck check '" + other + "' --skip s\n"
+                + "t gradcheck explain '" + other.resolve("b.yaml") + "' --name ''\n"
+                + "t gradcheck check --stencil fi\n"; // the names a spec writes, not the enum's FIVE_POINT
+        assertEquals(List.of("--no-compress", "matmul", "cumprod", "tanh-small tanh-large", "sigmoid-only",
+                "sigmoid-only", "five-point"), bash(driver));
+    }
+
+    @Test
     void zshGetsTheSameScriptWhichRegistersItselfThroughBashcompinit() {
         Cli zsh = Cli.run("completion", "zsh");
         assertEquals(0, zsh.exit());

@@ -1,6 +1,7 @@
 package dev.gradcheck.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -136,5 +137,81 @@ class OneVerdictTest {
         assertEquals("expected_error", result.get("status").asText(), result.toString());
         assertEquals(List.of("IllegalStateException: Expected at least 2 inputs to mmul op, got [DOUBLE]"),
                 List.of(result.get("message").asText()));
+    }
+
+    @Test
+    void everyProblemOfADocumentIsReportedInOnePassByValidateAndCheck() throws IOException {
+        // unknown keys, a misspelt attribute, an ill-typed attribute and a bad value: before, only the keys and the
+        // value were reported, the attributes once those were fixed
+        Path file = dir.resolve("many.yaml");
+        Files.writeString(file, """
+                op: cumsum
+                colour: red
+                tolerence: 1
+                attrs: {exclusiv: 1, reverse: banana}
+                inputs:
+                  x: {shape: [2, 3], init: {uniform: [2, -2]}}
+                """);
+        List<String> lines = List.of(
+                file + ":2:1: unknown key 'colour'",
+                file + ":3:1: unknown key 'tolerence' (did you mean 'tolerance'?)",
+                file + ":4:19: unknown attribute 'exclusiv' for op cumsum",
+                file + ":4:31: attribute 'reverse' of cumsum: expected an integer, got string 'banana'",
+                file + ":6:38: 'inputs.x.init.uniform' needs low < high, got [2, -2]");
+        Cli validate = Cli.run("validate", file.toString());
+        assertEquals(2, validate.exit(), validate.out() + validate.err());
+        assertStartsInOrder(lines, validate.out().lines().toList().subList(0, lines.size()));
+        Cli check = Cli.run("check", "--format", "json", file.toString());
+        assertEquals(2, check.exit(), check.out() + check.err());
+        JsonNode result = new ObjectMapper().readTree(check.out()).get("checks").get(0);
+        assertEquals("invalid", result.get("status").asText(), result.toString());
+        assertStartsInOrder(lines, result.get("message").asText().lines().toList());
+    }
+
+    @Test
+    void anUnknownOpIsReportedWithTheDocumentsOtherProblems() throws IOException {
+        Path file = dir.resolve("unknown-op.yaml");
+        Files.writeString(file, """
+                op: softmaxx
+                shapee: 3
+                inputs:
+                  x: {shape: [2, 3]}
+                """);
+        Cli validate = Cli.run("validate", file.toString());
+        assertEquals(2, validate.exit(), validate.out() + validate.err());
+        assertStartsInOrder(List.of(file + ":1:5: unknown op 'softmaxx' (did you mean 'softmax'?)",
+                file + ":2:1: unknown key 'shapee'"), validate.out().lines().limit(2).toList());
+    }
+
+    @Test
+    @Tag("slow") // starts worker JVMs
+    void validateInAWorkerGivesLibnd4jsOwnReasonAsCheckDoes() throws IOException {
+        // ND4J's exception says only "Op validation failed"; libnd4j printed why on the worker's output. Before,
+        // check's report added those words and validate did not
+        Path file = dir.resolve("softmax.yaml");
+        Files.writeString(file, """
+                op: softmax
+                attrs: {dimension: 5}
+                inputs:
+                  x: {shape: [4, 7]}
+                """);
+        String reason = "libnd4j: SOFTMAX OP: the value of input integer parameter (dimension) must be less than"
+                + " input array rank 2";
+        Cli validate = Cli.runWithWorkers(WorkerOptions.cpu(), "validate", file.toString());
+        assertEquals(2, validate.exit(), validate.out() + validate.err());
+        List<String> out = validate.out().lines().toList();
+        assertTrue(out.get(0).startsWith(file + ":1:5: softmax rejects inputs x [4, 7] with dimension: 5"), out.get(0));
+        assertTrue(out.get(0).contains(" failed; " + reason), "on the problem's own line: " + validate.out());
+        Cli check = Cli.runWithWorkers(WorkerOptions.cpu(), "check", "--format", "json", file.toString());
+        assertEquals(2, check.exit(), check.out() + check.err());
+        String message = new ObjectMapper().readTree(check.out()).get("checks").get(0).get("message").asText();
+        assertEquals(out.get(0), message, "one refusal, one message, one line");
+    }
+
+    private static void assertStartsInOrder(List<String> prefixes, List<String> lines) {
+        assertEquals(prefixes.size(), lines.size(), String.join("\n", lines));
+        for (int i = 0; i < prefixes.size(); i++) {
+            assertTrue(lines.get(i).startsWith(prefixes.get(i)), prefixes.get(i) + "\n" + String.join("\n", lines));
+        }
     }
 }

@@ -164,9 +164,24 @@ class OtherCommandsTest {
 
     @Test
     void listOpsShowsBackwardKernelsAndAttributes() {
-        Cli r = Cli.run("list-ops", "softmax");
+        Cli r = Cli.run("list-ops", "softmax*");
         assertEquals(0, r.exit());
         assertTrue(r.out().matches("(?s).*\\nsoftmax\\s+yes\\s+yes\\s+int dimension.*"), r.out());
+    }
+
+    @Test
+    void listOpsOfOneOpShowsItsInputsInOrderAndItsAttributesByKind() {
+        Cli r = Cli.run("list-ops", "matmul");
+        assertEquals(0, r.exit(), r.err());
+        // from ND4J's descriptor: two inputs, input then y; nine attributes in four kinds
+        assertTrue(r.out().contains("inputs: 2, in ND4J's order"), r.out());
+        assertTrue(r.out().contains("\n  0  input\n  1  y\n"), r.out());
+        assertTrue(r.out().contains("\n  int    transX (0), transY (1), transZ (2)\n"), r.out());
+        assertTrue(r.out().contains("\n  float  alpha (0), beta (1)\n"), r.out());
+        assertTrue(r.out().contains("a spec to start from: gradcheck new matmul"), r.out());
+        // an integer input is named as one
+        Cli sum = Cli.run("list-ops", "reduce_sum");
+        assertTrue(sum.out().contains("  1  dimensions   (by its name an integer input"), sum.out());
     }
 
     @Test
@@ -208,10 +223,14 @@ class OtherCommandsTest {
     }
 
     @Test
-    void versionNamesTheEngine() {
+    void versionNamesTheEngineAndTheNativePlatform() {
         Cli r = Cli.run("--version");
         assertEquals(0, r.exit());
         assertTrue(r.out().startsWith("gradcheck ") && r.out().contains("ND4J 1.0.0-M2.1"), r.out());
+        // the platform the build chose for this machine (pom.xml's platform-* profiles); the suite runs on Linux
+        String platform = (System.getProperty("os.arch").equals("aarch64") ? "linux-arm64" : "linux-x86_64");
+        assertTrue(!System.getProperty("os.name").equals("Linux") || r.out().contains("native platform " + platform),
+                r.out());
     }
 
     @Test

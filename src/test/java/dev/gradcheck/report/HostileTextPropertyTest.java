@@ -82,6 +82,7 @@ class HostileTextPropertyTest {
         ReportContext plain = new ReportContext(false, "t", false, interrupted, details);
 
         junit(render(ReportFormat.JUNIT, results, summary, plain));
+        github(render(ReportFormat.GITHUB, results, summary, plain));
         html(render(ReportFormat.HTML, results, summary, plain));
         json(render(ReportFormat.JSON, results, summary, plain), results);
         table(render(ReportFormat.TABLE, results, summary, plain), false);
@@ -122,8 +123,26 @@ class HostileTextPropertyTest {
     /** Parsed and valid under Jenkins' schema (whether the run ended or was interrupted: JUnitReportTest). */
     private static void junit(String xml) throws Exception {
         assertNoCharacterXmlForbids(xml);
-        JUNIT_SCHEMA.newValidator().validate(new StreamSource(new StringReader(xml)));
+        JUNIT_SCHEMA.newValidator().validate(new StreamSource(new StringReader(
+                JUnitSchemaTest.withoutTestcasePlace(xml))));
         DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new InputSource(new StringReader(xml)));
+    }
+
+    /**
+     * Every line is a workflow command or the summary, with no control character a log viewer could obey; a
+     * command's properties hold no unescaped ',' or ':' (the checks' names and files are in them).
+     */
+    private static void github(String text) {
+        assertTrue(text.endsWith("\n"), text);
+        for (String line : text.substring(0, text.length() - 1).split("\n", -1)) {
+            assertTrue(line.chars().noneMatch(c -> Character.isISOControl(c)), line);
+            if (line.startsWith("::error ")) {
+                String properties = line.substring("::error ".length(), line.indexOf("::", 2));
+                for (String property : properties.split(",")) {
+                    assertTrue(property.matches("(file|line|col|title)=[^:]*"), property + " in " + line);
+                }
+            }
+        }
     }
 
     /** The page is HTML, not XML, but for its doctype and two void tags; closed, it must parse as XML. */

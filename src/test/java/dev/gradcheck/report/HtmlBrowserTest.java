@@ -36,6 +36,8 @@ class HtmlBrowserTest {
         String dom = run(browser, "--dump-dom", page.toUri().toString());
         assertEquals(3, dom.split("<svg ", -1).length - 1, "the browser parsed three maps");
         assertTrue(dom.contains("<td class=\"status\">FAIL</td>"), "the table rows");
+        assertEquals(3, dom.split("<linearGradient ", -1).length - 1, "a colour scale under each map");
+        assertEquals(6, dom.split("<g class=\"axis ", -1).length - 1, "row and column indices on each map");
 
         Path png = dir.resolve("report.png");
         run(browser, "--screenshot=" + png, "--window-size=1200,3000", page.toUri().toString());
@@ -55,6 +57,27 @@ class HtmlBrowserTest {
         // the sample block's diagonal is +1 (red) and its off-diagonal -0.5 (blue), in cells of 24 pixels
         assertTrue(red > 500, "red cells drawn: " + red + " pixels");
         assertTrue(blue > 100, "blue cells drawn: " + blue + " pixels");
+    }
+
+    /**
+     * The filter works without a script of the page's own: the test adds one that picks a choice, as a click
+     * would, and writes down which rows the browser then shows (rows hidden by CSS have no layout box).
+     */
+    @Test
+    void choosingAStatusShowsOnlyItsRows() throws Exception {
+        String browser = browser();
+        ExternalTool.needed(browser != null, "chromium is not installed (apt-get install -y chromium)");
+        String probe = "<script>for (const choice of ['failed', 'unexpected', 'all']) {"
+                + " document.getElementById('show-' + choice).checked = true;"
+                + " const shown = [...document.querySelectorAll('tbody tr[id]')].filter(r => r.offsetParent !== null)"
+                + ".map(r => r.id.substring(6)).join(',');"
+                + " document.body.setAttribute('data-' + choice, shown); }</script>";
+        String html = HtmlReportTest.render().replace("</body>", probe + "</body>");
+        Path page = Files.writeString(dir.resolve("probe.html"), html, StandardCharsets.UTF_8);
+        String dom = run(browser, "--dump-dom", page.toUri().toString());
+        assertTrue(dom.contains("data-failed=\"2,3,4,5\""), "the four failures: " + dom.substring(0, 2000));
+        assertTrue(dom.contains("data-unexpected=\"2,3,4,5,7,8,10,11,12\""), "what set the exit code, first");
+        assertTrue(dom.contains("data-all=\"2,3,4,5,7,8,10,11,12,0,1,6,9,13,14\""), "every row, unexpected first");
     }
 
     private String run(String browser, String... args) throws IOException, InterruptedException {

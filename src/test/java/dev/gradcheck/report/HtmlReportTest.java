@@ -66,11 +66,60 @@ class HtmlReportTest {
         String page = render();
         for (CheckResult r : SampleResults.all()) {
             assertTrue(page.contains(">" + HtmlRenderer.esc(r.name()) + "</td>"), r.name());
+            SpecPlace place = SpecPlace.of(r.location());
+            assertTrue(page.contains("<a href=\"" + place.file() + "#L" + place.line() + "\">" + r.location()
+                    + "</a>"), "linked to its file and line: " + r.location());
         }
         assertFalse(page.contains("<script"), "no script");
         assertFalse(page.matches("(?s).*(src|href)=\"(https?:)?//.*"), "no external resource");
         assertTrue(page.startsWith("<!DOCTYPE html>") && page.endsWith("</html>\n"));
         assertTrue(page.contains("<p class=\"summary bad\">15 checks: 3 passed, 4 failed"), "the summary line");
+    }
+
+    /** Issue 26: the checks that set the exit code come first, each group in run order. */
+    @Test
+    void unexpectedResultsComeFirst() throws IOException {
+        String page = render();
+        List<String> ids = new ArrayList<>();
+        Matcher m = Pattern.compile("<tr id=\"check-(\\d+)\"").matcher(page);
+        while (m.find()) {
+            ids.add(m.group(1));
+        }
+        List<CheckResult> all = SampleResults.all();
+        List<String> expected = new ArrayList<>();
+        for (boolean attention : new boolean[] {true, false}) {
+            for (int i = 0; i < all.size(); i++) {
+                if (all.get(i).status().needsAttention() == attention) {
+                    expected.add(Integer.toString(i));
+                }
+            }
+        }
+        assertEquals(expected, ids);
+        assertEquals("2", ids.get(0), "softmax-rows, the first failure");
+    }
+
+    /** A choice per status present, and one for the unexpected results; the CSS hides the others' rows. */
+    @Test
+    void theFilterOffersEveryStatusPresentWithItsCount() throws IOException {
+        String page = render();
+        assertTrue(page.contains("<input type=\"radio\" name=\"show\" id=\"show-all\" checked=\"checked\"/>"
+                + "<label for=\"show-all\">all (15)</label>"), page);
+        assertTrue(page.contains("<label for=\"show-unexpected\">unexpected (9)</label>"), page);
+        assertTrue(page.contains("<label for=\"show-failed\">FAIL (4)</label>"), page);
+        assertTrue(page.contains("#show-failed:checked ~ table tbody tr:not(.st-failed) { display: none; }"), page);
+        assertTrue(page.contains("<tr id=\"check-2\" class=\"st-failed bad unexpected\">"), page);
+        assertTrue(page.contains("<tr class=\"details st-failed bad unexpected\">"), "details follow their row");
+    }
+
+    /** Each map has its indices along both axes and a colour scale with its end values. */
+    @Test
+    void heatMapsHaveAxesAndAColourScale() throws IOException {
+        String page = render();
+        assertEquals(3, count(page, "<g class=\"axis rows\""), page);
+        assertEquals(3, count(page, "<g class=\"axis cols\""), page);
+        assertEquals(3, count(page, "<linearGradient id=\"scale-2-0-"), "one scale a map, ids unique");
+        assertTrue(page.contains(">0</text>") && page.contains(">3</text>"), "indices 0 to 3 of the 4 x 4 block");
+        assertTrue(page.matches("(?s).*>-\\d\\.\\d\\de[+-]\\d+</text>.*"), "a side's scale from -max to +max");
     }
 
     @Test

@@ -38,9 +38,20 @@ class JUnitSchemaTest {
         schema = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI).newSchema(xsd);
     }
 
+    /**
+     * Validated without {@code <testcase>}'s {@code file} and {@code line}: junit-10.xsd does not list them, but
+     * GitLab reads {@code file} there and pytest's xunit1 reports write both, and Jenkins ignores attributes it does
+     * not know (issue 26). Only those two, only on test cases: anything else outside the schema still fails.
+     */
     private static void validate(String xml) throws SAXException, IOException {
         Validator validator = schema.newValidator();
-        validator.validate(new StreamSource(new StringReader(xml)));
+        validator.validate(new StreamSource(new StringReader(withoutTestcasePlace(xml))));
+    }
+
+    /** The report less {@code <testcase>}'s {@code file} and {@code line}, the two attributes outside the schema. */
+    static String withoutTestcasePlace(String xml) {
+        return xml.replaceAll("(<testcase [^>]*?) file=\"[^\"]*\"", "$1")
+                .replaceAll("(<testcase [^>]*?) line=\"\\d+\"", "$1");
     }
 
     private static String render(List<CheckResult> results, Summary summary, ReportContext ctx) throws IOException {

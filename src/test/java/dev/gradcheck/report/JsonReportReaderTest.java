@@ -69,7 +69,8 @@ class JsonReportReaderTest {
                 () -> JsonReportReader.read(tree(badStatus), "x.json"));
         assertEquals("checks[2].status: unknown value 'exploded'", status.getMessage());
 
-        String badNumber = original.replaceFirst("\"max_abs_error\": [^,]*,", "\"max_abs_error\": \"lots\",");
+        String badNumber = original.replaceFirst("(\"gradients\": \\[\\s*\\{[^{}]*?\"max_abs_error\": )[^,]*,",
+                "$1\"lots\",");
         JsonReportReader.FormatException number = assertThrows(JsonReportReader.FormatException.class,
                 () -> JsonReportReader.read(tree(badNumber), "x.json"));
         assertEquals("checks[0].gradients[0].max_abs_error: expected a number", number.getMessage());

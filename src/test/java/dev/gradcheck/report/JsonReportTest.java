@@ -65,9 +65,10 @@ class JsonReportTest {
         for (int i = 0; i < results.size(); i++) {
             CheckResult r = results.get(i);
             JsonNode c = checks.get(i);
-            assertEquals(List.of("name", "location", "op", "backend", "dtype", "status", "expected", "reason",
-                    "message", "tolerance", "delta", "seconds", "gradients", "nodes", "cross_backend", "id", "shard",
-                    "defaulted_attributes", "log"), fieldNames(c));
+            assertEquals(List.of("name", "location", "op", "backend", "dtype", "status", "unexpected", "expected",
+                    "reason", "message", "tolerance", "delta", "seconds", "worst", "gradients", "nodes",
+                    "cross_backend", "id", "shard", "defaulted_attributes", "log"), fieldNames(c));
+            assertEquals(r.status().needsAttention(), c.get("unexpected").asBoolean(), r.name());
             assertEquals(JUnitRenderer.file(r.location()) + "::" + r.name(), c.get("id").asText());
             assertEquals(SampleResults.SHARD, c.get("shard").asText());
             assertEquals(r.name(), c.get("name").asText());
@@ -152,5 +153,33 @@ class JsonReportTest {
         List<Long> values = new ArrayList<>();
         array.forEach(n -> values.add(n.asLong()));
         return values;
+    }
+
+    /**
+     * Issue 26: a check's {@code worst} is the row the table shows (the worst block), with its worst entry's place
+     * and values and the block's errors, so listing failures with their worst element needs no search in jq.
+     */
+    @Test
+    void eachCheckCarriesItsWorstBlockAndEntry() throws IOException {
+        JsonNode checks = new ObjectMapper().readTree(ReportGoldenTest.render(ReportFormat.JSON, false)).get("checks");
+        JsonNode softmax = checks.get(2);
+        assertEquals("softmax-rows", softmax.get("name").asText());
+        JsonNode worst = softmax.get("worst");
+        assertEquals("d0/dw", worst.get("block").asText());
+        assertEquals("mismatch", worst.get("verdict").asText());
+        assertEquals("[1,2]", worst.get("output_index").toString());
+        assertEquals("[0,3]", worst.get("input_index").toString());
+        assertEquals("out[1, 2] / w[0, 3]", worst.get("element").asText());
+        assertEquals(0.5, worst.get("analytic").asDouble());
+        assertEquals(0.25, worst.get("numerical").asDouble());
+        assertEquals(0.2, worst.get("max_rel_error").asDouble());
+        assertTrue(softmax.get("unexpected").asBoolean());
+        JsonNode error = checks.get(8);
+        assertEquals("conv2d-nchw", error.get("name").asText());
+        assertTrue(error.get("worst").isNull(), "an error compared nothing");
+        JsonNode sanity = checks.get(5).get("worst");
+        assertEquals("determinism x", sanity.get("block").asText(), "the failing row with the highest score");
+        assertTrue(sanity.get("analytic").isNull() && sanity.get("output_index").isNull(), sanity.toString());
+        assertFalse(checks.get(6).get("unexpected").asBoolean(), "an expected failure is not unexpected");
     }
 }

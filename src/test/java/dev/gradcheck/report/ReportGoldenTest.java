@@ -43,6 +43,11 @@ class ReportGoldenTest {
         Golden.assertMatches("report-junit.xml", render(ReportFormat.JUNIT, false));
     }
 
+    @Test
+    void github() throws IOException {
+        Golden.assertMatches("report-github.txt", render(ReportFormat.GITHUB, false));
+    }
+
     /** On an 80-column terminal: names shortened with …, detail lines wrapped, nothing wider than 80. */
     @Test
     void tableOnAnEightyColumnTerminal() throws IOException {

@@ -86,4 +86,57 @@ class TableRendererTest {
         assertEquals(plain.toString(), colored.toString().replace(ESC + "33mERROR" + ESC + "0m", "ERROR"),
                 "the status's colour is the only escape sequence");
     }
+
+    /**
+     * Issue 26: the table ends with a recap of what set the exit code, above the summary line: each check that needs
+     * attention, once, with its name, file:line:col and one-line reason; none of those that do not.
+     */
+    @Test
+    void theTableEndsWithARecapOfWhatSetTheExitCode() throws IOException {
+        String table = ReportGoldenTest.render(ReportFormat.TABLE, false);
+        List<String> lines = table.lines().toList();
+        int heading = lines.indexOf("unexpected results (exit code 3):");
+        assertTrue(heading > 0, table);
+        List<String> recap = lines.subList(heading + 1, lines.size() - 2);
+        List<dev.gradcheck.result.CheckResult> unexpected = SampleResults.all().stream()
+                .filter(r -> r.status().needsAttention()).toList();
+        assertEquals(unexpected.size(), recap.size(), "one line per check that needs attention: " + recap);
+        for (int i = 0; i < recap.size(); i++) {
+            var r = unexpected.get(i);
+            assertTrue(recap.get(i).matches(StatusLabel.of(r.status()) + " +" + java.util.regex.Pattern.quote(
+                    r.name()) + " +" + java.util.regex.Pattern.quote(r.location()) + " +"
+                    + java.util.regex.Pattern.quote(DetailLines.headline(r))), recap.get(i));
+        }
+        assertEquals("", lines.get(lines.size() - 2), "a blank line before the summary");
+        assertTrue(lines.get(lines.size() - 1).startsWith("15 checks:"), "the summary stays the last line");
+        assertTrue(recap.stream().noneMatch(l -> l.contains("tanh-basic") || l.contains("cumsum-reverse")),
+                "passes, expected failures and skips are not in it");
+    }
+
+    @Test
+    void aRunWithNothingUnexpectedAndAQuietRunHaveNoRecap() throws IOException {
+        List<dev.gradcheck.result.CheckResult> fine = SampleResults.all().stream()
+                .filter(r -> !r.status().needsAttention()).toList();
+        StringWriter out = new StringWriter();
+        new TableRenderer().render(fine, Summary.of(fine, 1, 0), SampleResults.context(false), out);
+        assertFalse(out.toString().contains("unexpected results"), out.toString());
+        StringWriter quiet = new StringWriter();
+        new TableRenderer().render(SampleResults.all(), SampleResults.summary(),
+                new ReportContext(false, "t", true), quiet);
+        assertFalse(quiet.toString().contains("unexpected results"), "--quiet's rows are the recap: " + quiet);
+    }
+
+    /** Narrow: file:line:col and the reason go under the check's name, which stays whole; nothing is wider than 48. */
+    @Test
+    void onANarrowTerminalTheRecapKeepsNamesWholeAndPutsTheReasonBelow() throws IOException {
+        StringWriter out = new StringWriter();
+        new TableRenderer().render(SampleResults.all(), SampleResults.summary(),
+                SampleResults.context(false).withColumns(48), out);
+        List<String> lines = out.toString().lines().toList();
+        int heading = lines.indexOf("unexpected results (exit code 3):");
+        assertEquals("FAIL     softmax-rows", lines.get(heading + 1));
+        assertTrue(lines.get(heading + 2).startsWith("  specs/softmax.yaml:1:1: d0/dw: mismatch, max"),
+                lines.get(heading + 2));
+        lines.forEach(l -> assertTrue(l.length() <= 48, l));
+    }
 }

@@ -35,6 +35,7 @@ public final class CheckingOptions {
     Integer order;
 
     @Option(names = "--stencil", paramLabel = "NAME", converter = StencilConverter.class,
+            completionCandidates = StencilNames.class,
             description = "Finite-difference formula: central (error O(d^2)), five-point (O(d^4)) or richardson"
                     + " (O(d^6)); the higher orders help where third derivatives are large.")
     Stencil stencil;
@@ -86,6 +87,14 @@ public final class CheckingOptions {
         @Override
         public java.util.Iterator<String> iterator() {
             return Mode.specNames().iterator();
+        }
+    }
+
+    /** --stencil's values for completion: the names a spec writes (five-point), not the constants'. */
+    public static final class StencilNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return Stencil.specNames().iterator();
         }
     }
 

@@ -7,15 +7,20 @@ import java.io.OutputStream;
 
 /**
  * The process's report stream (stdout, or the descriptor the launcher hands over), remembering why a write failed:
- * a full device, a closed or broken pipe. Java's print streams swallow such errors; this one lets them through to
- * the writer above (which notes that it failed) and keeps the first reason, so that a lost report is an error exit
- * with a one-line message instead of a silent exit 0.
+ * a full device, a closed stdout, a broken pipe. Java's print streams swallow such errors; this one lets them through
+ * to the writer above (which notes that it failed) and keeps the first reason, so that a lost report is an error
+ * exit with a one-line message instead of a silent exit 0. A broken pipe is told apart ({@link #readerLeft}): the
+ * reader chose to stop reading ({@code | head}), which, as for git and ripgrep, is no error.
  */
 public final class ReportChannel extends OutputStream {
+
+    /** strerror(EPIPE) on Linux and macOS, the message the JDK's native write gives. */
+    private static final String BROKEN_PIPE = "Broken pipe";
 
     private final OutputStream out;
     private final String closedReason;
     private volatile String failure;
+    private volatile boolean readerLeft;
 
     private ReportChannel(OutputStream out, String closedReason) {
         this.out = out;
@@ -35,6 +40,14 @@ public final class ReportChannel extends OutputStream {
     /** Why the first write failed, or null when none did. */
     public String failure() {
         return failure;
+    }
+
+    /**
+     * Whether the first write failed because the reading end of a pipe was closed (EPIPE: {@code | head -2} had
+     * what it wanted): the report was not lost to an error but declined.
+     */
+    public boolean readerLeft() {
+        return readerLeft;
     }
 
     @Override
@@ -67,6 +80,8 @@ public final class ReportChannel extends OutputStream {
     private IOException noted(IOException e) {
         if (failure == null) {
             failure = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            // the JVM ignores SIGPIPE, so EPIPE comes back as an IOException whose message is strerror(EPIPE)
+            readerLeft = closedReason == null && BROKEN_PIPE.equals(e.getMessage());
         }
         return e;
     }

@@ -113,6 +113,10 @@ public final class ReportWriter {
                 removedPermissions = permissions(target);
                 Files.delete(target);
                 removed = target;
+            } else if (StaleReport.removedAt(target) != null) { // removed as the JVM started: its permissions stay
+                Set<PosixFilePermission> early = StaleReport.removedAt(target);
+                removedPermissions = early.isEmpty() ? NEW_FILE : early;
+                removed = target;
             }
             return null;
         } catch (java.nio.file.FileAlreadyExistsException e) {
@@ -206,7 +210,10 @@ public final class ReportWriter {
     }
 
     private ReportContext context(boolean interrupted) {
-        return new ReportContext(color, VersionProvider.version(), quiet, interrupted, RunDetails.NONE, columns);
+        ReportContext ctx = new ReportContext(color, VersionProvider.version(), quiet, interrupted, RunDetails.NONE,
+                columns);
+        // an HTML page in a file links to the specs from where it lies
+        return output == null ? ctx : ctx.withLinkBase(ReportContext.linkBaseFor(output.toAbsolutePath().getParent()));
     }
 
     /** A device or FIFO: opened for writing as it is, as a shell's {@code >} would, and never replaced. */

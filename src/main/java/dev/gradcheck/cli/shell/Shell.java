@@ -32,6 +32,10 @@ import picocli.CommandLine;
  */
 public final class Shell implements AutoCloseable {
 
+    /** Said once at a terminal, before the first prompt: how to go on from an empty prompt. */
+    static final String HINT = "'help' lists the commands, Tab completes, 'check' re-checks the loaded spec,"
+            + " Ctrl-D or 'exit' leaves";
+
     private final PrintWriter out;
     private final PrintWriter err;
     private final boolean color;
@@ -98,6 +102,11 @@ public final class Shell implements AutoCloseable {
         return screen.tableColumns();
     }
 
+    /** Whether lines are read at a terminal (not a script): where a check shows the time it has taken. */
+    boolean interactive() {
+        return terminal != null;
+    }
+
     WorkingSpec working() {
         return working;
     }
@@ -150,6 +159,8 @@ public final class Shell implements AutoCloseable {
         reader.setOpt(LineReader.Option.HISTORY_IGNORE_DUPS);
         reader.unsetOpt(LineReader.Option.INSERT_TAB); // Tab at an empty prompt lists the commands
         terminal.handle(Terminal.Signal.INT, signal -> engines.interrupt());
+        err.println(HINT); // once, before the first prompt: a script gets none
+        err.flush();
         while (!exitRequested) {
             String line;
             try {
@@ -273,35 +284,70 @@ public final class Shell implements AutoCloseable {
 
     /** {@code help}: the commands, one line each; {@code help NAME}: that command's usage. */
     int help(String command) {
+        int width = width();
         if (command != null) {
             CommandLine c = verbs.getSubcommands().containsKey(command) ? verbs.getSubcommands().get(command)
                     : cli.getSubcommands().get(command);
             if (c == null) {
                 return fail("no command '" + command + "'; 'help' lists them");
             }
+            c.getCommandSpec().usageMessage().width(Math.max(55, width)); // picocli wraps at the terminal's width
             c.usage(out);
             return ExitCode.OK.code();
         }
-        out.println("Shell commands (the spec being worked on):");
-        list(verbs.getSubcommands());
+        wrap("Shell commands (the spec being worked on):", "", width).forEach(out::println);
+        list(verbs.getSubcommands(), width);
         out.println();
-        out.println("gradcheck commands, as on the command line (their checks run on the shell's warm worker):");
-        list(cli.getSubcommands());
+        wrap("gradcheck commands, as on the command line (their checks run on the shell's warm worker):", "", width)
+                .forEach(out::println);
+        list(cli.getSubcommands(), width);
         out.println();
-        out.println("'help COMMAND' shows one in full. Tab completes commands, options, paths, op names and spec keys;");
-        out.println("Ctrl-C stops a check, Ctrl-D or 'exit' leaves.");
+        wrap("'help COMMAND' shows one in full. Tab completes commands, options, paths, op names and spec keys;"
+                + " Ctrl-C stops a check, Ctrl-D or 'exit' leaves.", "", width).forEach(out::println);
         return ExitCode.OK.code();
     }
 
-    private void list(Map<String, CommandLine> commands) {
+    /** Each command's first sentence, whole, wrapped at {@code width} under itself. */
+    private void list(Map<String, CommandLine> commands, int width) {
+        String hanging = " ".repeat(13);
         commands.forEach((name, c) -> {
             if (name.equals(c.getCommandName())) { // aliases share their command's line
                 String[] description = c.getCommandSpec().usageMessage().description();
                 String first = description.length == 0 ? "" : description[0];
-                int stop = first.indexOf(". ");
-                out.printf("  %-10s %s%n", name, stop > 0 ? first.substring(0, stop + 1) : first);
+                if ((first.endsWith(":") || first.endsWith("e.g.")) && description.length > 1) {
+                    first += " " + description[1].strip(); // its examples follow in the next paragraph
+                }
+                List<String> lines = wrap(firstSentence(first), hanging, width);
+                out.printf("  %-10s %s%n", name, lines.get(0).strip());
+                lines.stream().skip(1).forEach(out::println);
             }
         });
+    }
+
+    /** Up to the first full stop that ends a sentence: not the one of "e.g." or "i.e.". */
+    static String firstSentence(String text) {
+        for (int stop = text.indexOf(". "); stop > 0; stop = text.indexOf(". ", stop + 1)) {
+            String before = text.substring(0, stop);
+            if (!before.endsWith("e.g") && !before.endsWith("i.e") && !before.endsWith("etc")) {
+                return text.substring(0, stop + 1);
+            }
+        }
+        return text;
+    }
+
+    /** The text's words in lines of at most {@code width} (a word longer than a line gets its own), each indented. */
+    static List<String> wrap(String text, String indent, int width) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder(indent);
+        for (String word : text.split(" +")) {
+            if (line.length() > indent.length() && line.length() + 1 + word.length() > width) {
+                lines.add(line.toString());
+                line = new StringBuilder(indent);
+            }
+            line.append(line.length() > indent.length() ? " " : "").append(word);
+        }
+        lines.add(line.toString());
+        return lines;
     }
 
     /** A usage error: one line and the way to the command's help. */

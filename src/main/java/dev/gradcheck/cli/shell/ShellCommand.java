@@ -44,9 +44,10 @@ import picocli.CommandLine.Spec;
             "At a terminal: line editing, Tab completion (commands, options, paths, op names, spec keys), history"
                 + " kept across sessions, Ctrl-C stops a check. Piped input is read as a script: results on stdout,"
                 + " each failing line reported on stderr with its number, and the script goes on."},
-        footer = {"%nExamples:",
-            "  gradcheck shell specs/activations/tanh.yaml",
-            "  printf 'load x.yaml\\ncheck\\nset delta 1e-4\\ncheck\\nexit\\n' | gradcheck shell"})
+        footer = {"%nExamples (from gradcheck's own directory):",
+            "  gradcheck shell specs/activations/smooth.yaml --name softplus-rank2",
+            "  printf 'load specs/activations/smooth.yaml softplus-rank2\\ncheck\\ndelta 1e-4\\ncheck\\nexit\\n'"
+                + " | gradcheck shell"})
 public final class ShellCommand implements Callable<Integer>, ExitCodeHelp {
 
     static final String HISTORY_ENV = "GRADCHECK_HISTORY";

@@ -9,7 +9,6 @@ import dev.gradcheck.result.Stencil;
 import dev.gradcheck.spec.DType;
 import dev.gradcheck.spec.SpecDocument;
 import java.io.File;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,7 +31,8 @@ import picocli.CommandLine;
  * command; a word starting with {@code -} to the command's options; an option's value and a positional parameter
  * to their completion candidates (enum values such as {@code --format}'s), to paths where they take a file, and to
  * what the shell knows for the rest, by parameter label: spec keys ({@code KEY}), the loaded spec's inputs
- * ({@code INPUT}) and its op's attributes ({@code ATTR}), op names, the specs in a file ({@code NAME}), commands
+ * ({@code INPUT}) and its op's attributes ({@code ATTR}), op names, spec names ({@code NAME}, {@code --only}'s and
+ * {@code --skip}'s {@code GLOB}: from the paths on the line or the project file, {@link SpecNames}), commands
  * ({@code COMMAND}), and for {@code set KEY VALUE} the values that key takes (op names for {@code op}, modes for
  * {@code mode}, ...). JLine matches the candidates against what was typed.
  */
@@ -70,7 +70,7 @@ final class ShellCompleter implements Completer {
         } else if (current.startsWith("-")) {
             for (OptionSpec o : spec.options()) {
                 if (!o.hidden()) {
-                    Arrays.stream(o.names()).forEach(n -> candidates.add(described(n, o.description())));
+                    optionNames(command, o).forEach(n -> candidates.add(described(n, o.description())));
                 }
             }
         } else {
@@ -79,6 +79,20 @@ final class ShellCompleter implements Completer {
                 values(positional, words, reader, line, candidates);
             }
         }
+    }
+
+    /** The option's names, and for a negatable one ({@code --compress}) its negative too ({@code --no-compress}). */
+    static List<String> optionNames(CommandLine command, OptionSpec o) {
+        List<String> names = new ArrayList<>(Arrays.asList(o.names()));
+        if (o.negatable()) {
+            for (String n : o.names()) {
+                String negative = command.getNegatableOptionTransformer().makeNegative(n, command.getCommandSpec());
+                if (negative != null && !names.contains(negative)) {
+                    names.add(negative);
+                }
+            }
+        }
+        return names;
     }
 
     private void commands(List<Candidate> candidates) {
@@ -152,11 +166,24 @@ final class ShellCompleter implements Completer {
         }
         Class<?> type = arg.typeInfo().isMultiValue() ? arg.typeInfo().getAuxiliaryTypes()[0] : arg.type();
         String label = arg.paramLabel().replaceAll("[<>.]", "");
+        if (specNames(arg, label, words)) {
+            plain(candidates, SpecNames.on(words));
+            return;
+        }
         if (type == Path.class || type == File.class || PATH_LABELS.contains(label)) {
             files.complete(reader, line, candidates);
             return;
         }
         plain(candidates, known(label, words));
+    }
+
+    /**
+     * Whether the argument takes a spec's name: {@code --only} and {@code --skip} (an option's GLOB; list-ops'
+     * positional GLOB is an op's), {@code --name} and {@code load}'s NAME, but not the name {@code new} gives.
+     */
+    private static boolean specNames(ArgSpec arg, String label, List<String> words) {
+        boolean name = arg.isOption() ? ((OptionSpec) arg).longestName().equals("--name") : label.equals("NAME");
+        return arg.isOption() && label.equals("GLOB") || name && !words.get(0).equals("new");
     }
 
     /** What the shell knows for a parameter label. */
@@ -168,8 +195,6 @@ final class ShellCompleter implements Completer {
                     ? working.doc().spec().spec().inputs().stream().map(i -> i.name()).toList() : List.of();
             case "ATTR" -> attributes();
             case "VALUE" -> words.size() > 1 ? valuesOf(words.get(1)) : List.of();
-            case "NAME" -> words.size() > 1 && Files.isRegularFile(Path.of(words.get(1)))
-                    ? WorkingSpec.names(SpecDocument.read(Path.of(words.get(1)))) : List.of();
             case "COMMAND" -> shell.commandNames();
             case "GLOB", "OP" -> opNames();
             default -> List.of();

@@ -133,7 +133,7 @@ final class ShellVerbs {
         SpecDocument doc = working.doc();
         RunOutcome outcome;
         try (EngineOutput.Shown shown = EngineOutput.showingTo(verbose ? err()::println : null)) {
-            outcome = working.check(engines);
+            outcome = checkShowingTime();
         }
         if (outcome.interrupted()) {
             err().println("interrupted; the worker is being restarted");
@@ -176,20 +176,33 @@ final class ShellVerbs {
     }
 
     @Command(name = "jacobians", aliases = "jac", description = "Print the Jacobian blocks of the last check as"
-            + " numbers, numerical above analytic (the spec is checked first if it has not been); a block is cut"
-            + " to its first " + JacobianNumbers.ROWS + " rows and " + JacobianNumbers.COLS + " columns.")
+            + " numbers, numerical above analytic (the spec is checked first if it has not been): the columns the"
+            + " width holds, the first " + JacobianNumbers.ROWS + " rows, and the digits it takes for each"
+            + " mismatching entry's two sides (marked *) to differ.")
     int jacobians() throws InterruptedException {
         CheckResult result = working.last() != null ? working.last() : checkQuietly();
         if (result == null) {
             return ExitCode.INTERRUPTED.code();
         }
-        JacobianNumbers.print(result, out());
+        JacobianNumbers.print(result, out(), shell.width());
         return ExitCode.OK.code();
+    }
+
+    /** Checks the spec, at a terminal with the time it has taken under the prompt ({@link ElapsedLine}). */
+    private RunOutcome checkShowingTime() throws InterruptedException {
+        ElapsedLine line = ElapsedLine.start(err(), working.doc().spec().name(), shell.interactive());
+        try {
+            return working.check(engines);
+        } finally {
+            if (line != null) {
+                line.close();
+            }
+        }
     }
 
     /** Checks the spec without printing the table; null when interrupted. */
     private CheckResult checkQuietly() throws InterruptedException {
-        RunOutcome outcome = working.check(engines);
+        RunOutcome outcome = checkShowingTime();
         if (outcome.interrupted() || outcome.results().isEmpty()) {
             err().println("interrupted");
             return null;
@@ -204,7 +217,8 @@ final class ShellVerbs {
     }
 
     @Command(name = "save", description = "Write the spec as edited to FILE (without FILE: back to the file it was"
-            + " loaded from, when that holds only this spec).")
+            + " loaded from, when that holds only this spec), keeping the file's comments and layout: only the top-level"
+            + " keys edited are written anew.")
     int save(@Parameters(paramLabel = "FILE", arity = "0..1", description = "Where to write it.") Path file,
              @Option(names = "--force", description = "Replace FILE if it exists.") boolean force)
             throws IOException {
@@ -219,7 +233,7 @@ final class ShellVerbs {
         } else if (Files.exists(target) && !force) {
             throw new IllegalArgumentException(target + " exists; 'save " + target + " --force' replaces it");
         }
-        Files.writeString(target, doc.text(), StandardCharsets.UTF_8);
+        Files.writeString(target, doc.savedText(), StandardCharsets.UTF_8);
         err().println("wrote " + doc.spec().name() + " to " + target);
         return ExitCode.OK.code();
     }

@@ -5,6 +5,7 @@ import dev.gradcheck.op.catalog.OpCatalog;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.JacobianMask;
 import dev.gradcheck.spec.MemoryBudget;
+import dev.gradcheck.spec.NamedOp;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecError;
 import java.util.ArrayList;
@@ -41,6 +42,24 @@ public final class OpResolver {
             plugin.get().validate(spec);
         } else {
             new CatalogOps(catalog).validate(spec);
+        }
+    }
+
+    /**
+     * The catalog's problems with the op and attributes an invalid document names (unknown op, unknown or
+     * ill-typed attribute), so that they are reported with its other problems; none for a plugin op, whose checks
+     * need the whole spec.
+     */
+    public List<SpecError> problems(NamedOp named) {
+        if (plugins.find(named.op().value()).isPresent()) {
+            return List.of();
+        }
+        CatalogOps ops = new CatalogOps(catalog);
+        try {
+            ops.bind(ops.lookup(named.op()), named.attrs());
+            return List.of();
+        } catch (InvalidSpecException e) {
+            return e.errors();
         }
     }
 

@@ -83,6 +83,30 @@ class ReportChannelTest {
         }
     }
 
+    /**
+     * A reader that stops reading ({@code | head -2}) is no error: the run ends with its own code and nothing on
+     * stderr, as git and ripgrep end; a full device stays one (above). The reader is gone before the report is
+     * written ({@code true} exits at once), so every write of the report meets a closed pipe.
+     */
+    @Test
+    void aReaderThatLeavesThePipeEndsTheRunQuietlyWithItsOwnCode() throws Exception {
+        Path passing = Files.writeString(dir.resolve("tanh.yaml"), CheckCommandTest.TANH);
+        Path failing = Files.writeString(dir.resolve("bad.yaml"), "op: tanh\ninputs:\n  x: {shape: [2]}\n"
+                + "expect: fail\nreason: expects a failure that does not come\n");
+        for (String[] run : new String[][] {{"'" + passing + "'", "0"}, {"'" + failing + "' --format json", "1"}}) {
+            String java = ProcessHandle.current().info().command().orElse("java");
+            String command = "set -o pipefail; '" + java + "' --add-opens java.base/java.io=ALL-UNNAMED"
+                    + " -Dgradcheck.stdout.fd=3 -cp '" + System.getProperty("java.class.path") + "' "
+                    + Main.class.getName() + " check --in-process " + run[0] + " 3>&1 1>&2 | true";
+            Process p = new ProcessBuilder("bash", "-c", command)
+                    .redirectError(dir.resolve("stderr.txt").toFile()).start();
+            assertEquals(Integer.parseInt(run[1]), p.waitFor(), run[0] + ": the run's own code");
+            String err = Files.readString(dir.resolve("stderr.txt"));
+            assertFalse(err.contains("could not be written"), run[0] + ": " + err);
+            assertEquals("", err.strip(), run[0] + ": nothing on stderr");
+        }
+    }
+
     @Test
     void aClosedStdoutIsAnErrorExitFromTheLauncherWithoutABashError() throws Exception {
         Path spec = Files.writeString(dir.resolve("tanh.yaml"), CheckCommandTest.TANH);

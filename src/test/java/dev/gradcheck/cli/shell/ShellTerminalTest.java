@@ -81,6 +81,8 @@ class ShellTerminalTest {
         try (TerminalSession t = TerminalSession.start(dir, "dumb", 80,
                 List.of("shell", "--no-history"))) {
             int at = t.waitFor("gradcheck> ", 0, START);
+            assertTrue(t.text().substring(0, at).contains(Shell.HINT), "a one-line hint before the first prompt: "
+                    + t.text());
             t.type("load " + spec + "\r");
             at = t.waitFor("gradcheck tanh-small> ", at, CHECK);
             t.type("check\r");
@@ -115,6 +117,10 @@ class ShellTerminalTest {
 
             t.keys("load " + hangs, "Enter", "check", "Enter");
             awaitFile(running, CHECK); // Ctrl-C while the check runs (it never ends by itself)
+            // a sign of life under a long check (issue 26, item 9): the time it has taken, redrawn each second
+            screen = t.waitFor("checking hangs: ", CHECK);
+            assertTrue(screen.stream().anyMatch(l -> l.matches("checking hangs: \\d+ s elapsed \\(Ctrl-C stops it\\)")),
+                    String.join("\n", screen));
             t.keys("C-c");
             t.waitFor("interrupted; the worker is being restarted", CHECK);
             t.waitFor("gradcheck hangs>", 2, CHECK); // a prompt again: the shell is still there

@@ -66,8 +66,42 @@ class TerminalScreenTest {
         List<String> screen = run.screen();
         assertTrue(screen.size() >= 5, screen.toString());
         screen.forEach(l -> assertTrue(l.length() <= 64, "wider than 64: " + l));
-        assertTrue(screen.stream().anyMatch(l -> l.contains("…")), "long names shortened: " + screen);
-        assertTrue(screen.stream().anyMatch(l -> l.matches("pass +dot-pr\\S*…\\S* .*")), screen.toString());
+        assertTrue(screen.stream().anyMatch(l -> l.matches("pass +dot-product-attention-masked .*")),
+                "a name of 28 characters shown whole: " + screen);
+    }
+
+    /**
+     * Issue 26: on an 80-column terminal, a spec name of 37 characters keeps 28 of them (ABS ERR and DTYPE give
+     * way first), and the run ends with the recap of what set the exit code: the name whole, file:line:col, the
+     * reason, above the summary line.
+     */
+    @Test
+    void atEightyColumnsNamesStayReadableAndTheRunEndsWithWhatSetTheExitCode() throws Exception {
+        Path spec = Files.writeString(dir.resolve("xpass.yaml"), """
+                name: tanh-expected-to-fail-but-passes-now
+                op: tanh
+                inputs:
+                  x: {shape: [2, 3]}
+                expect: fail
+                reason: was wrong once
+                """);
+        PseudoTerminal.Run run = PseudoTerminal.run(dir, 80, Map.of(), "bin/gradcheck check --in-process '" + spec
+                + "' --only pad-constant --only tanh-expected-to-fail-but-passes-now specs/shape 2>/dev/null");
+        assertEquals(1, run.exit(), run.raw());
+        List<String> screen = run.screen();
+        screen.forEach(l -> assertTrue(l.length() <= 80, "wider than 80: " + l));
+        assertTrue(screen.get(0).startsWith("STATUS") && !screen.get(0).contains("ABS ERR"), screen.toString());
+        assertTrue(screen.stream().anyMatch(l -> l.matches("XPASS +tanh-expected-to-\\S{0,8}…\\S{0,8}-now .*")
+                && l.split(" +")[1].length() == 28),
+                "28 characters of the name, its start and end: " + screen);
+        int heading = screen.indexOf("unexpected results (exit code 1):");
+        assertTrue(heading > 0, screen.toString());
+        assertTrue(screen.get(heading + 1).matches("XPASS +tanh-expected-to-fail-but-passes-now( .*)?"),
+                "the whole name: " + screen);
+        assertTrue(screen.get(heading + 1).contains(spec + ":1:1") || screen.get(heading + 2).startsWith("  " + spec
+                + ":1:1: expected fail (was wrong"), "file:line:col, reason: " + screen);
+        assertTrue(screen.get(screen.size() - 1).startsWith("2 checks: 1 passed, 0 failed, 1 unexpected pass"),
+                screen.toString());
     }
 
     @Test

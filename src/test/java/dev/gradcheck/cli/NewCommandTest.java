@@ -1,0 +1,91 @@
+package dev.gradcheck.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code gradcheck new OP} (issue 26, item 5): the spec it prints validates, has the op's inputs in ND4J's order and
+ * its attributes as comments; shapes given are used as given, and a refusal is said, not hidden.
+ */
+class NewCommandTest {
+
+    /** Ops of every family the suite covers whose inputs and shapes `new` can find without attributes. */
+    private static final List<String> OPS = List.of("tanh", "sigmoid", "softplus", "gelu", "elu", "relu", "log",
+            "sqrt", "add", "subtract", "multiply", "divide", "pow", "maximum", "squaredsubtract", "matmul", "dot",
+            "reduce_sum", "reduce_mean", "reduce_max", "reduce_norm2", "reduce_logsumexp", "std", "var", "moments",
+            "cumsum", "cumprod", "softmax", "log_softmax", "transpose", "permute", "reverse", "gather", "stack",
+            "diag", "trace", "matrix_inverse", "biasadd", "prelu", "lrn", "im2col", "mergeadd", "l2_loss",
+            "log_poisson_loss", "softmax_cross_entropy_loss_with_logits", "cosinesimilarity", "scatter_add");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @Tag("slow") // builds and runs every op of the list, several shapes each
+    void theSpecNewPrintsValidatesForOpsOfEveryFamily() throws IOException {
+        List<String> refused = new ArrayList<>();
+        for (String op : OPS) {
+            Cli made = Cli.run("new", op);
+            assertEquals(0, made.exit(), op + ": " + made.err());
+            Path file = dir.resolve(op + ".yaml");
+            Files.writeString(file, made.out());
+            Cli validate = Cli.run("validate", file.toString());
+            if (validate.exit() != 0 || !made.out().contains("# It validates")) {
+                refused.add(op + ": " + validate.out());
+            }
+        }
+        assertEquals(List.of(), refused);
+    }
+
+    @Test
+    void theSpecHasTheInputsInNd4jsOrderAndTheAttributesAsComments() {
+        Cli made = Cli.run("new", "matmul", "--shape", "2,3", "--shape", "[3, 5]", "--name", "my-matmul");
+        assertEquals(0, made.exit(), made.err());
+        String yaml = made.out();
+        assertTrue(yaml.contains("\nname: my-matmul"), yaml);
+        assertTrue(yaml.contains("\nop: matmul\n"), yaml);
+        int input = yaml.indexOf("\n  input: {shape: [2, 3], init: {uniform: [0.5, 1.5]}}");
+        int y = yaml.indexOf("\n  y: {shape: [3, 5], init: {uniform: [0.5, 1.5]}}");
+        assertTrue(input > 0 && y > input, yaml);
+        assertTrue(yaml.contains("\n#   transX: 0   # int 0\n"), yaml);
+        assertTrue(yaml.contains("\n#   alpha: 0.0   # float 0\n"), yaml);
+        assertTrue(yaml.contains("# It validates"), yaml);
+        assertEquals("", made.err());
+    }
+
+    @Test
+    void shapesNd4jRefusesAreUsedAsGivenAndTheRefusalIsSaid() throws IOException {
+        Cli made = Cli.run("new", "matmul", "--shape", "2,3");
+        assertEquals(0, made.exit(), made.err());
+        // the one shape is used for both inputs: [2, 3] by [2, 3], which matmul refuses
+        assertTrue(made.out().contains("\n  y: {shape: [2, 3]"), made.out());
+        assertTrue(made.out().contains("# ND4J refused these shapes: matmul does not accept inputs input [2, 3],"
+                + " y [2, 3]"), made.out());
+        assertFalse(made.out().contains("It validates"), made.out());
+        assertTrue(made.err().contains("does not validate yet"), made.err());
+        Path file = dir.resolve("m.yaml");
+        Files.writeString(file, made.out());
+        assertEquals(2, Cli.run("validate", file.toString()).exit());
+    }
+
+    @Test
+    void anUnknownOpOrABadShapeIsAUsageError() {
+        Cli unknown = Cli.run("new", "tanhh");
+        assertEquals(2, unknown.exit());
+        assertTrue(unknown.err().contains("unknown op 'tanhh' (did you mean 'tanh'?)"), unknown.err());
+        assertEquals("", unknown.out());
+        Cli shape = Cli.run("new", "tanh", "--shape", "3,zero");
+        assertEquals(2, shape.exit());
+        assertTrue(shape.err().contains("--shape '3,zero': expected dimensions"), shape.err());
+    }
+}

@@ -1,0 +1,82 @@
+package dev.gradcheck.junit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.gradcheck.result.Engine;
+import dev.gradcheck.result.Mode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.engine.ConfigurationParameters;
+
+/** The engine's settings as junit-platform.properties gives them: each key read, a bad value refused by name. */
+class EngineSettingsTest {
+
+    @Test
+    void everyKeyIsRead() throws Exception {
+        EngineSettings s = EngineSettings.from(parameters(Map.of(EngineSettings.MODE, "fast",
+                EngineSettings.THREADS, "2", EngineSettings.JOBS, "3", EngineSettings.TIMEOUT, "12.5",
+                EngineSettings.BACKEND, "ALL", EngineSettings.PLUGINS, "a.jar, build/classes")));
+        assertEquals(new EngineSettings(Mode.FAST, 2, 3, List.of(Path.of("a.jar"), Path.of("build/classes")), 12.5,
+                List.of(Engine.values())), s);
+        assertEquals(Mode.FAST, s.overrides().mode());
+        assertEquals(2, s.overrides().threads());
+    }
+
+    @Test
+    void nothingSetLeavesEachSpecItsOwn() throws Exception {
+        EngineSettings s = EngineSettings.from(parameters(Map.of()));
+        assertNull(s.mode());
+        assertNull(s.engines());
+        assertNull(s.timeout());
+        assertEquals(1, s.jobs());
+        assertEquals(List.of(), s.plugins());
+    }
+
+    @Test
+    void aBadValueIsRefusedWithItsKeyAndWhy() {
+        assertEquals("gradcheck: configuration parameter gradcheck.threads=0: must be a whole number from 1 to 64",
+                refused(EngineSettings.THREADS, "0"));
+        assertEquals("gradcheck: configuration parameter gradcheck.timeout=-1: must be a number of seconds above 0",
+                refused(EngineSettings.TIMEOUT, "-1"));
+        assertEquals("gradcheck: configuration parameter gradcheck.backend=tpu: unknown backend; one of cpu, cuda,"
+                + " all", refused(EngineSettings.BACKEND, "tpu"));
+        assertEquals("gradcheck: configuration parameter gradcheck.jobs=two: must be a whole number above 0",
+                refused(EngineSettings.JOBS, "two"));
+    }
+
+    private static String refused(String key, String value) {
+        return assertThrows(EngineSettings.Invalid.class, () -> EngineSettings.from(parameters(Map.of(key, value))))
+                .getMessage();
+    }
+
+    private static ConfigurationParameters parameters(Map<String, String> values) {
+        return new ConfigurationParameters() {
+            @Override
+            public Optional<String> get(String key) {
+                return Optional.ofNullable(values.get(key));
+            }
+
+            @Override
+            public Optional<Boolean> getBoolean(String key) {
+                return get(key).map(Boolean::parseBoolean);
+            }
+
+            @Override
+            @SuppressWarnings("deprecation")
+            public int size() {
+                return values.size();
+            }
+
+            @Override
+            public Set<String> keySet() {
+                return values.keySet();
+            }
+        };
+    }
+}
