@@ -196,9 +196,9 @@ final class TwoSidedCompression {
             return rows != null && rows.stream().allMatch(r -> r.verdict().passed());
         }
 
-        /** Why the target was not settled here, in a phrase. */
+        /** Why the target was not settled here, in a phrase; null when the path was not tried (declined). */
         String why() {
-            return declined != null ? declined : screen != null && screen.first() != null ? screen.first()
+            return declined != null ? null : screen != null && screen.first() != null ? screen.first()
                     : "a block disagrees";
         }
     }
@@ -554,12 +554,13 @@ final class TwoSidedCompression {
         private void attribute(int[] members, double[] applied, double[] n) {
             boolean[] owned = new boolean[n.length];
             ColumnGroup group = new ColumnGroup(members, applied, lightestTwo(applied));
+            int[] boxes = c.pattern.rowBoxes(e.input());
             for (int k = 0; k < members.length; k++) {
                 int member = k;
                 int col = members[k];
                 long[] colAt = Flat.unravel(col, e.input().shape());
                 WindowPattern.forEach(c.pattern.column(e.input(), col), c.pattern.outShape(), p -> {
-                    int at = e.rowStart()[p] + c.pattern.rankInRow(p, e.input(), colAt);
+                    int at = e.rowStart()[p] + WindowPattern.rankInRow(p, boxes, colAt);
                     double value = n[p] / applied[member];
                     e.values().numerical(at, value);
                     owned[p] = true;

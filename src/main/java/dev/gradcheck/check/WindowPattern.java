@@ -139,7 +139,11 @@ final class WindowPattern {
      * elements in ascending order: {@link #rank} without building the window.
      */
     int rankInRow(int p, Input x, long[] at) {
-        int[] box = boxes.computeIfAbsent(x, this::boxes);
+        return rankInRow(p, rowBoxes(x), at);
+    }
+
+    /** {@link #rankInRow(int, Input, long[])} over {@link #rowBoxes}(x), looked up once by the caller. */
+    static int rankInRow(int p, int[] box, long[] at) {
         int rank = at.length;
         long r = 0;
         for (int k = 0; k < rank; k++) {
@@ -151,6 +155,10 @@ final class WindowPattern {
     }
 
     /** Every row's window in input x, flat: row p's dimension k at [(p·rank + k)·2], lower end then upper. */
+    int[] rowBoxes(Input x) {
+        return boxes.computeIfAbsent(x, this::boxes);
+    }
+
     private int[] boxes(Input x) {
         int rank = x.dims().length;
         int[] flat = new int[Math.multiplyExact(rows(), rank * 2)];
