@@ -97,7 +97,7 @@ final class FastCheck implements CheckMode {
         long start = System.nanoTime();
         INDArray unit = Seeded.unit(s.samplingSeed(), "fast-u:" + in, t.refInputs().get(in).shape());
         INDArray u = t.order() == 1 ? BlockMask.withoutMaskedColumns(s.mask(), in, unit) : unit;
-        NumericalDerivative d = t.numerical(s, new Counter());
+        NumericalDerivative d = t.numerical(s, new Counter()).eachElementAlong();
         Map<String, double[]> along = d.along(Map.of(in, u));
         Map<String, Double> byOutput = new HashMap<>();
         for (String out : t.outputs()) {
@@ -151,9 +151,9 @@ final class FastCheck implements CheckMode {
         double[] uFlat = Flat.values(p.u());
         double analytic = FastProbe.dot(flat, uFlat);
         double numerical = p.numerical().get(output.out());
-        // the scale of the projection's rounding: its terms' root sum of squares, which a random-signed sum of
-        // terms with independent rounding reaches; their plain sum would grow like √n and hide a 0.1% error
-        Tolerance rule = s.toleranceFor(t.forwardNoise(output.out()), rootSumOfSquares(flat, uFlat));
+        // the projection's scale: its terms' root sum of squares, which a random-signed sum of terms reaches;
+        // their plain sum would grow like √n and hide a 0.1% error
+        Tolerance rule = s.toleranceForProjection(t.forwardNoise(output.out()), rootSumOfSquares(flat, uFlat));
         FastProbe probe = new FastProbe(p.derivative(), t.refInputs(), p.in(), flat, output, rule);
         FastProbe.Outcome outcome = verdict(probe, p.u(), analytic, numerical, gradient == null || allZero(flat),
                 noiseFloor);
@@ -172,6 +172,9 @@ final class FastCheck implements CheckMode {
         if (analyticZero && Math.abs(numerical) > noiseFloor) {
             return new FastProbe.Outcome(Verdict.ZERO_GRADIENT, analytic, numerical, rule.score(analytic, numerical),
                     null);
+        }
+        if (analyticZero) { // no scale to be relative to: a numerical value within the noise is a zero
+            return new FastProbe.Outcome(Verdict.PASS, analytic, numerical, Math.abs(numerical) / noiseFloor, null);
         }
         double score = JacobianComparison.score(rule, analytic, numerical, probe.roundingAlong(u));
         if (score <= 1) {

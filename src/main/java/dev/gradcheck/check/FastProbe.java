@@ -57,14 +57,14 @@ final class FastProbe {
      *
      * @param v         the output's cotangent, flat
      * @param base      the output at x, flat (the reference's, which every probe starts from)
-     * @param magnitude Σ|vⱼ|·|yⱼ|: the size of φ's own rounding
+     * @param magnitude the size of φ's own rounding, {@link NumericalError#projected}
      */
     record ProjectedOutput(String out, double[] v, double[] base, double magnitude) {
 
         static ProjectedOutput of(String out, INDArray v, INDArray atX) {
             double[] vFlat = Flat.values(v);
             double[] base = Flat.values(atX);
-            return new ProjectedOutput(out, vFlat, base, dot(absolute(vFlat), absolute(base)));
+            return new ProjectedOutput(out, vFlat, base, NumericalError.projected(vFlat, base));
         }
 
         /** φ along a direction across inputs, as a single row: for {@link TieCheck}. */
@@ -230,7 +230,7 @@ final class FastProbe {
         double[] v = output.v();
         double[] base = output.base();
         double[] phi = new double[offsets.length];
-        double moved = 0;
+        double[] moved = new double[base.length];
         for (int j = 0; j < base.length; j++) {
             boolean changed = false;
             for (int k = 0; k < offsets.length; k++) {
@@ -238,10 +238,10 @@ final class FastProbe {
                 phi[k] += v[j] * d;
                 changed |= d != 0;
             }
-            moved += changed ? Math.abs(v[j] * base[j]) : 0;
+            moved[j] = changed ? base[j] : 0;
         }
         return KinkDetector.probe(t -> new double[] {phi[indexOf(offsets, t / h)]}, h, new int[] {0},
-                new double[] {analytic}, moved, derivative.stencil());
+                new double[] {analytic}, NumericalError.projected(v, moved), derivative.stencil());
     }
 
     private static int indexOf(double[] offsets, double offset) {
@@ -279,14 +279,6 @@ final class FastProbe {
 
     private static String figure(double x) {
         return String.format(Locale.ROOT, "%.6g", x);
-    }
-
-    private static double[] absolute(double[] values) {
-        double[] a = new double[values.length];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = Math.abs(values[i]);
-        }
-        return a;
     }
 
     static double dot(double[] a, double[] b) {

@@ -35,6 +35,14 @@ interface NumericalError {
     /** The half-step estimate of the truncation error is widened by this much. */
     double HALF_STEP_MARGIN = 1.25;
 
+    /**
+     * A projection vᵀρ of roundings ρ onto fast mode's random v stays within this many times ‖v∘ρ‖₂ except with
+     * probability 2·e^(−18) = 3e-8: v's signs are independent of ρ (the rounding of outputs at x ± t·u, which v
+     * does not enter), and Hoeffding's inequality over them bounds the sum of ±|vⱼ·ρⱼ| by x·‖v∘ρ‖₂ but for
+     * 2·e^(−x²/2). The L1 worst case Σ|vⱼ·ρⱼ| is about 0.8·√n times ‖v∘ρ‖₂ over n outputs.
+     */
+    double SIGNS_MARGIN = 6;
+
     /** No bound at all: the tolerance alone decides (a reference with no model of its own error). */
     NumericalError NONE = (row, col) -> 0;
 
@@ -44,6 +52,18 @@ interface NumericalError {
     /** The rounding bound of one derivative of an output of magnitude |y| taken with step h. */
     static double rounding(Stencil stencil, double outputMagnitude, double step) {
         return ROUNDING_MARGIN * FiniteDifferences.gain(stencil) * EPSILON * Math.abs(outputMagnitude) / step;
+    }
+
+    /**
+     * The magnitude whose rounding a projection vᵀy carries ({@link #SIGNS_MARGIN}): the rounding of each yⱼ is
+     * at most about ε·|yⱼ|, so |vᵀρ| ≤ {@value #SIGNS_MARGIN}·ε·‖v∘y‖₂ with probability 1 − 3e-8.
+     */
+    static double projected(double[] v, double[] y) {
+        double sum = 0;
+        for (int j = 0; j < v.length; j++) {
+            sum += v[j] * y[j] * v[j] * y[j];
+        }
+        return SIGNS_MARGIN * Math.sqrt(sum);
     }
 
     /**

@@ -27,6 +27,28 @@ public sealed interface Tolerance {
         }
     }
 
+    /**
+     * Paddle's rule with its own floor: |a - n| / max(|n|, scale) <= max. Fast mode's default for a projection
+     * vᵀJu, whose terms (vᵀJ)ᵢ·uᵢ have the root sum of squares {@code scale}: a projection cancels to well below
+     * its terms, where Paddle's fixed floor (an absolute allowance below |n| = 1e-3) would hide a wrong scale.
+     */
+    record ScaledRelative(double maxRelativeError, double scale) implements Tolerance {
+        @Override
+        public double score(double analytic, double numerical) {
+            double d = Math.max(Math.abs(numerical), scale);
+            double err = Math.abs(analytic - numerical);
+            if (Double.isNaN(err)) {
+                return Double.POSITIVE_INFINITY;
+            }
+            return d == 0 ? (err == 0 ? 0 : Double.POSITIVE_INFINITY) : err / (maxRelativeError * d);
+        }
+
+        @Override
+        public String describe() {
+            return "max_relative_error=" + maxRelativeError + " of max(|n|, " + scale + ")";
+        }
+    }
+
     /** numpy/torch allclose rule: |a - n| <= atol + rtol * |n|. */
     record AllClose(double atol, double rtol) implements Tolerance {
         @Override
