@@ -182,7 +182,7 @@ final class BlockJudge {
             for (int k = 0; k < atH.length; k++) {
                 atH[k] = MostPreciseStep.Estimate.of(probe, k, errors.rounding(rows.get(k), c), h);
             }
-            return MostPreciseStep.choose(columns.line(n.col(c)), h, flatRows, analytic, atH,
+            return MostPreciseStep.choose(columns.line(n.col(c)), h, new MostPreciseStep.Rows(flatRows, analytic), atH,
                     criteria.outputScale(), columns.derivative().stencil());
         }
 

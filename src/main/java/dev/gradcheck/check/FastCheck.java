@@ -163,8 +163,8 @@ final class FastCheck implements CheckMode {
 
     /**
      * The verdict on one projection: a zero backward against a non-zero numerical derivative fails whatever the
-     * tolerance; an agreement within the rule and the numerical side's rounding passes; anything else is looked at
-     * more closely along u ({@link FastProbe}: the finite difference's own error, kinks).
+     * tolerance; an agreement within the rule passes; anything else, within the rounding bound or not, is looked at
+     * more closely along u ({@link FastProbe}: kinks, the finite difference's own error at its most precise step).
      */
     private static FastProbe.Outcome verdict(FastProbe probe, INDArray u, double analytic, double numerical,
                                              boolean analyticZero, double noiseFloor) {
@@ -177,9 +177,10 @@ final class FastCheck implements CheckMode {
             return new FastProbe.Outcome(Verdict.PASS, analytic, numerical, Math.abs(numerical) / noiseFloor, null);
         }
         double score = JacobianComparison.score(rule, analytic, numerical, probe.roundingAlong(u));
-        if (score <= 1) {
+        if (rule.score(analytic, numerical) <= 1) {
             return new FastProbe.Outcome(Verdict.PASS, analytic, numerical, score, null);
         }
+        // beyond the tolerance: passing on the rounding bound alone waits for the most precise step (FastProbe)
         if (!Double.isFinite(analytic) || !Double.isFinite(numerical)) {
             return new FastProbe.Outcome(Verdict.MISMATCH, analytic, numerical, score, null);
         }

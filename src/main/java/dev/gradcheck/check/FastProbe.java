@@ -184,7 +184,7 @@ final class FastProbe {
             }
             return new double[] {sum};
         };
-        return MostPreciseStep.choose(phi, h, new int[] {0}, new double[] {analytic},
+        return MostPreciseStep.choose(phi, h, new MostPreciseStep.Rows(new int[] {0}, new double[] {analytic}),
                 new MostPreciseStep.Estimate[] {atH}, output.magnitude(), derivative.stencil())[0];
     }
 

@@ -44,19 +44,24 @@ final class MostPreciseStep {
     }
 
     /**
+     * The rows of a line being judged: the output entries, flat, and the backward's value at each.
+     */
+    record Rows(int[] flat, double[] analytic) {}
+
+    /**
      * Each row's estimate at the step whose bound is smallest, h included.
      *
      * @param atH         each row's estimate at h (null for a row at a kink there, which stays null)
      * @param outputScale the largest |y|, for the probes' rounding floor
      */
-    static Estimate[] choose(KinkDetector.Line line, double h, int[] flatRows, double[] analytic, Estimate[] atH,
-                             double outputScale, Stencil stencil) {
+    static Estimate[] choose(KinkDetector.Line line, double h, Rows rows, Estimate[] atH, double outputScale,
+                             Stencil stencil) {
         Estimate[] best = atH.clone();
         if (!applies(stencil) || java.util.Arrays.stream(best).allMatch(java.util.Objects::isNull)) {
             return best;
         }
         for (double k : RUNGS) {
-            KinkDetector.Probe p = KinkDetector.probe(line, k * h, flatRows, analytic, outputScale, stencil);
+            KinkDetector.Probe p = KinkDetector.probe(line, k * h, rows.flat(), rows.analytic(), outputScale, stencil);
             for (int r = 0; r < best.length; r++) {
                 Estimate e = best[r] == null ? null : Estimate.of(p, r, atH[r].rounding() / k, k * h);
                 if (e != null && e.bound() < best[r].bound()) {
