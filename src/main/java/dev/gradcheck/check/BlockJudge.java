@@ -98,9 +98,10 @@ final class BlockJudge {
                         JacobianComparison.Criteria criteria, Columns columns) {
         NumericalError bounds = errors == null ? NumericalError.NONE : errors;
         JacobianComparison.Row row = JacobianComparison.compare(a, n, bounds, masked, criteria);
-        // a block that passes only because some entries lie within the bound is probed too: a more precise step
-        // may resolve what the bound hides (MostPreciseStep)
-        if ((row.verdict().passed() && row.withinError() == 0) || columns == null || errors == null) {
+        // a passing block is probed too where entries lie within the bound alone or near the tolerance: a more
+        // precise step may resolve what the bound hides, or clear what noise put near the line (MostPreciseStep)
+        if ((row.verdict().passed() && row.withinError() == 0 && !(row.maxScore() > MostPreciseStep.AGAIN_ABOVE))
+                || columns == null || errors == null) {
             return new Judged(row, row.errorNote(), List.of(), bounds);
         }
         KinkSearch search = new KinkSearch(a, n, masked, errors.copy(), criteria, columns);
@@ -187,13 +188,14 @@ final class BlockJudge {
         }
 
         /**
-         * The rows of column c that disagree beyond the tolerance (masked entries aside), within their bounds or
-         * not: a bound may hide what a more precise step resolves.
+         * The rows of column c whose score under the tolerance alone is above {@link MostPreciseStep#AGAIN_ABOVE}
+         * (masked entries aside), within their bounds or not: a bound may hide what a more precise step resolves.
          */
         private List<Integer> disagreeing(int c) {
             List<Integer> rows = new ArrayList<>();
             for (int r = 0; r < n.rowCount(); r++) {
-                if (!masked.skips(r, c) && !(criteria.tolerance().score(a.values()[r][c], n.values()[r][c]) <= 1)) {
+                if (!masked.skips(r, c) && !(criteria.tolerance().score(a.values()[r][c], n.values()[r][c])
+                        <= MostPreciseStep.AGAIN_ABOVE)) {
                     rows.add(r);
                 }
             }

@@ -103,8 +103,8 @@ final class FullCheck implements CheckMode {
                 long compareStart = System.nanoTime();
                 SparseBlock block = compressed.blocks().block(out, in);
                 JacobianComparison.Row row = compressed.compare(out, in, s, scale);
-                if (!row.verdict().passed() || row.withinError() > 0) {
-                    return null; // a bound that hides a difference is tried at a more precise step (BlockJudge)
+                if (!row.verdict().passed() || row.withinError() > 0 || row.maxScore() > MostPreciseStep.AGAIN_ABOVE) {
+                    return null; // entries near or beyond the tolerance are judged at their most precise step
                 }
                 // a passing block agrees everywhere (no mask, no capture here: CompressedJacobians.denseBecause)
                 Mismatches found = new Mismatches(0, Flat.size(block.outputShape()) * Flat.size(block.inputShape()),

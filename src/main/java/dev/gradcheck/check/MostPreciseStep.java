@@ -3,7 +3,8 @@ package dev.gradcheck.check;
 import dev.gradcheck.result.Stencil;
 
 /**
- * Judges smooth entries at the step where their finite difference is most precise. At the check's step h an
+ * Judges smooth entries at the step where their finite difference is most precise: every entry whose score under
+ * the tolerance alone is above {@value #AGAIN_ABOVE}. At the check's step h an
  * entry's error bound is the larger of the rounding model and what the half step measured; both can be wrong
  * together in one direction only: the model knows the output's magnitude, not what the forward summed to reach
  * it (a matmul's inner sum of 4096 terms, a std over 10⁶ elements round several times more than ε·|y|), and a
@@ -16,6 +17,13 @@ import dev.gradcheck.result.Stencil;
  * wrong entry cannot pick the step that happens to agree. A row at a kink at a larger step keeps the smaller one.
  */
 final class MostPreciseStep {
+
+    /**
+     * An entry whose score under the tolerance alone is above this is judged again at its most precise step,
+     * within its bound or not: where the noise at h reaches the tolerance, the entries just under it would
+     * otherwise pass with scores near 1, and the margin of a correct backward would be chance.
+     */
+    static final double AGAIN_ABOVE = 0.5;
 
     /** The larger steps tried, in multiples of h. */
     private static final double[] RUNGS = {10, 100};

@@ -11,6 +11,9 @@ public sealed interface Tolerance {
 
     double score(double analytic, double numerical);
 
+    /** The largest |analytic − numerical| the rule allows at this numerical value. */
+    double allowance(double numerical);
+
     /** The rule as reports show it: {@code max_relative_error=1.0E-6}, {@code atol=1.0E-5, rtol=0.001}. */
     String describe();
 
@@ -19,6 +22,11 @@ public sealed interface Tolerance {
         @Override
         public double score(double analytic, double numerical) {
             return relativeError(analytic, numerical) / maxRelativeError;
+        }
+
+        @Override
+        public double allowance(double numerical) {
+            return maxRelativeError * (Math.abs(numerical) < PADDLE_SMALL ? 1 : Math.abs(numerical));
         }
 
         @Override
@@ -44,6 +52,11 @@ public sealed interface Tolerance {
         }
 
         @Override
+        public double allowance(double numerical) {
+            return maxRelativeError * Math.max(Math.abs(numerical), scale);
+        }
+
+        @Override
         public String describe() {
             return "max_relative_error=" + maxRelativeError + " of max(|n|, " + scale + ")";
         }
@@ -62,6 +75,11 @@ public sealed interface Tolerance {
                 return err == 0 ? 0 : Double.POSITIVE_INFINITY;
             }
             return err / allowed;
+        }
+
+        @Override
+        public double allowance(double numerical) {
+            return atol + rtol * Math.abs(numerical);
         }
 
         @Override
