@@ -142,8 +142,8 @@ final class FullCheck implements CheckMode {
                 long compareStart = System.nanoTime();
                 SparseBlock block = compressed.blocks().block(out, in);
                 JacobianComparison.Row row = compressed.compare(out, in, s, scale);
-                if (!row.verdict().passed()) {
-                    return null;
+                if (!row.verdict().passed() || row.withinError() > 0 || row.maxScore() > MostPreciseStep.AGAIN_ABOVE) {
+                    return null; // entries near or beyond the tolerance are judged at their most precise step
                 }
                 // a passing block agrees everywhere (no mask, no capture here: CompressedJacobians.denseBecause)
                 Mismatches found = new Mismatches(0, Flat.size(block.outputShape()) * Flat.size(block.inputShape()),
@@ -270,8 +270,7 @@ final class FullCheck implements CheckMode {
         /** Each entry's score, under the bounds the block was judged by. */
         BlockDiagnosis.EntryScore score() {
             NumericalError bounds = judged.errors();
-            return (r, c) -> JacobianComparison.score(rule, analytic.values()[r][c], numerical.values()[r][c],
-                    bounds.at(r, c));
+            return (r, c) -> bounds.score(rule, r, c, analytic.values()[r][c], numerical.values()[r][c]);
         }
     }
 

@@ -71,8 +71,8 @@ final class JacobianComparison {
         for (int j = 0; j < numerical.rowCount(); j++) {
             for (int i = 0; i < numerical.colCount(); i++) {
                 if (!skip.skips(j, i)) {
-                    acc.add(numerical.row(j), numerical.col(i), analytic.values()[j][i], numerical.values()[j][i],
-                            errors.at(j, i));
+                    acc.add(numerical.row(j), numerical.col(i), analytic.values()[j][i],
+                            errors.value(j, i, numerical.values()[j][i]), errors.at(j, i));
                 }
             }
         }

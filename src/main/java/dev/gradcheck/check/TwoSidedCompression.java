@@ -348,28 +348,68 @@ final class TwoSidedCompression {
     }
 
     /**
-     * Each entry sent back, recomputed as the dense check computes it: its row by one backward pass, its column by
-     * the stencil along it alone. What its row's backward pass and its column's difference held beyond those values
-     * is what the other members of its groups contributed there, which the pattern says is zero: judged so, as the
-     * strictest other member's value, at a quarter of the rule. A contribution that is not zero is a value outside
-     * the guessed pattern, which only the one-sided path can place.
+     * Each entry sent back, recomputed as the dense check computes it: its row by one backward pass, its column by the
+     * stencil along it alone, probed for kinks and taken at its most precise step ({@link MostPreciseStep}). What
+     * its row's backward pass and its column's difference held beyond those values is what the other members of its
+     * groups contributed there, which the pattern says is zero: judged so, as the strictest other member's value, at
+     * a quarter of the rule. A contribution that is not zero is a value outside the guessed pattern, and a kink is
+     * for the dense path's probes: either sends the target on.
      */
     private void recompute() {
         List<Entries> all = new ArrayList<>(entries.values());
         Map<Integer, Map<String, double[]>> rows = new java.util.HashMap<>();
-        Map<String, double[]> columns = new java.util.HashMap<>();
+        Map<String, List<Flagged>> byColumn = new LinkedHashMap<>();
         for (Flagged f : screen.entries()) {
-            Entries e = all.get(f.input());
-            String in = e.input().name();
-            double a = rows.computeIfAbsent(f.row(), p -> sides.analytic().evaluate(out, new int[] {p},
-                    new double[] {1})).get(in)[f.col()];
-            double n = columns.computeIfAbsent(in + ":" + f.col(), k -> sides.numerical().evaluate(in,
-                    new int[] {f.col()}, new double[] {1}).get(out))[f.row()];
-            if (!othersContributeNothing(e, f, a, n)) {
+            byColumn.computeIfAbsent(f.input() + ":" + f.col(), k -> new ArrayList<>()).add(f);
+        }
+        for (List<Flagged> column : byColumn.values()) {
+            Entries e = all.get(column.get(0).input());
+            double[] analytic = new double[column.size()];
+            for (int k = 0; k < analytic.length; k++) {
+                analytic[k] = rows.computeIfAbsent(column.get(k).row(), p -> sides.analytic().evaluate(out,
+                        new int[] {p}, new double[] {1})).get(e.input().name())[column.get(k).col()];
+            }
+            if (!resolveColumn(e, column, analytic)) {
                 return;
             }
-            e.values().exact(f.at(), a, n);
         }
+    }
+
+    /** One column's flagged entries, their numerical side taken along the column alone, as the dense judge does. */
+    private boolean resolveColumn(Entries e, List<Flagged> column, double[] analytic) {
+        String in = e.input().name();
+        int col = column.get(0).col();
+        NumericalDerivative d = sides.numerical().derivative(in);
+        KinkDetector.Line line = new BlockJudge.Columns(d, in, out).line(col);
+        double h = d.stepAt(in, col);
+        int[] flatRows = column.stream().mapToInt(Flagged::row).toArray();
+        KinkDetector.Probe probe = KinkDetector.probe(line, h, flatRows, analytic, t.scale(out), d.stencil());
+        NumericalError.Block block = (NumericalError.Block) e.errors();
+        MostPreciseStep.Estimate[] atH = new MostPreciseStep.Estimate[flatRows.length];
+        for (int k = 0; k < atH.length; k++) {
+            if (probe.kinks()[k]) {
+                screen.flag("d" + out + "[" + flatRows[k] + "]/d" + in + "[" + col + "] sits at a kink");
+                return false;
+            }
+            atH[k] = MostPreciseStep.Estimate.of(probe, k, block.rounding(flatRows[k], col), h);
+        }
+        MostPreciseStep.Estimate[] precise = MostPreciseStep.choose(line, h,
+                new MostPreciseStep.Rows(flatRows, analytic), atH, t.scale(out), d.stencil());
+        for (int k = 0; k < flatRows.length; k++) {
+            Flagged f = column.get(k);
+            double n = probe.values()[k];
+            if (Double.isNaN(n) || !othersContributeNothing(e, f, analytic[k], n)) {
+                screen.flag("d" + out + "[" + f.row() + "]/d" + in + "[" + col + "] could not be recomputed alone");
+                return false;
+            }
+            e.values().exact(f.at(), analytic[k], n);
+            if (precise[k] != null && precise[k].step() != h) {
+                block.resolved(f.row(), col, precise[k]);
+            } else if (probe.errors()[k] > 0) {
+                block.measured(f.row(), col, probe.errors()[k]);
+            }
+        }
+        return true;
     }
 
     private boolean othersContributeNothing(Entries e, Flagged f, double a, double n) {
@@ -455,7 +495,8 @@ final class TwoSidedCompression {
             int row = p;
             int[] k = {e.rowStart()[p]};
             WindowPattern.forEach(pattern.window(p, e.input()), shape, l -> {
-                sink.add(row, l, e.values().analytic(k[0]), e.values().numerical(k[0]), e.errors().at(row, l));
+                sink.add(row, l, e.values().analytic(k[0]), e.errors().value(row, l, e.values().numerical(k[0])),
+                        e.errors().at(row, l));
                 k[0]++;
             });
         }
@@ -587,7 +628,8 @@ final class TwoSidedCompression {
             double a = e.values().analytic(at);
             int otherRow = c.rowGroups.strictestOther()[p];
             int otherCol = member == group.light()[0] ? group.light()[1] : group.light()[0];
-            boolean passes = rule.score(a, n) <= 1 || JacobianComparison.score(rule, a, n, e.errors().at(p, col)) <= 1;
+            // near or beyond the tolerance, an entry is judged at its most precise step, as the dense judge does
+            boolean passes = rule.score(a, n) <= MostPreciseStep.AGAIN_ABOVE;
             if (passes && otherRow >= 0) {
                 double rest = c.rowGroups.weightOf()[p] * (a - n) / c.rowGroups.weightOf()[otherRow];
                 passes = restPasses(rest, () -> JacobianComparison.score(rule, rest, 0, e.errors().at(otherRow, col)));

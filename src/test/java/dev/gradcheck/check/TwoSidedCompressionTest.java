@@ -209,6 +209,17 @@ class TwoSidedCompressionTest {
     }
 
     @Test
+    void aFastCheckThatFailsAtLayerSizeIsRecheckedInFullAndNamesTheEntry() {
+        CheckResult r = check(BIG_TANH + "mode: fast\n", CompressedJacobiansTest.oneElementOff("x", "0", 30_000,
+                30_000, 0.1));
+        assertEquals(Status.FAILED, r.status(), r.toString());
+        GradientResult full = jacobianRows(r).get(0);
+        assertTrue(full.note().startsWith("fast mode mismatch"), full.note());
+        assertEquals(1, full.mismatches().count());
+        assertArrayEquals(new long[] {117, 48}, full.worst().inputIndex(), "x[30000] of a 256 x 256 input");
+    }
+
+    @Test
     void atLayerSizesARightBackwardPassesInAFewHundredEvaluations() {
         for (String yaml : List.of(BIG_TANH, BIG_CONV)) {
             CheckResult r = check(yaml, f -> f);
