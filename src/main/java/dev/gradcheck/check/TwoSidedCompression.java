@@ -58,6 +58,8 @@ final class TwoSidedCompression {
     private final Map<String, Entries> entries = new LinkedHashMap<>();
     private final RowGroups rowGroups;
     private final Screen screen = new Screen();
+    /** Each input's groups of columns and their weights, once its directional differences are taken. */
+    private final Map<String, GroupBatches.Groups> columnGroups = new LinkedHashMap<>();
     private double analyticSeconds;
     private final Map<String, Double> numericalSeconds = new LinkedHashMap<>();
 
@@ -124,7 +126,8 @@ final class TwoSidedCompression {
      * An entry inside the pattern that its judgements sent back: where it is stored, and its column's applied weight
      * with the strictest other member of its column group (-1: alone) and that member's applied weight.
      */
-    record Flagged(int input, int row, int col, int at, double colWeight, int otherCol, double otherWeight) {}
+    record Flagged(int input, int group, int row, int col, int at, double colWeight, int otherCol,
+                   double otherWeight) {}
 
     /** Each row's weight in its backward pass and the strictest other member of its group (-1: alone). */
     private record RowGroups(int[][] groups, double[][] weights, double[] weightOf, int[] strictestOther) {}
@@ -136,6 +139,8 @@ final class TwoSidedCompression {
      */
     static final class Screen {
         private final List<Flagged> entries = new ArrayList<>();
+        /** Entries whose evaluations are clean but whose own score is near the tolerance: to take at a finer step. */
+        private final List<Flagged> near = new ArrayList<>();
         private long hard;
         private String first;
 
@@ -161,6 +166,14 @@ final class TwoSidedCompression {
 
         List<Flagged> entries() {
             return entries;
+        }
+
+        void near(Flagged f) {
+            near.add(f);
+        }
+
+        List<Flagged> near() {
+            return near;
         }
 
         String first() {
@@ -343,6 +356,10 @@ final class TwoSidedCompression {
         if (!screen.clean()) {
             return null;
         }
+        new FinerSteps(this).resolve(screen.near());
+        if (!screen.clean()) {
+            return null;
+        }
         recompute();
         return screen.clean() ? rows() : null;
     }
@@ -427,6 +444,43 @@ final class TwoSidedCompression {
             return false;
         }
         return true;
+    }
+
+    CheckTarget target() {
+        return t;
+    }
+
+    FullCheck.Sides sides() {
+        return sides;
+    }
+
+    String output() {
+        return out;
+    }
+
+    Screen screen() {
+        return screen;
+    }
+
+    GroupBatches.Groups columnGroups(String in) {
+        return columnGroups.get(in);
+    }
+
+    /** Input {@code index}'s name, error bounds and rule, for {@link FinerSteps}. */
+    NumericalError.Block errors(int index) {
+        return (NumericalError.Block) new ArrayList<>(entries.values()).get(index).errors();
+    }
+
+    String inputName(int index) {
+        return new ArrayList<>(entries.keySet()).get(index);
+    }
+
+    double analyticAt(int index, int at) {
+        return new ArrayList<>(entries.values()).get(index).values().analytic(at);
+    }
+
+    Tolerance screenRule(int index) {
+        return new ArrayList<>(entries.values()).get(index).screenRule()[0];
     }
 
     private int batch() {
@@ -584,17 +638,17 @@ final class TwoSidedCompression {
                         : CompressedJacobians.weights(c.s.seed(), "two-sided:columns:" + in + ":" + g,
                                 groups[g].length, bits);
             }
-            GroupBatches.run(new GroupBatches.Groups(c.sides.numerical(), in, groups, weights), c.batch(), c.screen,
-                    c.threads, (g, values) -> attribute(groups[g],
-                            c.sides.numerical().applied(in, groups[g], weights[g]), values.get(c.out)));
+            c.columnGroups.put(in, new GroupBatches.Groups(c.sides.numerical(), in, groups, weights));
+            GroupBatches.run(c.columnGroups.get(in), c.batch(), c.screen, c.threads, (g, values) -> attribute(g,
+                    groups[g], c.sides.numerical().applied(in, groups[g], weights[g]), values.get(c.out)));
         }
 
         /** A group of columns with the weights its difference applied and its two lightest members. */
-        private record ColumnGroup(int[] members, double[] applied, int[] light) {}
+        private record ColumnGroup(int index, int[] members, double[] applied, int[] light) {}
 
-        private void attribute(int[] members, double[] applied, double[] n) {
+        private void attribute(int g, int[] members, double[] applied, double[] n) {
             boolean[] owned = new boolean[n.length];
-            ColumnGroup group = new ColumnGroup(members, applied, lightestTwo(applied));
+            ColumnGroup group = new ColumnGroup(g, members, applied, lightestTwo(applied));
             int[] boxes = c.pattern.rowBoxes(e.input());
             for (int k = 0; k < members.length; k++) {
                 int member = k;
@@ -628,25 +682,30 @@ final class TwoSidedCompression {
             double a = e.values().analytic(at);
             int otherRow = c.rowGroups.strictestOther()[p];
             int otherCol = member == group.light()[0] ? group.light()[1] : group.light()[0];
-            // near or beyond the tolerance, an entry is judged at its most precise step, as the dense judge does
-            boolean passes = rule.score(a, n) <= MostPreciseStep.AGAIN_ABOVE;
-            if (passes && otherRow >= 0) {
+            boolean restsPass = true;
+            if (otherRow >= 0) {
                 double rest = c.rowGroups.weightOf()[p] * (a - n) / c.rowGroups.weightOf()[otherRow];
-                passes = restPasses(rest, () -> JacobianComparison.score(rule, rest, 0, e.errors().at(otherRow, col)));
+                restsPass = restPasses(rest, () -> JacobianComparison.score(rule, rest, 0,
+                        e.errors().at(otherRow, col)));
             }
-            if (passes && otherCol >= 0) {
+            if (restsPass && otherCol >= 0) {
                 double rest = applied[member] * (n - a) / applied[otherCol];
                 int other = group.members()[otherCol];
-                passes = restPasses(rest, () -> JacobianComparison.score(rule, 0, rest, e.errors().at(p, other)));
+                restsPass = restPasses(rest, () -> JacobianComparison.score(rule, 0, rest, e.errors().at(p, other)));
             }
-            if (!passes) {
-                c.screen.entry(new Flagged(inputIndex(), p, col, at, applied[member],
-                        otherCol < 0 ? -1 : group.members()[otherCol], otherCol < 0 ? 1 : applied[otherCol]),
-                        "d" + c.out + "[" + p + "]/d" + e.input().name() + "[" + col + "]: analytic " + a
-                                + ", numerical " + n);
+            double byTolerance = rule.score(a, n);
+            if (restsPass && byTolerance <= MostPreciseStep.AGAIN_ABOVE) {
+                return;
+            }
+            Flagged f = new Flagged(inputIndex(), group.index(), p, col, at, applied[member],
+                    otherCol < 0 ? -1 : group.members()[otherCol], otherCol < 0 ? 1 : applied[otherCol]);
+            if (restsPass) {
+                c.screen.near(f); // near or beyond the tolerance: judged at its most precise step, as densely
+            } else {
+                c.screen.entry(f, "d" + c.out + "[" + p + "]/d" + e.input().name() + "[" + col + "]: analytic " + a
+                        + ", numerical " + n);
             }
         }
-
         /**
          * A rest against zero at a quarter of the rule: the rule alone first (linear in the value against zero, so
          * one multiplication), the entry's error bound only where the rule alone does not pass it.
