@@ -107,6 +107,13 @@ def softmax_ce_rows(logits, labels, a):
     return -(labels * torch.log_softmax(logits, -1)).sum(-1, keepdim=True)
 
 
+def sigm_ce(logits, labels, a):
+    # labels smoothed towards 1/2, then -(l log sigmoid(x) + (1 - l) log(1 - sigmoid(x))) = softplus(x) - l x
+    s = float(a.get("labelsSmoothing", 0.0))
+    smoothed = labels * (1 - s) + 0.5 * s
+    return F.softplus(logits) - smoothed * logits
+
+
 def gru(ins, a):
     # ND4J's gru: x [time, batch, nIn]; gates [r | u | c] side by side in Wx [nIn, 3n], Wh [n, 3n], b [3n]:
     # r, u = sigmoid(x Wx + h Wh + b) over the first 2n columns, c = tanh(x Wx_c + b_c + r*(h Wh_c)),
@@ -210,6 +217,7 @@ ORACLE = {
     "amax_pairwise": lambda i, a: torch.where(i[0].abs() >= i[1].abs(), i[0], i[1]),
     "mean_sqerr_loss": weighted_loss(lambda p, l, a: (p - l) ** 2),
     "softmax_cross_entropy_loss": weighted_loss(softmax_ce_rows),
+    "sigm_cross_entropy_loss": weighted_loss(sigm_ce),
     "softmax_cross_entropy_loss_with_logits":
         lambda i, a: -(i[1] * torch.log_softmax(i[0], int(a.get("classesDim", 1)))).sum(int(a.get("classesDim", 1))),
     "sparse_softmax_cross_entropy_loss_with_logits":

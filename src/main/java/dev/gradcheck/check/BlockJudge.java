@@ -98,7 +98,10 @@ final class BlockJudge {
                         JacobianComparison.Criteria criteria, Columns columns) {
         NumericalError bounds = errors == null ? NumericalError.NONE : errors;
         JacobianComparison.Row row = JacobianComparison.compare(a, n, bounds, masked, criteria);
-        if (row.verdict().passed() || columns == null || errors == null) {
+        // a passing block is probed too where entries lie within the bound alone or near the tolerance: a more
+        // precise step may resolve what the bound hides, or clear what noise put near the line (MostPreciseStep)
+        if ((row.verdict().passed() && row.withinError() == 0 && !(row.maxScore() > MostPreciseStep.AGAIN_ABOVE))
+                || columns == null || errors == null) {
             return new Judged(row, row.errorNote(), List.of(), bounds);
         }
         KinkSearch search = new KinkSearch(a, n, masked, errors.copy(), criteria, columns);
@@ -145,9 +148,10 @@ final class BlockJudge {
             double[] analytic = disagreeing.stream().mapToDouble(r -> a.values()[r][c]).toArray();
             int flatCol = n.col(c);
             NumericalDerivative derivative = columns.derivative();
-            KinkDetector.Probe probe = KinkDetector.probe(columns.line(flatCol),
-                    derivative.stepAt(columns.in(), flatCol), flatRows, analytic, criteria.outputScale(),
-                    derivative.stencil());
+            double h = derivative.stepAt(columns.in(), flatCol);
+            KinkDetector.Probe probe = KinkDetector.probe(columns.line(flatCol), h, flatRows, analytic,
+                    criteria.outputScale(), derivative.stencil());
+            MostPreciseStep.Estimate[] precise = mostPrecise(probe, disagreeing, c, h, flatRows, analytic);
             boolean kinkHere = false;
             for (int k = 0; k < disagreeing.size(); k++) {
                 int r = disagreeing.get(k);
@@ -156,6 +160,8 @@ final class BlockJudge {
                     atKink.add(key(r, c));
                     kinks.add(new KinkEntry(columns.in(), r, flatRows[k], c, flatCol, analytic[k],
                             probe.slopeMinus()[k], probe.slopePlus()[k]));
+                } else if (precise[k] != null && precise[k].step() != h) {
+                    errors.resolved(r, c, precise[k]);
                 } else if (probe.errors()[k] > 0) {
                     errors.measured(r, c, probe.errors()[k]);
                 }
@@ -170,12 +176,26 @@ final class BlockJudge {
             }
         }
 
-        /** The rows of column c that disagree beyond the tolerance and their bounds (masked entries aside). */
+        /** Each disagreeing row's value and bound at its most precise step (null at a kink at h). */
+        private MostPreciseStep.Estimate[] mostPrecise(KinkDetector.Probe probe, List<Integer> rows, int c, double h,
+                                                       int[] flatRows, double[] analytic) {
+            MostPreciseStep.Estimate[] atH = new MostPreciseStep.Estimate[rows.size()];
+            for (int k = 0; k < atH.length; k++) {
+                atH[k] = MostPreciseStep.Estimate.of(probe, k, errors.rounding(rows.get(k), c), h);
+            }
+            return MostPreciseStep.choose(columns.line(n.col(c)), h, new MostPreciseStep.Rows(flatRows, analytic), atH,
+                    criteria.outputScale(), columns.derivative().stencil());
+        }
+
+        /**
+         * The rows of column c whose score under the tolerance alone is above {@link MostPreciseStep#AGAIN_ABOVE}
+         * (masked entries aside), within their bounds or not: a bound may hide what a more precise step resolves.
+         */
         private List<Integer> disagreeing(int c) {
             List<Integer> rows = new ArrayList<>();
             for (int r = 0; r < n.rowCount(); r++) {
-                if (!masked.skips(r, c) && !(JacobianComparison.score(criteria.tolerance(), a.values()[r][c],
-                        n.values()[r][c], errors.at(r, c)) <= 1)) {
+                if (!masked.skips(r, c) && !(criteria.tolerance().score(a.values()[r][c], n.values()[r][c])
+                        <= MostPreciseStep.AGAIN_ABOVE)) {
                     rows.add(r);
                 }
             }

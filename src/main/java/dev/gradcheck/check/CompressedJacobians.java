@@ -491,7 +491,12 @@ final class CompressedJacobians {
      * applies each exactly.
      */
     private double[] weights(String unit, int g, int count, int bits) {
-        SplittableRandom rnd = Seeded.stream(seed, "compress:" + which + ":" + unit + ":" + g);
+        return weights(seed, "compress:" + which + ":" + unit + ":" + g, count, bits);
+    }
+
+    /** Distinct seeded weights in [1, 2] on the grid 1 + j·2^-bits, drawn from the stream {@code label}. */
+    static double[] weights(long seed, String label, int count, int bits) {
+        SplittableRandom rnd = Seeded.stream(seed, label);
         long steps = 1L << bits;
         double[] w = new double[count];
         Set<Long> used = new HashSet<>();

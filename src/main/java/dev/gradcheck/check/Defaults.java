@@ -87,6 +87,19 @@ public final class Defaults {
     }
 
     /**
+     * The default rule for a fast-mode projection vᵀJu whose terms (vᵀJ)ᵢ·uᵢ have the root sum of squares
+     * {@code scale}: the dtype's rule ({@link #tolerance}), with Paddle's fixed floor (d = 1 below |n| = 1e-3)
+     * replaced by that scale ({@link Tolerance.ScaledRelative}). An entry-wise relative error r moves the
+     * projection by about r·scale, so this allows what the entry-wise rule allows, at any size; the fixed floor
+     * let a projection of 1e-6 be off by 100%.
+     */
+    static Tolerance projectionTolerance(DType dtype, double forwardNoise, double scale) {
+        Tolerance entryWise = tolerance(dtype, forwardNoise, scale);
+        return entryWise instanceof Tolerance.MaxRelative paddle
+                ? new Tolerance.ScaledRelative(paddle.maxRelativeError(), scale) : entryWise;
+    }
+
+    /**
      * The step a spec's check takes (before it is made relative, {@link Step}): its own {@code delta}, else the
      * default for the float64 reference. Here, not in {@link Settings}, because a check that never ran reports it
      * too ({@link Unfinished}), from a front end that holds no arrays.

@@ -33,6 +33,17 @@ final class FullCheck implements CheckMode {
      */
     @Override
     public Footprint footprint(BlockSizes blocks) {
+        if (blocks.compressible()) {
+            // what is weighed before the forward pass: both sides' vectors; the pattern's entries are weighed
+            // once the pattern is known, and dense blocks only when a target needs them (OverBudget)
+            return new Footprint(blocks.bytesOverBlocks((n, m) -> saturatingMul(saturatingAdd(n, m),
+                    TwoSidedCompression.VECTORS_HELD)), "its compressed evaluations");
+        }
+        return denseFootprint(blocks);
+    }
+
+    /** What the blocks hold computed line by line (dense mode, or a target the compressed paths cannot settle). */
+    static Footprint denseFootprint(BlockSizes blocks) {
         Integer sample = blocks.sample();
         long bytes = blocks.bytesOverBlocks((n, m) -> sample == null ? saturatingMul(saturatingMul(m, n), 2)
                 : saturatingAdd(saturatingMul(Math.min(sample, m), n), saturatingMul(m, Math.min(sample, n))));
@@ -42,20 +53,48 @@ final class FullCheck implements CheckMode {
 
     @Override
     public List<GradientResult> run(CheckTarget t, Settings s, MemoryBudget budget) {
-        return blocks(t, s, t.wrt());
+        return blocks(t, s, t.wrt(), budget);
     }
 
     /** The blocks of the given inputs only (fast mode rechecks its failing inputs in full). */
-    static List<GradientResult> blocks(CheckTarget t, Settings s, List<String> inputs) {
+    static List<GradientResult> blocks(CheckTarget t, Settings s, List<String> inputs, MemoryBudget budget) {
         try (ParallelLines threads = new ParallelLines(s.threads())) {
             if (CompressedJacobians.denseBecause(s, t.reference().clippedGraph().isPresent(), loosestRule(t, s))
                     != null) {
+                requireDenseFits(t, s, budget, null);
                 return denseBlocks(t, s, inputs, threads);
             }
+            TwoSidedCompression.Attempt twoSided = TwoSidedCompression.attempt(t, s, inputs, threads, budget,
+                    TwoSidedCompression.Gate.DEFAULT);
+            if (twoSided.rows() != null && (twoSided.passed() || !budget.fits(denseBytes(t, s)))) {
+                // a failing target is judged by the paths below where its dense blocks fit: kinks and ties are
+                // probed there; beyond that, the failing entries' values are the dense check's own already
+                return twoSided.rows();
+            }
+            // what the two-sided path cannot settle goes where dense blocks can be computed (the one-sided path
+            // recomputes lines in full, and a block that disagrees anywhere is judged as plain full mode judges it:
+            // kinks probed, ties judged across inputs, diagnoses from dense values), so compression never changes a
+            // verdict
+            requireDenseFits(t, s, budget, twoSided.why());
             List<GradientResult> compressed = compressedBlocks(t, s, inputs, threads);
-            // a block that disagrees anywhere: the target is judged as plain full mode judges it (kinks probed, ties
-            // judged across inputs, masks and diagnoses from dense values), so compression never changes a verdict
             return compressed != null ? compressed : denseBlocks(t, s, inputs, threads);
+        }
+    }
+
+    private static long denseBytes(CheckTarget t, Settings s) {
+        return denseFootprint(BlockSizes.of(t, s)).bytes();
+    }
+
+    /**
+     * Dense blocks from here on: refused, as a spec over the budget is, when they do not fit.
+     *
+     * @param why why the two-sided path did not settle the target, or null when it was not tried
+     */
+    private static void requireDenseFits(CheckTarget t, Settings s, MemoryBudget budget, String why) {
+        Footprint dense = denseFootprint(BlockSizes.of(t, s));
+        if (!budget.fits(dense.bytes())) {
+            throw new OverBudget(new Footprint(dense.bytes(), dense.what()
+                    + (why == null ? "" : ", needed because both sides compressed could not settle it (" + why + ")")));
         }
     }
 
@@ -103,8 +142,8 @@ final class FullCheck implements CheckMode {
                 long compareStart = System.nanoTime();
                 SparseBlock block = compressed.blocks().block(out, in);
                 JacobianComparison.Row row = compressed.compare(out, in, s, scale);
-                if (!row.verdict().passed()) {
-                    return null;
+                if (!row.verdict().passed() || row.withinError() > 0 || row.maxScore() > MostPreciseStep.AGAIN_ABOVE) {
+                    return null; // entries near or beyond the tolerance are judged at their most precise step
                 }
                 // a passing block agrees everywhere (no mask, no capture here: CompressedJacobians.denseBecause)
                 Mismatches found = new Mismatches(0, Flat.size(block.outputShape()) * Flat.size(block.inputShape()),
@@ -139,8 +178,21 @@ final class FullCheck implements CheckMode {
         }
     }
 
+    /** Both sides of a target's blocks, evaluable along weighted lines, and how their entries are judged. */
+    record Sides(NumericalJacobian numerical, AnalyticJacobian analytic, CompressedJacobians.Judging judging) {}
+
     /** Every block of the target, the side the cheaper to know computed in full, the other compressed. */
     static Compression compress(CheckTarget t, Settings s, List<String> inputs, ParallelLines threads) {
+        Sides sides = sides(t, s, inputs);
+        AnalyticJacobian analytic = sides.analytic();
+        NumericalJacobian numerical = sides.numerical();
+        CompressedJacobians.Blocks blocks = CompressedJacobians.compute(analytic, numerical,
+                CompressedJacobians.choose(analytic, numerical, FiniteDifferences.offsets(s.stencil()).length),
+                sides.judging(), s.seed(), threads);
+        return new Compression(blocks, numerical, analytic, sides.judging());
+    }
+
+    static Sides sides(CheckTarget t, Settings s, List<String> inputs) {
         Map<String, NumericalDerivative> derivatives = new HashMap<>();
         Map<String, double[]> steps = new HashMap<>();
         for (String in : inputs) {
@@ -159,10 +211,7 @@ final class FullCheck implements CheckMode {
                 t.reference(), t.refInputs());
         AnalyticJacobian analytic = new AnalyticJacobian(t.test(), t.testInputs(), t.zeroCotangents(), t.outputs(),
                 inputs);
-        CompressedJacobians.Blocks blocks = CompressedJacobians.compute(analytic, numerical,
-                CompressedJacobians.choose(analytic, numerical, FiniteDifferences.offsets(s.stencil()).length),
-                judging, s.seed(), threads);
-        return new Compression(blocks, numerical, analytic, judging);
+        return new Sides(numerical, analytic, judging);
     }
 
     /** The step each element of an input is moved by. */
@@ -221,8 +270,7 @@ final class FullCheck implements CheckMode {
         /** Each entry's score, under the bounds the block was judged by. */
         BlockDiagnosis.EntryScore score() {
             NumericalError bounds = judged.errors();
-            return (r, c) -> JacobianComparison.score(rule, analytic.values()[r][c], numerical.values()[r][c],
-                    bounds.at(r, c));
+            return (r, c) -> bounds.score(rule, r, c, analytic.values()[r][c], numerical.values()[r][c]);
         }
     }
 

@@ -211,7 +211,8 @@ public final class GradientChecker {
      *
      * @return null, or the unstable output either met (the sanity rows report it)
      */
-    private UnstableOutputException modeRows(OpSpec spec, CheckTarget target, Settings s, List<GradientResult> rows) {
+    private UnstableOutputException modeRows(OpSpec spec, CheckTarget target, Settings s, List<GradientResult> rows)
+            throws InvalidSpecException {
         try {
             rows.addAll(CheckModes.of(spec.mode()).run(target, s, budget));
             Optional<ForwardMode> forwardMode = target.test().forwardMode();
@@ -219,6 +220,10 @@ public final class GradientChecker {
                 rows.addAll(JvpCheck.run(forwardMode.get(), target, s));
             }
             return null;
+        } catch (OverBudget e) {
+            budget.require(spec.pos(), e.needed().bytes(), e.needed().what(),
+                    "mode: fast, max_elements: N, a smaller shape or check: fewer inputs fits");
+            throw new IllegalStateException("over the budget, yet within it", e);
         } catch (UnstableOutputException e) {
             return e;
         }

@@ -71,8 +71,8 @@ final class JacobianComparison {
         for (int j = 0; j < numerical.rowCount(); j++) {
             for (int i = 0; i < numerical.colCount(); i++) {
                 if (!skip.skips(j, i)) {
-                    acc.add(numerical.row(j), numerical.col(i), analytic.values()[j][i], numerical.values()[j][i],
-                            errors.at(j, i));
+                    acc.add(numerical.row(j), numerical.col(i), analytic.values()[j][i],
+                            errors.value(j, i, numerical.values()[j][i]), errors.at(j, i));
                 }
             }
         }
@@ -85,11 +85,33 @@ final class JacobianComparison {
      * figures, so the row is the one the dense block gives with the same values.
      */
     static Row compare(SparseBlock block, Criteria criteria) {
+        return compare(sink -> {
+            for (int k = 0; k < block.size(); k++) {
+                sink.add(block.row(k), block.col(k), block.analytic(k), block.numerical(k), block.error(k));
+            }
+        }, block.outputShape(), block.inputShape(), criteria);
+    }
+
+    /** Takes a block's entries one at a time, in row-major order. */
+    @FunctionalInterface
+    interface EntrySink {
+        void add(int row, int col, double analytic, double numerical, double error);
+    }
+
+    /** A block's entries, fed in row-major order to whoever judges them, not held as a list. */
+    @FunctionalInterface
+    interface EntrySource {
+        void feed(EntrySink sink);
+    }
+
+    /**
+     * The same comparison over entries fed in row-major order (the (0, 0) entry first, as {@link SparseBlock} lists
+     * it), each with its numerical side's error bound; entries not fed are zero on both sides.
+     */
+    static Row compare(EntrySource entries, long[] outputShape, long[] inputShape, Criteria criteria) {
         Accumulator acc = new Accumulator(criteria.tolerance());
-        for (int k = 0; k < block.size(); k++) {
-            acc.add(block.row(k), block.col(k), block.analytic(k), block.numerical(k), block.error(k));
-        }
-        return acc.row(block.outputShape(), block.inputShape(), criteria);
+        entries.feed(acc::add);
+        return acc.row(outputShape, inputShape, criteria);
     }
 
     /**

@@ -43,8 +43,10 @@ final class KinkDetector {
      * @param slopePlus  the one-sided slope from above, over h/2
      * @param errors     for a smooth row, a bound on the stencil's error at h from its value at h/2; 0 where there is
      *                   none (at a kink, or for the Richardson stencil, whose half step the probe does not reach)
+     * @param values     the stencil's value at h, from the probe's points; NaN for the Richardson stencil
      */
-    record Probe(Kind kind, boolean[] kinks, double[] slopeMinus, double[] slopePlus, double[] errors) {
+    record Probe(Kind kind, boolean[] kinks, double[] slopeMinus, double[] slopePlus, double[] errors,
+                 double[] values) {
 
         /** Whether a value lies between the row's one-sided slopes, with a little slack for their own noise. */
         boolean brackets(int r, double value, double slack) {
@@ -77,6 +79,7 @@ final class KinkDetector {
         double[] minus = new double[m];
         double[] plus = new double[m];
         double[] errors = new double[m];
+        double[] values = new double[m];
         boolean kink = false;
         boolean wrong = false;
         for (int r = 0; r < m; r++) {
@@ -90,20 +93,28 @@ final class KinkDetector {
             minus[r] = fine.sMinus();
             plus[r] = fine.sPlus();
             errors[r] = here ? 0 : halfStepError(stencil, y, j, h);
+            values[r] = valueAt(stencil, y, j, h);
             wrong |= here && !fine.brackets(analytic[r], threshold);
             kink |= here;
         }
         Kind kind = wrong ? Kind.WRONG_AT_KINK : kink ? Kind.KINK : Kind.SMOOTH;
-        return new Probe(kind, kinks, minus, plus, errors);
+        return new Probe(kind, kinks, minus, plus, errors, values);
+    }
+
+    /** The stencil at h from the probe's values (indices into {@link #OFFSETS}). */
+    private static double valueAt(Stencil stencil, double[][] y, int j, double h) {
+        return switch (stencil) {
+            case CENTRAL -> (y[5][j] - y[1][j]) / (2 * h);
+            case FIVE_POINT -> (8 * (y[5][j] - y[1][j]) - (y[6][j] - y[0][j])) / (12 * h);
+            case RICHARDSON -> Double.NaN; // its value at h needs ±h/4
+        };
     }
 
     /** The stencil at h against the stencil at h/2, from the probe's values (indices into {@link #OFFSETS}). */
     private static double halfStepError(Stencil stencil, double[][] y, int j, double h) {
         return switch (stencil) {
-            case CENTRAL -> NumericalError.fromHalfStep(stencil, (y[5][j] - y[1][j]) / (2 * h),
-                    (y[4][j] - y[2][j]) / h);
-            case FIVE_POINT -> NumericalError.fromHalfStep(stencil,
-                    (8 * (y[5][j] - y[1][j]) - (y[6][j] - y[0][j])) / (12 * h),
+            case CENTRAL -> NumericalError.fromHalfStep(stencil, valueAt(stencil, y, j, h), (y[4][j] - y[2][j]) / h);
+            case FIVE_POINT -> NumericalError.fromHalfStep(stencil, valueAt(stencil, y, j, h),
                     (8 * (y[4][j] - y[2][j]) - (y[5][j] - y[1][j])) / (6 * h));
             case RICHARDSON -> 0; // its value at h needs ±h/4, which the probe does not evaluate
         };

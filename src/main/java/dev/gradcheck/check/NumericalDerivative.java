@@ -73,6 +73,15 @@ final class NumericalDerivative {
         return step.along(inputs, directions);
     }
 
+    /**
+     * The same derivative, whose step along a direction moves each element by at most its own step
+     * ({@link Step#eachElementAlong}): fast mode's.
+     */
+    NumericalDerivative eachElementAlong() {
+        return new NumericalDerivative(f, inputs, atX, outputs, new Scheme(stencil, step.eachElementAlong()),
+                evaluations);
+    }
+
     /** The arrays this derivative perturbs in place (and restores). */
     Map<String, INDArray> inputs() {
         return inputs;

@@ -35,15 +35,48 @@ interface NumericalError {
     /** The half-step estimate of the truncation error is widened by this much. */
     double HALF_STEP_MARGIN = 1.25;
 
+    /**
+     * A projection vᵀρ of roundings ρ onto fast mode's random v stays within this many times ‖v∘ρ‖₂ except with
+     * probability 2·e^(−18) = 3e-8: v's signs are independent of ρ (the rounding of outputs at x ± t·u, which v
+     * does not enter), and Hoeffding's inequality over them bounds the sum of ±|vⱼ·ρⱼ| by x·‖v∘ρ‖₂ but for
+     * 2·e^(−x²/2). The L1 worst case Σ|vⱼ·ρⱼ| is about 0.8·√n times ‖v∘ρ‖₂ over n outputs.
+     */
+    double SIGNS_MARGIN = 6;
+
     /** No bound at all: the tolerance alone decides (a reference with no model of its own error). */
     NumericalError NONE = (row, col) -> 0;
 
     /** The bound for the entry at these positions of the block. */
     double at(int row, int col);
 
+    /**
+     * The entry's numerical value as judged: the one given, unless it was taken again at a more precise step
+     * ({@link MostPreciseStep}).
+     */
+    default double value(int row, int col, double numerical) {
+        return numerical;
+    }
+
+    /** The one per-entry rule: the entry's score under the tolerance and this bound ({@link JacobianComparison}). */
+    default double score(dev.gradcheck.spec.Tolerance rule, int row, int col, double analytic, double numerical) {
+        return JacobianComparison.score(rule, analytic, value(row, col, numerical), at(row, col));
+    }
+
     /** The rounding bound of one derivative of an output of magnitude |y| taken with step h. */
     static double rounding(Stencil stencil, double outputMagnitude, double step) {
         return ROUNDING_MARGIN * FiniteDifferences.gain(stencil) * EPSILON * Math.abs(outputMagnitude) / step;
+    }
+
+    /**
+     * The magnitude whose rounding a projection vᵀy carries ({@link #SIGNS_MARGIN}): the rounding of each yⱼ is
+     * at most about ε·|yⱼ|, so |vᵀρ| ≤ {@value #SIGNS_MARGIN}·ε·‖v∘y‖₂ with probability 1 − 3e-8.
+     */
+    static double projected(double[] v, double[] y) {
+        double sum = 0;
+        for (int j = 0; j < v.length; j++) {
+            sum += v[j] * y[j] * v[j] * y[j];
+        }
+        return SIGNS_MARGIN * Math.sqrt(sum);
     }
 
     /**
@@ -69,6 +102,7 @@ interface NumericalError {
         private final double[] rowMagnitudes;
         private final double[] colSteps;
         private final Map<Long, Double> measured = new HashMap<>();
+        private final Map<Long, MostPreciseStep.Estimate> resolved = new HashMap<>();
 
         private Block(Stencil stencil, double[] rowMagnitudes, double[] colSteps) {
             this.stencil = stencil;
@@ -78,16 +112,40 @@ interface NumericalError {
 
         @Override
         public double at(int row, int col) {
-            double rounding = rounding(stencil, rowMagnitudes[row], colSteps[col]);
+            if (resolved.isEmpty() && measured.isEmpty()) {
+                return rounding(row, col); // the common case, without a lookup
+            }
+            MostPreciseStep.Estimate e = resolved.get(key(row, col));
+            if (e != null) {
+                return e.bound();
+            }
+            double rounding = rounding(row, col);
             Double m = measured.get(key(row, col));
             return m == null ? rounding : Math.max(rounding, m);
         }
 
-        /** The same bounds, measured ones included, to measure more on without changing these. */
+        @Override
+        public double value(int row, int col, double numerical) {
+            MostPreciseStep.Estimate e = resolved.get(key(row, col));
+            return e == null ? numerical : e.value();
+        }
+
+        /** The rounding model's bound for the entry, at the block's own step. */
+        double rounding(int row, int col) {
+            return NumericalError.rounding(stencil, rowMagnitudes[row], colSteps[col]);
+        }
+
+        /** The same bounds, measured and resolved ones included, to measure more on without changing these. */
         Block copy() {
             Block c = new Block(stencil, rowMagnitudes, colSteps);
             c.measured.putAll(measured);
+            c.resolved.putAll(resolved);
             return c;
+        }
+
+        /** Records an entry taken again at a more precise step: its value and bound there replace these. */
+        void resolved(int row, int col, MostPreciseStep.Estimate estimate) {
+            resolved.put(key(row, col), estimate);
         }
 
         /** Records a measured bound for one entry (from a second step). */

@@ -59,6 +59,11 @@ record Settings(Step step, Tolerance tolerance, DType dtype, Stencil stencil, In
         return tolerance != null ? tolerance : Defaults.tolerance(dtype, forwardNoise, blockScale);
     }
 
+    /** The rule of a fast-mode projection: the spec's own, else {@link Defaults#projectionTolerance}. */
+    Tolerance toleranceForProjection(double forwardNoise, double scale) {
+        return tolerance != null ? tolerance : Defaults.projectionTolerance(dtype, forwardNoise, scale);
+    }
+
     /** The rule as the report's header shows it. */
     String describeTolerance() {
         return Defaults.describe(tolerance, dtype);

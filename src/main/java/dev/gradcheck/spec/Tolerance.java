@@ -11,6 +11,9 @@ public sealed interface Tolerance {
 
     double score(double analytic, double numerical);
 
+    /** The largest |analytic − numerical| the rule allows at this numerical value. */
+    double allowance(double numerical);
+
     /** The rule as reports show it: {@code max_relative_error=1.0E-6}, {@code atol=1.0E-5, rtol=0.001}. */
     String describe();
 
@@ -22,8 +25,40 @@ public sealed interface Tolerance {
         }
 
         @Override
+        public double allowance(double numerical) {
+            return maxRelativeError * (Math.abs(numerical) < PADDLE_SMALL ? 1 : Math.abs(numerical));
+        }
+
+        @Override
         public String describe() {
             return "max_relative_error=" + maxRelativeError;
+        }
+    }
+
+    /**
+     * Paddle's rule with its own floor: |a - n| / max(|n|, scale) <= max. Fast mode's default for a projection
+     * vᵀJu, whose terms (vᵀJ)ᵢ·uᵢ have the root sum of squares {@code scale}: a projection cancels to well below
+     * its terms, where Paddle's fixed floor (an absolute allowance below |n| = 1e-3) would hide a wrong scale.
+     */
+    record ScaledRelative(double maxRelativeError, double scale) implements Tolerance {
+        @Override
+        public double score(double analytic, double numerical) {
+            double d = Math.max(Math.abs(numerical), scale);
+            double err = Math.abs(analytic - numerical);
+            if (Double.isNaN(err)) {
+                return Double.POSITIVE_INFINITY;
+            }
+            return d == 0 ? (err == 0 ? 0 : Double.POSITIVE_INFINITY) : err / (maxRelativeError * d);
+        }
+
+        @Override
+        public double allowance(double numerical) {
+            return maxRelativeError * Math.max(Math.abs(numerical), scale);
+        }
+
+        @Override
+        public String describe() {
+            return "max_relative_error=" + maxRelativeError + " of max(|n|, " + scale + ")";
         }
     }
 
@@ -40,6 +75,11 @@ public sealed interface Tolerance {
                 return err == 0 ? 0 : Double.POSITIVE_INFINITY;
             }
             return err / allowed;
+        }
+
+        @Override
+        public double allowance(double numerical) {
+            return atol + rtol * Math.abs(numerical);
         }
 
         @Override

@@ -20,21 +20,27 @@ class MemoryBudgetTest {
             op: sigmoid
             inputs: {x: {shape: [200, 200]}}
             """;
-    /** 40000 outputs x 40000 inputs x 2 blocks x 8 bytes = 25.6 GB in full; a 16-element sample ~10 MB. */
+    /**
+     * 40000 outputs x 40000 inputs x 2 blocks x 8 bytes = 25.6 GB as dense blocks; compressed on both sides, a
+     * diagonal pattern's 40000 entries and a batch of vectors, ~10 MB; a 16-element sample ~10 MB.
+     */
     private static final MemoryBudget BUDGET = new MemoryBudget(20_000_000);
     private static final Map<String, Long> OUTPUT = Map.of("0", 40_000L);
 
     @Test
-    void fullModeIsRefusedFastModeAndASampleFit() {
-        OpSpec full = Specs.parse(SIGMOID);
+    void denseFullModeIsRefusedCompressedFullModeFastModeAndASampleFit() {
+        OpSpec dense = Specs.parse(SIGMOID + "compress: false\n");
         InvalidSpecException e = assertThrows(InvalidSpecException.class,
-                () -> CheckModes.requireFits(BUDGET, full, OUTPUT));
+                () -> CheckModes.requireFits(BUDGET, dense, OUTPUT));
         assertTrue(e.getMessage().contains("its Jacobians"), e.getMessage());
+        assertDoesNotThrow(() -> CheckModes.requireFits(BUDGET, Specs.parse(SIGMOID), OUTPUT));
         assertDoesNotThrow(() -> CheckModes.requireFits(BUDGET, Specs.parse(SIGMOID + "mode: fast\n"), OUTPUT));
         assertDoesNotThrow(() -> CheckModes.requireFits(BUDGET, Specs.parse(SIGMOID + "max_elements: 16\n"), OUTPUT));
-        assertFalse(fullRecheckFits(Specs.parse(SIGMOID + "mode: fast\n")),
-                "a failing fast check could not be rechecked in full");
-        assertTrue(fullRecheckFits(Specs.parse(SIGMOID + "mode: fast\nmax_elements: 16\n")), "but in a sample it could");
+        assertFalse(fullRecheckFits(Specs.parse(SIGMOID + "mode: fast\ncompress: false\n")),
+                "a failing fast check could not be rechecked in dense blocks");
+        assertTrue(fullRecheckFits(Specs.parse(SIGMOID + "mode: fast\n")), "but compressed it could");
+        assertTrue(fullRecheckFits(Specs.parse(SIGMOID + "mode: fast\ncompress: false\nmax_elements: 16\n")),
+                "and in a sample too");
     }
 
     /** What fast mode asks before it rechecks a failing input in full. */

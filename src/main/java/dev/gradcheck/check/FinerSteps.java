@@ -1,0 +1,101 @@
+package dev.gradcheck.check;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Entries of a two-sided check whose evaluations were clean but whose own score lies near the tolerance, judged at
+ * their most precise step as the dense judge does ({@link MostPreciseStep}), a group of columns at a time: along the
+ * group's direction only the owner column moves an entry's row (the pattern says so, and the screen's rests held
+ * it), so the difference along it at steps H, 10·H, 100·H is the owner column's, times its applied weight, at its
+ * own step times its weight. An entry still beyond the tolerance there goes on to be recomputed alone
+ * ({@link TwoSidedCompression}); one at a kink sends the target to the dense path's probes.
+ */
+final class FinerSteps {
+
+    private final TwoSidedCompression c;
+
+    FinerSteps(TwoSidedCompression c) {
+        this.c = c;
+    }
+
+    void resolve(List<TwoSidedCompression.Flagged> near) {
+        Map<String, List<TwoSidedCompression.Flagged>> byGroup = new LinkedHashMap<>();
+        for (TwoSidedCompression.Flagged f : near) {
+            byGroup.computeIfAbsent(f.input() + ":" + f.group(), k -> new ArrayList<>()).add(f);
+        }
+        for (List<TwoSidedCompression.Flagged> group : byGroup.values()) {
+            if (!resolveGroup(group)) {
+                return;
+            }
+        }
+    }
+
+    /** One group's entries near the tolerance; false when one sits at a kink (the screen says so). */
+    private boolean resolveGroup(List<TwoSidedCompression.Flagged> entries) {
+        TwoSidedCompression.Flagged first = entries.get(0);
+        String in = c.inputName(first.input());
+        GroupBatches.Groups groups = c.columnGroups(in);
+        int[] members = groups.lines()[first.group()];
+        double[] applied = c.sides().numerical().applied(in, members, groups.weights()[first.group()]);
+        NumericalDerivative d = c.sides().numerical().derivative(in);
+        double[] direction = new double[Math.toIntExact(Flat.size(d.inputs().get(in).shape()))];
+        double step = 0;
+        for (int k = 0; k < members.length; k++) {
+            direction[members[k]] = applied[k];
+            step = Math.max(step, d.stepAt(in, members[k]));
+        }
+        Map<String, org.nd4j.linalg.api.ndarray.INDArray> u = Map.of(in, Flat.array(direction,
+                d.inputs().get(in).shape()));
+        String out = c.output();
+        KinkDetector.Line line = t -> Flat.values(d.atDirection(u, t).get(out));
+        return judge(entries, line, step, d);
+    }
+
+    private boolean judge(List<TwoSidedCompression.Flagged> entries, KinkDetector.Line line, double step,
+                          NumericalDerivative d) {
+        int n = entries.size();
+        int[] rows = new int[n];
+        double[] scaled = new double[n]; // the backward's values times the owner's weight: d/dt along the group
+        double[] magnitudes = c.target().magnitudes(c.output());
+        for (int k = 0; k < n; k++) {
+            TwoSidedCompression.Flagged f = entries.get(k);
+            rows[k] = f.row();
+            scaled[k] = c.analyticAt(f.input(), f.at()) * f.colWeight();
+        }
+        double scale = c.target().scale(c.output());
+        KinkDetector.Probe probe = KinkDetector.probe(line, step, rows, scaled, scale, d.stencil());
+        MostPreciseStep.Estimate[] atH = new MostPreciseStep.Estimate[n];
+        for (int k = 0; k < n; k++) {
+            if (probe.kinks()[k]) {
+                c.screen().flag("d" + c.output() + "[" + rows[k] + "] sits at a kink along the columns of "
+                        + c.inputName(entries.get(k).input()) + "[" + entries.get(k).col() + "]'s group");
+                return false;
+            }
+            atH[k] = MostPreciseStep.Estimate.of(probe, k, NumericalError.rounding(d.stencil(), magnitudes[rows[k]],
+                    step), step);
+        }
+        MostPreciseStep.Estimate[] best = MostPreciseStep.choose(line, step, new MostPreciseStep.Rows(rows, scaled),
+                atH, scale, d.stencil());
+        for (int k = 0; k < n; k++) {
+            keep(entries.get(k), best[k] == null ? atH[k] : best[k]);
+        }
+        return true;
+    }
+
+    /** The entry's value and bound at the chosen step, per unit of its own column; beyond the rule: recomputed. */
+    private void keep(TwoSidedCompression.Flagged f, MostPreciseStep.Estimate alongGroup) {
+        double w = f.colWeight();
+        MostPreciseStep.Estimate own = new MostPreciseStep.Estimate(alongGroup.value() / w, alongGroup.bound() / w,
+                alongGroup.rounding() / w, alongGroup.step() * w);
+        NumericalError.Block errors = c.errors(f.input());
+        errors.resolved(f.row(), f.col(), own);
+        double a = c.analyticAt(f.input(), f.at());
+        if (!(JacobianComparison.score(c.screenRule(f.input()), a, own.value(), own.bound()) <= 1)) {
+            c.screen().entry(f, "d" + c.output() + "[" + f.row() + "]/d" + c.inputName(f.input()) + "[" + f.col()
+                    + "]: analytic " + a + ", numerical " + own.value() + " at its most precise step");
+        }
+    }
+}

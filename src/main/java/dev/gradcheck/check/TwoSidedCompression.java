@@ -1,0 +1,718 @@
+package dev.gradcheck.check;
+
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Mismatches;
+import dev.gradcheck.result.Verdict;
+import dev.gradcheck.spec.MemoryBudget;
+import dev.gradcheck.spec.Tolerance;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Full mode at the sizes layers run at: both sides of the Jacobian compressed, neither computed line by line. A
+ * guessed pattern of windows ({@link PatternProbe}) groups the output rows that share no input element into one
+ * backward pass each, and the input columns that share no output element into one directional difference each
+ * ({@link WindowPattern}); every entry inside the pattern is read off its row's backward pass (divided by the row's
+ * weight) and off its column's difference (divided by the column's applied weight), and judged as
+ * {@link CompressedJacobians} judges an entry against a known side: by the one per-entry rule against the other
+ * side's value, with what is left of each evaluation once that entry's share is taken away judged as the value of
+ * the strictest other member, and every value outside the pattern judged against zero. Everything at a quarter of
+ * the tolerance: any entry that would not pass sends the target back to the one-sided path, whose values are the
+ * dense check's where it disagrees. Why a wrong backward cannot pass, and why a wrong guess costs only evaluations:
+ * docs/checking.md ("Both sides compressed").
+ *
+ * <p>Memory is the pattern's entries, two doubles each, and one batch of evaluations: never an m×n block.
+ */
+final class TwoSidedCompression {
+
+    /**
+     * Below this cost of the one-sided path's known side (in forward evaluations, a backward pass counting
+     * {@link CompressedJacobians#BACKWARD_COST}), that path is cheap enough and keeps its evaluation counts.
+     */
+    static final double MIN_KNOWN_COST = 4096;
+
+    /** Taken only where it costs at most this share of the one-sided path's known side. */
+    static final double MAX_SHARE = 0.5;
+
+    /**
+     * At most this many entries whose own judgement fails on compressed values are recomputed from their row's and
+     * column's own evaluations; more, and the target takes the one-sided path.
+     */
+    static final int MAX_RECOMPUTED = 1024;
+
+    /** Evaluations held at once, per thread: each is one vector per cross unit. */
+    private static final int BATCH_PER_THREAD = 8;
+
+    /** What the budget weighs before the pattern is known: doubles held per element of either side's vectors. */
+    static final long VECTORS_HELD = 2L * BATCH_PER_THREAD;
+
+    private final CheckTarget t;
+    private final Settings s;
+    private final FullCheck.Sides sides;
+    private final WindowPattern pattern;
+    private final String out;
+    private final ParallelLines threads;
+    private final Map<String, Entries> entries = new LinkedHashMap<>();
+    private final RowGroups rowGroups;
+    private final Screen screen = new Screen();
+    /** Each input's groups of columns and their weights, once its directional differences are taken. */
+    private final Map<String, GroupBatches.Groups> columnGroups = new LinkedHashMap<>();
+    private double analyticSeconds;
+    private final Map<String, Double> numericalSeconds = new LinkedHashMap<>();
+
+    /**
+     * One input's entries inside the pattern, row after row, each row's in ascending column order: both sides'
+     * values, the rule the screen judges them by and their error bounds.
+     */
+    private record Entries(WindowPattern.Input input, int[] rowStart, Values values, NumericalError errors,
+                           Tolerance[] screenRule) {}
+
+    /**
+     * Both sides' values of an input's entries: the analytic value, and the numerical one as its difference from it,
+     * a float (where the two pass the rule they agree to about 1e-6, so the float keeps the numerical value to about
+     * 1e-13 of itself; a third less memory at 64 million entries), exact where an entry was recomputed.
+     */
+    static final class Values {
+        private final double[] analytic;
+        private final float[] gap;
+        private final Map<Integer, Double> exact = new java.util.HashMap<>();
+
+        Values(int n) {
+            analytic = new double[n];
+            gap = new float[n];
+        }
+
+        double analytic(int at) {
+            return analytic[at];
+        }
+
+        void analytic(int at, double a) {
+            analytic[at] = a;
+        }
+
+        double numerical(int at) {
+            Double n = exact.isEmpty() ? null : exact.get(at);
+            return n != null ? n : analytic[at] - gap[at];
+        }
+
+        void numerical(int at, double n) {
+            gap[at] = (float) (analytic[at] - n);
+        }
+
+        /** An entry's values as the dense check computes them. */
+        void exact(int at, double a, double n) {
+            analytic[at] = a;
+            exact.put(at, n);
+        }
+
+        double largestAnalytic() {
+            return largest(analytic);
+        }
+
+        double largestNumerical() {
+            double largest = 0;
+            for (int at = 0; at < analytic.length; at++) {
+                double v = numerical(at);
+                largest = Double.isFinite(v) ? Math.max(largest, Math.abs(v)) : largest;
+            }
+            return largest;
+        }
+    }
+
+    /**
+     * An entry inside the pattern that its judgements sent back: where it is stored, and its column's applied weight
+     * with the strictest other member of its column group (-1: alone) and that member's applied weight.
+     */
+    record Flagged(int input, int group, int row, int col, int at, double colWeight, int otherCol,
+                   double otherWeight) {}
+
+    /** Each row's weight in its backward pass and the strictest other member of its group (-1: alone). */
+    private record RowGroups(int[][] groups, double[][] weights, double[] weightOf, int[] strictestOther) {}
+
+    /**
+     * What the screen saw: entries whose own judgement failed on compressed values (to be recomputed line by line,
+     * as the one-sided screen recomputes a group), and what no recomputation of one entry can settle (a value
+     * outside the guessed pattern, an evaluation whose rest is not zero), the first of each named.
+     */
+    static final class Screen {
+        private final List<Flagged> entries = new ArrayList<>();
+        /** Entries whose evaluations are clean but whose own score is near the tolerance: to take at a finer step. */
+        private final List<Flagged> near = new ArrayList<>();
+        private long hard;
+        private String first;
+
+        void flag(String what) {
+            if (hard++ == 0 && first == null) {
+                first = what;
+            }
+        }
+
+        void entry(Flagged f, String what) {
+            if (entries.size() <= MAX_RECOMPUTED) {
+                entries.add(f);
+            }
+            if (first == null) {
+                first = what;
+            }
+        }
+
+        /** Nothing sent back that a recomputation of single entries cannot settle. */
+        boolean clean() {
+            return hard == 0 && entries.size() <= MAX_RECOMPUTED;
+        }
+
+        List<Flagged> entries() {
+            return entries;
+        }
+
+        void near(Flagged f) {
+            near.add(f);
+        }
+
+        List<Flagged> near() {
+            return near;
+        }
+
+        String first() {
+            return first;
+        }
+    }
+
+    private TwoSidedCompression(CheckTarget t, Settings s, FullCheck.Sides sides, WindowPattern pattern,
+                                ParallelLines threads) {
+        this.t = t;
+        this.s = s;
+        this.sides = sides;
+        this.pattern = pattern;
+        this.out = t.outputs().get(0);
+        this.threads = threads;
+        this.rowGroups = rowGroups(pattern.rowGroups(), sides.analytic().weightBits(out), s.seed(), out);
+    }
+
+    /**
+     * The target's rows from both sides compressed, or null when this path does not apply (several outputs, no
+     * window pattern, too little to gain, over the budget) or the screen sent back what single entries cannot settle:
+     * the caller then takes the one-sided path.
+     */
+
+    /**
+     * What trying this path gave: the rows, or null with why it was declined or what the screen sent back.
+     *
+     * @param rowGroups backward passes over groups of rows (0 when declined before grouping)
+     */
+    record Attempt(List<GradientResult> rows, String declined, Screen screen, int rowGroups) {
+
+        boolean passed() {
+            return rows != null && rows.stream().allMatch(r -> r.verdict().passed());
+        }
+
+        /** Why the target was not settled here, in a phrase; null when the path was not tried (declined). */
+        String why() {
+            return declined != null ? null : screen != null && screen.first() != null ? screen.first()
+                    : "a block disagrees";
+        }
+    }
+
+    /**
+     * When the path is worth taking: the one-sided path's known side costs at least {@code minKnownCost} (in
+     * forward evaluations) and this path at most {@code maxShare} of it.
+     */
+    record Gate(double minKnownCost, double maxShare) {
+        static final Gate DEFAULT = new Gate(MIN_KNOWN_COST, MAX_SHARE);
+        /** Whatever the costs (tests, on shapes dense mode can check too). */
+        static final Gate ALWAYS = new Gate(0, Double.POSITIVE_INFINITY);
+    }
+
+    static Attempt attempt(CheckTarget t, Settings s, List<String> inputs, ParallelLines threads,
+                           MemoryBudget budget, Gate gate) {
+        if (t.outputs().size() != 1) {
+            return new Attempt(null, "several outputs", null, 0);
+        }
+        FullCheck.Sides sides = FullCheck.sides(t, s, inputs);
+        String out = t.outputs().get(0);
+        int points = FiniteDifferences.offsets(s.stencil()).length;
+        double known = knownCost(sides, points);
+        if (known < gate.minKnownCost()) {
+            return new Attempt(null, "the one-sided path is cheap", null, 0);
+        }
+        long start = System.nanoTime();
+        WindowPattern pattern = PatternProbe.guess(sides.analytic(), out, t.refAtX().get(out).shape(), inputs,
+                inputShapes(t, inputs));
+        String declined = pattern == null ? "no window pattern"
+                : cost(pattern, points) > gate.maxShare() * known ? "too little to gain"
+                : !budget.fits(bytes(pattern, threads(s))) ? "over the memory budget" : null;
+        if (declined != null) {
+            return new Attempt(null, declined, null, 0);
+        }
+        TwoSidedCompression c = new TwoSidedCompression(t, s, sides, pattern, threads);
+        c.analyticSeconds = (System.nanoTime() - start) / 1e9;
+        List<GradientResult> rows = c.run();
+        return new Attempt(rows, rows == null && c.screen.clean() ? "a block does not pass" : null, c.screen,
+                c.rowGroups.groups().length);
+    }
+
+    private static int threads(Settings s) {
+        return Math.max(1, s.threads());
+    }
+
+    private static Map<String, long[]> inputShapes(CheckTarget t, List<String> inputs) {
+        Map<String, long[]> shapes = new LinkedHashMap<>();
+        inputs.forEach(in -> shapes.put(in, t.refInputs().get(in).shape()));
+        return shapes;
+    }
+
+    /** What the one-sided path's known side costs: the cheaper of every row's backward and every column's stencil. */
+    private static double knownCost(FullCheck.Sides sides, int points) {
+        double backwards = 0;
+        for (String o : sides.analytic().units()) {
+            backwards += CompressedJacobians.BACKWARD_COST * sides.analytic().lineCount(o);
+        }
+        double forwards = 0;
+        for (String in : sides.numerical().units()) {
+            forwards += (double) points * sides.numerical().lineCount(in);
+        }
+        return Math.min(backwards, forwards);
+    }
+
+    /** What this path costs: a backward pass per row group, a stencil per column group. */
+    static double cost(WindowPattern pattern, int points) {
+        double c = CompressedJacobians.BACKWARD_COST * pattern.rowGroups().length;
+        for (WindowPattern.Input x : pattern.inputs()) {
+            c += (double) points * WindowPattern.columnGroups(x).length;
+        }
+        return c;
+    }
+
+    /** A double and a float per entry inside the pattern ({@link Values}), and a batch of evaluations. */
+    static long bytes(WindowPattern pattern, int threads) {
+        long entries = 0;
+        long vectors = pattern.rows();
+        for (WindowPattern.Input x : pattern.inputs()) {
+            for (int p = 0; p < pattern.rows(); p++) {
+                entries += WindowPattern.size(pattern.window(p, x));
+            }
+            vectors += Flat.size(x.shape());
+        }
+        return (Double.BYTES + Float.BYTES) * entries + (long) BATCH_PER_THREAD * threads * vectors * Double.BYTES;
+    }
+
+    private static RowGroups rowGroups(int[][] groups, int bits, long seed, String out) {
+        int rows = 0;
+        for (int[] g : groups) {
+            rows += g.length;
+        }
+        double[][] weights = new double[groups.length][];
+        double[] weightOf = new double[rows];
+        int[] strictestOther = new int[rows];
+        for (int g = 0; g < groups.length; g++) {
+            int[] members = groups[g];
+            weights[g] = members.length == 1 ? new double[] {1}
+                    : CompressedJacobians.weights(seed, "two-sided:rows:" + out + ":" + g, members.length, bits);
+            int[] light = lightestTwo(weights[g]);
+            for (int k = 0; k < members.length; k++) {
+                weightOf[members[k]] = weights[g][k];
+                strictestOther[members[k]] = members.length == 1 ? -1 : members[k == light[0] ? light[1] : light[0]];
+            }
+        }
+        return new RowGroups(groups, weights, weightOf, strictestOther);
+    }
+
+    /** The positions of the smallest and second smallest weight (the second -1 for a single weight). */
+    static int[] lightestTwo(double[] w) {
+        int min1 = 0;
+        int min2 = -1;
+        for (int k = 1; k < w.length; k++) {
+            if (w[k] < w[min1]) {
+                min2 = min1;
+                min1 = k;
+            } else if (min2 < 0 || w[k] < w[min2]) {
+                min2 = k;
+            }
+        }
+        return new int[] {min1, min2};
+    }
+
+    private List<GradientResult> run() {
+        layOut();
+        long start = System.nanoTime();
+        RowPass rows = new RowPass(this);
+        GroupBatches.run(new GroupBatches.Groups(sides.analytic(), out, rowGroups.groups(), rowGroups.weights()),
+                batch(), screen, threads, rows::attribute);
+        rows.judgeOutside();
+        analyticSeconds += (System.nanoTime() - start) / 1e9;
+        for (Entries e : entries.values()) {
+            e.screenRule()[0] = sides.judging().rule(out, e.input().name(), e.values().largestAnalytic());
+        }
+        for (Entries e : entries.values()) {
+            if (screen.clean()) {
+                long begin = System.nanoTime();
+                new ColumnPass(this, e).run();
+                numericalSeconds.put(e.input().name(), (System.nanoTime() - begin) / 1e9);
+            }
+        }
+        if (!screen.clean()) {
+            return null;
+        }
+        new FinerSteps(this).resolve(screen.near());
+        if (!screen.clean()) {
+            return null;
+        }
+        recompute();
+        return screen.clean() ? rows() : null;
+    }
+
+    /**
+     * Each entry sent back, recomputed as the dense check computes it: its row by one backward pass, its column by the
+     * stencil along it alone, probed for kinks and taken at its most precise step ({@link MostPreciseStep}). What
+     * its row's backward pass and its column's difference held beyond those values is what the other members of its
+     * groups contributed there, which the pattern says is zero: judged so, as the strictest other member's value, at
+     * a quarter of the rule. A contribution that is not zero is a value outside the guessed pattern, and a kink is
+     * for the dense path's probes: either sends the target on.
+     */
+    private void recompute() {
+        List<Entries> all = new ArrayList<>(entries.values());
+        Map<Integer, Map<String, double[]>> rows = new java.util.HashMap<>();
+        Map<String, List<Flagged>> byColumn = new LinkedHashMap<>();
+        for (Flagged f : screen.entries()) {
+            byColumn.computeIfAbsent(f.input() + ":" + f.col(), k -> new ArrayList<>()).add(f);
+        }
+        for (List<Flagged> column : byColumn.values()) {
+            Entries e = all.get(column.get(0).input());
+            double[] analytic = new double[column.size()];
+            for (int k = 0; k < analytic.length; k++) {
+                analytic[k] = rows.computeIfAbsent(column.get(k).row(), p -> sides.analytic().evaluate(out,
+                        new int[] {p}, new double[] {1})).get(e.input().name())[column.get(k).col()];
+            }
+            if (!resolveColumn(e, column, analytic)) {
+                return;
+            }
+        }
+    }
+
+    /** One column's flagged entries, their numerical side taken along the column alone, as the dense judge does. */
+    private boolean resolveColumn(Entries e, List<Flagged> column, double[] analytic) {
+        String in = e.input().name();
+        int col = column.get(0).col();
+        NumericalDerivative d = sides.numerical().derivative(in);
+        KinkDetector.Line line = new BlockJudge.Columns(d, in, out).line(col);
+        double h = d.stepAt(in, col);
+        int[] flatRows = column.stream().mapToInt(Flagged::row).toArray();
+        KinkDetector.Probe probe = KinkDetector.probe(line, h, flatRows, analytic, t.scale(out), d.stencil());
+        NumericalError.Block block = (NumericalError.Block) e.errors();
+        MostPreciseStep.Estimate[] atH = new MostPreciseStep.Estimate[flatRows.length];
+        for (int k = 0; k < atH.length; k++) {
+            if (probe.kinks()[k]) {
+                screen.flag("d" + out + "[" + flatRows[k] + "]/d" + in + "[" + col + "] sits at a kink");
+                return false;
+            }
+            atH[k] = MostPreciseStep.Estimate.of(probe, k, block.rounding(flatRows[k], col), h);
+        }
+        MostPreciseStep.Estimate[] precise = MostPreciseStep.choose(line, h,
+                new MostPreciseStep.Rows(flatRows, analytic), atH, t.scale(out), d.stencil());
+        for (int k = 0; k < flatRows.length; k++) {
+            Flagged f = column.get(k);
+            double n = probe.values()[k];
+            if (Double.isNaN(n) || !othersContributeNothing(e, f, analytic[k], n)) {
+                screen.flag("d" + out + "[" + f.row() + "]/d" + in + "[" + col + "] could not be recomputed alone");
+                return false;
+            }
+            e.values().exact(f.at(), analytic[k], n);
+            if (precise[k] != null && precise[k].step() != h) {
+                block.resolved(f.row(), col, precise[k]);
+            } else if (probe.errors()[k] > 0) {
+                block.measured(f.row(), col, probe.errors()[k]);
+            }
+        }
+        return true;
+    }
+
+    private boolean othersContributeNothing(Entries e, Flagged f, double a, double n) {
+        Tolerance rule = e.screenRule()[0];
+        int p = f.row();
+        int otherRow = rowGroups.strictestOther()[p];
+        double byRows = otherRow < 0 ? 0 : JacobianComparison.score(rule,
+                rowGroups.weightOf()[p] * (e.values().analytic(f.at()) - a) / rowGroups.weightOf()[otherRow], 0,
+                e.errors().at(otherRow, f.col()));
+        double byColumns = f.otherCol() < 0 ? 0 : JacobianComparison.score(rule, 0,
+                f.colWeight() * (e.values().numerical(f.at()) - n) / f.otherWeight(), e.errors().at(p, f.otherCol()));
+        if (!(byRows <= CompressedJacobians.SCREEN && byColumns <= CompressedJacobians.SCREEN)) {
+            screen.flag("other members contribute to d" + out + "[" + p + "]/d" + e.input().name() + "[" + f.col()
+                    + "]: a value outside the guessed pattern");
+            return false;
+        }
+        return true;
+    }
+
+    CheckTarget target() {
+        return t;
+    }
+
+    FullCheck.Sides sides() {
+        return sides;
+    }
+
+    String output() {
+        return out;
+    }
+
+    Screen screen() {
+        return screen;
+    }
+
+    GroupBatches.Groups columnGroups(String in) {
+        return columnGroups.get(in);
+    }
+
+    /** Input {@code index}'s name, error bounds and rule, for {@link FinerSteps}. */
+    NumericalError.Block errors(int index) {
+        return (NumericalError.Block) new ArrayList<>(entries.values()).get(index).errors();
+    }
+
+    String inputName(int index) {
+        return new ArrayList<>(entries.keySet()).get(index);
+    }
+
+    double analyticAt(int index, int at) {
+        return new ArrayList<>(entries.values()).get(index).values().analytic(at);
+    }
+
+    Tolerance screenRule(int index) {
+        return new ArrayList<>(entries.values()).get(index).screenRule()[0];
+    }
+
+    private int batch() {
+        return BATCH_PER_THREAD * threads(s);
+    }
+
+    /** Where each row's entries of each input go: the pattern's windows, row after row. */
+    private void layOut() {
+        for (WindowPattern.Input x : pattern.inputs()) {
+            int[] start = new int[pattern.rows() + 1];
+            for (int p = 0; p < pattern.rows(); p++) {
+                start[p + 1] = Math.addExact(start[p], (int) WindowPattern.size(pattern.window(p, x)));
+            }
+            int n = start[pattern.rows()];
+            entries.put(x.name(), new Entries(x, start, new Values(n),
+                    sides.judging().errors(out, x.name()), new Tolerance[1]));
+        }
+    }
+
+    /** The largest finite |value|, the scale of a block's rule. */
+    static double largest(double[] values) {
+        double largest = 0;
+        for (double v : values) {
+            largest = Double.isFinite(v) ? Math.max(largest, Math.abs(v)) : largest;
+        }
+        return largest;
+    }
+
+    /**
+     * The report's rows: every entry inside the pattern, by the dense rule, in row-major order. An entry that fails
+     * was sent back by the screen, so its values are the dense check's own.
+     */
+    private List<GradientResult> rows() {
+        List<GradientResult> results = new ArrayList<>();
+        long m = pattern.rows();
+        for (Entries e : entries.values()) {
+            long begin = System.nanoTime();
+            String in = e.input().name();
+            Tolerance rule = sides.judging().rule(out, in, e.values().largestNumerical());
+            long[] failing = {0};
+            JacobianComparison.Row row = JacobianComparison.compare(sink -> feed(e, (r, c, a, n, err) -> {
+                failing[0] += JacobianComparison.score(rule, a, n, err) <= 1 ? 0 : 1;
+                sink.add(r, c, a, n, err);
+            }), pattern.outShape(), e.input().shape(), new JacobianComparison.Criteria(rule, s.delta(), t.scale(out)));
+            if (row.verdict() != Verdict.PASS && row.verdict() != Verdict.MISMATCH) {
+                return null; // non-finite values, a zero gradient: the one-sided path's diagnoses
+            }
+            double seconds = analyticSeconds + numericalSeconds.getOrDefault(in, 0.0)
+                    + (System.nanoTime() - begin) / 1e9;
+            Mismatches found = new Mismatches(failing[0], m * Flat.size(e.input().shape()), 0, null, List.of(), null,
+                    null);
+            results.add(row.toResult(new JacobianComparison.Compared(out, in, CheckKind.JACOBIAN, t.order()),
+                    sides.analytic().evaluations(out) + sides.numerical().evaluations(in), seconds, row.errorNote(),
+                    null).withDiagnosis(found, null));
+        }
+        return results;
+    }
+
+    private void feed(Entries e, JacobianComparison.EntrySink sink) {
+        long[] shape = e.input().shape();
+        int[][] first = pattern.window(0, e.input());
+        if (WindowPattern.size(first) == 0 || !WindowPattern.contains(first, shape, 0)) {
+            sink.add(0, 0, 0, 0, e.errors().at(0, 0)); // as a sparse block lists it: the dense check's first entry
+        }
+        for (int p = 0; p < pattern.rows(); p++) {
+            int row = p;
+            int[] k = {e.rowStart()[p]};
+            WindowPattern.forEach(pattern.window(p, e.input()), shape, l -> {
+                sink.add(row, l, e.values().analytic(k[0]), e.errors().value(row, l, e.values().numerical(k[0])),
+                        e.errors().at(row, l));
+                k[0]++;
+            });
+        }
+    }
+
+    /**
+     * The backward passes' values attributed to their rows inside the pattern, and the values outside it kept to be
+     * judged against zero once the blocks' rules are known.
+     */
+    private static final class RowPass {
+        private final TwoSidedCompression c;
+        private final List<double[]> outside = new ArrayList<>(); // {input index, row, column, value}
+
+        RowPass(TwoSidedCompression c) {
+            this.c = c;
+        }
+
+        void attribute(int g, Map<String, double[]> values) {
+            int[] members = c.rowGroups.groups()[g];
+            double[] w = c.rowGroups.weights()[g];
+            int lightest = lightestTwo(w)[0];
+            int x = 0;
+            for (Entries e : c.entries.values()) {
+                double[] a = values.get(e.input().name());
+                boolean[] owned = new boolean[a.length];
+                for (int k = 0; k < members.length; k++) {
+                    int member = k;
+                    int[] at = {e.rowStart()[members[k]]};
+                    WindowPattern.forEach(c.pattern.window(members[k], e.input()), e.input().shape(), l -> {
+                        e.values().analytic(at[0]++, a[l] / w[member]);
+                        owned[l] = true;
+                    });
+                }
+                for (int l = 0; l < a.length; l++) {
+                    if (!owned[l] && a[l] != 0) { // NaN too
+                        outside.add(new double[] {x, members[lightest], l, a[l] / w[lightest]});
+                    }
+                }
+                x++;
+            }
+        }
+
+        /** Values outside the pattern, judged as the lightest member's, whose value there should be zero. */
+        void judgeOutside() {
+            List<Entries> all = new ArrayList<>(c.entries.values());
+            for (double[] v : outside) {
+                Entries e = all.get((int) v[0]);
+                Tolerance rule = c.sides.judging().rule(c.out, e.input().name(), e.values().largestAnalytic());
+                int row = (int) v[1];
+                int col = (int) v[2];
+                if (!(JacobianComparison.score(rule, v[3], 0, e.errors().at(row, col)) <= CompressedJacobians.SCREEN)) {
+                    c.screen.flag("the backward has a value outside the guessed pattern: d" + c.out + "[" + row
+                            + "]/d" + e.input().name() + "[" + col + "] = " + v[3]);
+                }
+            }
+        }
+    }
+
+    /** One input's directional differences attributed to their columns inside the pattern, each entry screened. */
+    private static final class ColumnPass {
+        private final TwoSidedCompression c;
+        private final Entries e;
+        private final Tolerance rule;
+        /** The rule's score of a value 1 against 0: a value v against 0 scores |v| times this. */
+        private final double zeroRate;
+
+        private int inputIndex() {
+            return new ArrayList<>(c.entries.keySet()).indexOf(e.input().name());
+        }
+
+        ColumnPass(TwoSidedCompression c, Entries e) {
+            this.c = c;
+            this.e = e;
+            this.rule = e.screenRule()[0];
+            this.zeroRate = rule.score(1, 0);
+        }
+
+        void run() {
+            int[][] groups = WindowPattern.columnGroups(e.input());
+            String in = e.input().name();
+            int bits = c.sides.numerical().weightBits(in);
+            double[][] weights = new double[groups.length][];
+            for (int g = 0; g < groups.length; g++) {
+                weights[g] = groups[g].length == 1 ? new double[] {1}
+                        : CompressedJacobians.weights(c.s.seed(), "two-sided:columns:" + in + ":" + g,
+                                groups[g].length, bits);
+            }
+            c.columnGroups.put(in, new GroupBatches.Groups(c.sides.numerical(), in, groups, weights));
+            GroupBatches.run(c.columnGroups.get(in), c.batch(), c.screen, c.threads, (g, values) -> attribute(g,
+                    groups[g], c.sides.numerical().applied(in, groups[g], weights[g]), values.get(c.out)));
+        }
+
+        /** A group of columns with the weights its difference applied and its two lightest members. */
+        private record ColumnGroup(int index, int[] members, double[] applied, int[] light) {}
+
+        private void attribute(int g, int[] members, double[] applied, double[] n) {
+            boolean[] owned = new boolean[n.length];
+            ColumnGroup group = new ColumnGroup(g, members, applied, lightestTwo(applied));
+            int[] boxes = c.pattern.rowBoxes(e.input());
+            for (int k = 0; k < members.length; k++) {
+                int member = k;
+                int col = members[k];
+                long[] colAt = Flat.unravel(col, e.input().shape());
+                WindowPattern.forEach(c.pattern.column(e.input(), col), c.pattern.outShape(), p -> {
+                    int at = e.rowStart()[p] + WindowPattern.rankInRow(p, boxes, colAt);
+                    double value = n[p] / applied[member];
+                    e.values().numerical(at, value);
+                    owned[p] = true;
+                    screen(p, at, group, member, value);
+                });
+            }
+            int lightest = group.light()[0];
+            for (int p = 0; p < n.length; p++) {
+                if (!owned[p] && n[p] != 0 && !(JacobianComparison.score(rule, 0, n[p] / applied[lightest],
+                        e.errors().at(p, members[lightest])) <= CompressedJacobians.SCREEN)) {
+                    c.screen.flag("the finite differences see a dependency outside the guessed pattern: d" + c.out
+                            + "[" + p + "]/d" + e.input().name() + " along columns from " + members[0]);
+                }
+            }
+        }
+
+        /**
+         * Entry (p, col) by the one rule against the other side's value, and what each evaluation holds beyond it
+         * as the strictest other member's value, which should be zero.
+         */
+        private void screen(int p, int at, ColumnGroup group, int member, double n) {
+            int col = group.members()[member];
+            double[] applied = group.applied();
+            double a = e.values().analytic(at);
+            int otherRow = c.rowGroups.strictestOther()[p];
+            int otherCol = member == group.light()[0] ? group.light()[1] : group.light()[0];
+            boolean restsPass = true;
+            if (otherRow >= 0) {
+                double rest = c.rowGroups.weightOf()[p] * (a - n) / c.rowGroups.weightOf()[otherRow];
+                restsPass = restPasses(rest, () -> JacobianComparison.score(rule, rest, 0,
+                        e.errors().at(otherRow, col)));
+            }
+            if (restsPass && otherCol >= 0) {
+                double rest = applied[member] * (n - a) / applied[otherCol];
+                int other = group.members()[otherCol];
+                restsPass = restPasses(rest, () -> JacobianComparison.score(rule, 0, rest, e.errors().at(p, other)));
+            }
+            double byTolerance = rule.score(a, n);
+            if (restsPass && byTolerance <= MostPreciseStep.AGAIN_ABOVE) {
+                return;
+            }
+            Flagged f = new Flagged(inputIndex(), group.index(), p, col, at, applied[member],
+                    otherCol < 0 ? -1 : group.members()[otherCol], otherCol < 0 ? 1 : applied[otherCol]);
+            if (restsPass) {
+                c.screen.near(f); // near or beyond the tolerance: judged at its most precise step, as densely
+            } else {
+                c.screen.entry(f, "d" + c.out + "[" + p + "]/d" + e.input().name() + "[" + col + "]: analytic " + a
+                        + ", numerical " + n);
+            }
+        }
+        /**
+         * A rest against zero at a quarter of the rule: the rule alone first (linear in the value against zero, so
+         * one multiplication), the entry's error bound only where the rule alone does not pass it.
+         */
+        private boolean restPasses(double rest, java.util.function.DoubleSupplier withBound) {
+            return Math.abs(rest) * zeroRate <= CompressedJacobians.SCREEN
+                    || withBound.getAsDouble() <= CompressedJacobians.SCREEN;
+        }
+    }
+}
