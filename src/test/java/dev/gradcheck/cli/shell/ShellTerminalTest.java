@@ -59,7 +59,7 @@ class ShellTerminalTest {
             t.type("chec\t\r");
             at = t.waitFor("1 check: 0 passed, 1 failed", at, CHECK);
             assertTrue(t.text().contains("FAILED  tanh-small  tanh  float64  d0/dx"), t.text());
-            assertTrue(t.raw().contains("\u001b[31mFAIL\u001b[0m"), "results are coloured at a terminal");
+            assertTrue(t.raw().contains("\u001b[31mFAILED\u001b[0m"), "results are coloured at a terminal");
             t.type("unset delta\rr\r");
             at = t.waitFor("1 check: 1 passed, 0 failed", at, CHECK);
             assertTrue(t.text().substring(at - 200).contains("passed  tanh-small"), t.text());

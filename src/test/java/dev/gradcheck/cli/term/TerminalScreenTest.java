@@ -44,7 +44,7 @@ class TerminalScreenTest {
         PseudoTerminal.Run run = PseudoTerminal.run(dir, 100, Map.of(), "bin/gradcheck check " + NOISY);
         assertEquals(0, run.exit(), run.raw());
         assertTrue(STATUS.matcher(run.raw()).find(), "a status line was drawn: " + run.raw());
-        assertTrue(run.raw().contains(ESC + "32mpass" + ESC + "0m"), "colour on a terminal: " + run.raw());
+        assertTrue(run.raw().contains(ESC + "32mpassed" + ESC + "0m"), "colour on a terminal: " + run.raw());
         List<String> screen = run.screen();
         for (String noise : new String[] {"WARN", "No fields found", "Labels plus eps", "NativeOpExecutioner"}) {
             assertTrue(screen.stream().noneMatch(l -> l.contains(noise)), noise + " on the screen: " + screen);
@@ -118,7 +118,7 @@ class TerminalScreenTest {
 
         PseudoTerminal.Run forced = PseudoTerminal.run(dir, 100, Map.of("FORCE_COLOR", "1"),
                 "bin/gradcheck check --in-process " + NOISY + " | cat > " + out);
-        assertTrue(Files.readString(out).contains(ESC + "32mpass"), "FORCE_COLOR colours a pipe");
+        assertTrue(Files.readString(out).contains(ESC + "32mpassed"), "FORCE_COLOR colours a pipe");
         assertTrue(STATUS.matcher(forced.raw()).find(), forced.raw());
     }
 
