@@ -32,7 +32,7 @@ public final class Validation {
                     .toString());
             case CRASHED, ERROR, EXPECTED_ERROR -> List.of(new SpecError(spec.pos(), "running its graph once crashed"
                     + " the worker JVM (" + firstLine(result.message()).replaceFirst("^worker crashed: ", "")
-                    + "); `gradcheck check` would report it as CRASH").toString() + laterLines(result.message()));
+                    + "); `gradcheck check` would report it as CRASHED").toString() + laterLines(result.message()));
             default -> List.of(new SpecError(spec.pos(), "could not be validated: " + result.status().name()
                     .toLowerCase(java.util.Locale.ROOT) + " " + firstLine(result.message())).toString());
         };

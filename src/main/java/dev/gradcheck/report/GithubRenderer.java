@@ -11,7 +11,7 @@ import java.util.List;
  * exit code, at its spec's file, line and column, so the failures show on the pull request's diff:
  *
  * <pre>
- * ::error file=specs/softmax.yaml,line=1,col=1,title=gradcheck FAIL softmax-rows::d0/dw: mismatch, ...
+ * ::error file=specs/softmax.yaml,line=1,col=1,title=gradcheck FAILED softmax-rows::d0/dw: mismatch, ...
  * </pre>
  *
  * <p>The message is the check's detail lines (several lines, as the annotation shows them); then the summary line

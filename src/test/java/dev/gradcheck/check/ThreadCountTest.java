@@ -49,7 +49,7 @@ class ThreadCountTest {
                 Arguments.of("specs/linalg/matmul.yaml", "matmul-transpose-x"),
                 Arguments.of("specs/conv/conv.yaml", "conv2d-nchw-valid"),
                 Arguments.of("specs/graphs/mlp.yaml", "mlp-layer-tanh"),
-                Arguments.of("specs/reductions/cumulative.yaml", "cumsum-axis1"), // ND4J's wrong backward: FAIL
+                Arguments.of("specs/reductions/cumulative.yaml", "cumsum-axis1"), // ND4J's wrong backward: FAILED
                 Arguments.of("specs/binary/arithmetic.yaml", "multiply-broadcast-channel"));
     }
 

@@ -157,7 +157,7 @@ class DumpTest {
         Cli r = dump();
         assertEquals(2, r.exit(), r.err());
         assertTrue(r.err().contains("--dump " + file + ": cannot write"), r.err());
-        assertTrue(r.out().contains("FAIL"), "the report is still written: " + r.out());
+        assertTrue(r.out().contains("FAILED"), "the report is still written: " + r.out());
     }
 
     @Test

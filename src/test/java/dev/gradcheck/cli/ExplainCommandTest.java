@@ -38,7 +38,7 @@ class ExplainCommandTest {
         Cli run = Cli.run("explain", tanh.toString(), "--in-process");
         assertEquals(0, run.exit(), run.err());
         List<String> lines = run.out().lines().toList();
-        assertTrue(lines.get(0).startsWith("tanh-small  pass"), run.out());
+        assertTrue(lines.get(0).startsWith("tanh-small  passed"), run.out());
         assertTrue(run.out().contains("rows: 12 entries of out[3, 4], columns: 12 entries of x[3, 4]"), run.out());
         assertTrue(lines.stream().filter(l -> l.startsWith("   ")).noneMatch(l -> l.contains("X")),
                 "nothing mismatches: " + run.out());

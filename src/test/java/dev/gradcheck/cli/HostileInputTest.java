@@ -179,7 +179,7 @@ class HostileInputTest {
         assertTrue(r.out().startsWith(bad + ":1:1: running its graph once crashed the worker JVM (SIGSEGV in native"
                 + " code"), r.out());
         List<String> lines = r.out().lines().toList();
-        assertTrue(lines.get(0).endsWith("); `gradcheck check` would report it as CRASH"), r.out());
+        assertTrue(lines.get(0).endsWith("); `gradcheck check` would report it as CRASHED"), r.out());
         // the worker's last output (the JVM's fatal-error banner) indented under the problem, then the summary
         assertTrue(lines.size() > 2, "the worker's last output is shown: " + r.out());
         assertTrue(lines.subList(1, lines.size() - 1).stream().allMatch(l -> l.startsWith("    ")), r.out());

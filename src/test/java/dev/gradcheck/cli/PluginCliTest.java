@@ -292,7 +292,7 @@ import java.util.concurrent.TimeUnit;
 
     /**
      * A plugin that exits only in a worker JVM passes the front end's load; the worker's load is guarded as its
-     * checks are: the worker's death is the check's CRASH (exit 3), never exit 0.
+     * checks are: the worker's death is the check's CRASHED (exit 3), never exit 0.
      */
     @Test
     @Tag("slow") // starts worker JVMs

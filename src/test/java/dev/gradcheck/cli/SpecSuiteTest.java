@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The shipped spec suite (specs/, the audit of ND4J) runs in CI through this test: every spec must end as it
- * expects (a known ND4J bug that starts passing fails here as XPASS), and it must keep covering at least 100 ops.
+ * expects (a known ND4J bug that starts passing fails here as UNEXPECTED_PASS), and it must keep covering at least 100 ops.
  */
 @Tag("slow") // the whole spec suite
 class SpecSuiteTest {

@@ -35,7 +35,7 @@ class HtmlBrowserTest {
 
         String dom = run(browser, "--dump-dom", page.toUri().toString());
         assertEquals(3, dom.split("<svg ", -1).length - 1, "the browser parsed three maps");
-        assertTrue(dom.contains("<td class=\"status\">FAIL</td>"), "the table rows");
+        assertTrue(dom.contains("<td class=\"status\">FAILED</td>"), "the table rows");
         assertEquals(3, dom.split("<linearGradient ", -1).length - 1, "a colour scale under each map");
         assertEquals(6, dom.split("<g class=\"axis ", -1).length - 1, "row and column indices on each map");
 

@@ -105,7 +105,7 @@ class HtmlReportTest {
         assertTrue(page.contains("<input type=\"radio\" name=\"show\" id=\"show-all\" checked=\"checked\"/>"
                 + "<label for=\"show-all\">all (15)</label>"), page);
         assertTrue(page.contains("<label for=\"show-unexpected\">unexpected (9)</label>"), page);
-        assertTrue(page.contains("<label for=\"show-failed\">FAIL (4)</label>"), page);
+        assertTrue(page.contains("<label for=\"show-failed\">FAILED (4)</label>"), page);
         assertTrue(page.contains("#show-failed:checked ~ table tbody tr:not(.st-failed) { display: none; }"), page);
         assertTrue(page.contains("<tr id=\"check-2\" class=\"st-failed bad unexpected\">"), page);
         assertTrue(page.contains("<tr class=\"details st-failed bad unexpected\">"), "details follow their row");

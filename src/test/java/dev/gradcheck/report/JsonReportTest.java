@@ -53,7 +53,7 @@ class JsonReportTest {
             sum += summary.get(s.jsonName()).asInt();
         }
         assertEquals(results.size(), sum, "every check is counted exactly once");
-        assertEquals(3, summary.get("exit_code").asInt(), "an ERROR (3) outranks FAIL (1) and INVALID (2)");
+        assertEquals(3, summary.get("exit_code").asInt(), "an ERROR (3) outranks FAILED (1) and INVALID (2)");
         assertEquals(SampleResults.BATCH_SECONDS, summary.get("seconds").asDouble());
     }
 

@@ -23,7 +23,7 @@ class TableRendererTest {
     @Test
     void colorDoesNotShiftColumns() throws IOException {
         String colored = ReportGoldenTest.render(ReportFormat.TABLE, true);
-        assertTrue(colored.contains(ESC + "31mFAIL" + ESC + "0m"));
+        assertTrue(colored.contains(ESC + "31mFAILED" + ESC + "0m"));
         assertEquals(ReportGoldenTest.render(ReportFormat.TABLE, false), colored.replaceAll("\u001b\\[\\d+m", ""));
     }
 
@@ -134,7 +134,7 @@ class TableRendererTest {
                 SampleResults.context(false).withColumns(48), out);
         List<String> lines = out.toString().lines().toList();
         int heading = lines.indexOf("unexpected results (exit code 3):");
-        assertEquals("FAIL     softmax-rows", lines.get(heading + 1));
+        assertEquals("FAILED           softmax-rows", lines.get(heading + 1));
         assertTrue(lines.get(heading + 2).startsWith("  specs/softmax.yaml:1:1: d0/dw: mismatch, max"),
                 lines.get(heading + 2));
         lines.forEach(l -> assertTrue(l.length() <= 48, l));

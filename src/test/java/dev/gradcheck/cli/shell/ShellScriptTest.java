@@ -37,13 +37,13 @@ public class ShellScriptTest {
         ShellRun run = ShellRun.inProcess("load " + tanh + "\ncheck\nset delta 2\ncheck\nexit\n");
         List<String> rows = rows(run.out());
         assertEquals(2, rows.size(), run.out());
-        assertTrue(rows.get(0).startsWith("pass    tanh-small  tanh"), run.out());
-        assertTrue(rows.get(1).startsWith("FAIL    tanh-small  tanh"),
+        assertTrue(rows.get(0).startsWith("passed  tanh-small  tanh"), run.out());
+        assertTrue(rows.get(1).startsWith("FAILED  tanh-small  tanh"),
                 "a step of 2 is far too coarse (0.5 is not: the finite differences measure their own error at a"
                         + " half step and pass it, docs/checking.md): " + run.out());
         assertTrue(run.out().contains("d0/dx: mismatch"), run.out());
         assertTrue(run.err().contains("loaded tanh-small (tanh, x[3, 4] float64) from " + tanh), run.err());
-        assertTrue(run.err().contains("was pass, worst d0/dx rel err"), "the re-check says what it was: " + run.err());
+        assertTrue(run.err().contains("was passed, worst d0/dx rel err"), "the re-check says what it was: " + run.err());
         assertTrue(run.err().contains("(before: delta: 2)"), run.err());
         assertEquals(1, run.exit(), "the highest exit code of the script's lines: a mismatch");
         assertFalse(run.hasStackTrace());
@@ -62,7 +62,7 @@ public class ShellScriptTest {
         String[] args = examples.get(0).replaceFirst("^gradcheck shell ", "").split(" ");
         ShellRun loaded = ShellRun.inProcess("check\nexit\n", args);
         assertEquals(0, loaded.exit(), loaded.out() + loaded.err());
-        assertTrue(rows(loaded.out()).get(0).startsWith("pass    softplus-rank2"), loaded.out());
+        assertTrue(rows(loaded.out()).get(0).startsWith("passed  softplus-rank2"), loaded.out());
         // the second: the script printf writes
         String script = examples.get(1).replaceFirst("^printf '", "").replaceFirst("' \\| gradcheck shell$", "")
                 .replace("\\n", "\n");
@@ -131,8 +131,8 @@ public class ShellScriptTest {
                 + "unset expect\nunset reason\ncheck\n");
         List<String> rows = rows(run.out());
         assertEquals(2, rows.size(), run.out());
-        assertTrue(rows.get(0).startsWith("xfail   cumprod-axis0"), run.out());
-        assertTrue(rows.get(1).startsWith("FAIL    cumprod-axis0"), run.out());
+        assertTrue(rows.get(0).startsWith("expected_fail  cumprod-axis0"), run.out());
+        assertTrue(rows.get(1).startsWith("FAILED  cumprod-axis0"), run.out());
         assertTrue(run.out().contains("worst at out["), "the wrong backward is pinned on an element: " + run.out());
         assertEquals(1, run.exit(), "end of input without exit: the highest code, the mismatch");
     }
@@ -149,7 +149,7 @@ public class ShellScriptTest {
         assertTrue(err.contains(tanh + " (edited):") && err.contains("unknown mode 'fsat' (did you mean 'fast'?)"),
                 "an edit that breaks the spec says why, in the edited text: " + err);
         assertTrue(err.contains("line 8: delta: Missing required parameter: 'STEP' (see 'help delta')"), err);
-        assertTrue(rows(run.out()).get(0).startsWith("pass    tanh-small"), "line 9 still ran: " + run.out());
+        assertTrue(rows(run.out()).get(0).startsWith("passed  tanh-small"), "line 9 still ran: " + run.out());
         assertEquals(2, run.exit(), "usage errors: the script exits 2 at its end");
         assertFalse(run.hasStackTrace(), err);
     }
@@ -175,7 +175,7 @@ public class ShellScriptTest {
         assertTrue(out.contains("attrs: {dimension: 0}\n"), out);
         assertTrue(out.contains("inputs:\n  x: {shape: [2, 3], init: {values: [[1, 2, 3], [3, 2, 1]]}}\n"), out);
         assertTrue(out.contains("mode: fast\n"), out);
-        assertTrue(rows(out).get(0).startsWith("pass    sm"), out);
+        assertTrue(rows(out).get(0).startsWith("passed  sm"), out);
         assertEquals(0, run.exit(), run.err());
     }
 
@@ -218,7 +218,7 @@ public class ShellScriptTest {
         ShellRun run = ShellRun.inProcess("load specs/reductions/cumulative.yaml cumprod-axis0\nexplain\njacobians\n"
                 + "exit\n");
         String out = run.out();
-        assertTrue(out.contains("cumprod-axis0  xfail"), out);
+        assertTrue(out.contains("cumprod-axis0  expected_fail"), out);
         assertTrue(out.contains("numerical") && out.contains("analytic") && out.contains("|analytic - numerical|"),
                 out);
         assertTrue(out.lines().anyMatch(l -> l.startsWith("   ") && l.contains("X")), "the wrong backward's entries are marked: " + out);
@@ -231,7 +231,7 @@ public class ShellScriptTest {
 
     /** The table rows of every check printed (lines that start with a status). */
     private static List<String> rows(String out) {
-        return out.lines().filter(l -> l.matches("(pass|FAIL|xfail|XPASS|ERROR|xerror|INVALID|CRASH|TIMEOUT|skip) .*"))
+        return out.lines().filter(l -> l.matches("(passed|FAILED|expected_fail|UNEXPECTED_PASS|ERROR|expected_error|INVALID|CRASHED|TIMEOUT|skipped) .*"))
                 .toList();
     }
 

@@ -58,12 +58,12 @@ class ShellTerminalTest {
             at = t.waitFor("gradcheck tanh-small*> ", at, CHECK); // edited: the prompt says so
             t.type("chec\t\r");
             at = t.waitFor("1 check: 0 passed, 1 failed", at, CHECK);
-            assertTrue(t.text().contains("FAIL    tanh-small  tanh  float64  d0/dx"), t.text());
-            assertTrue(t.raw().contains("\u001b[31mFAIL\u001b[0m"), "results are coloured at a terminal");
+            assertTrue(t.text().contains("FAILED  tanh-small  tanh  float64  d0/dx"), t.text());
+            assertTrue(t.raw().contains("\u001b[31mFAILED\u001b[0m"), "results are coloured at a terminal");
             t.type("unset delta\rr\r");
             at = t.waitFor("1 check: 1 passed, 0 failed", at, CHECK);
-            assertTrue(t.text().substring(at - 200).contains("pass    tanh-small"), t.text());
-            at = t.waitFor("was FAIL, worst d0/dx rel err", at, CHECK); // what the re-check changed
+            assertTrue(t.text().substring(at - 200).contains("passed  tanh-small"), t.text());
+            at = t.waitFor("was FAILED, worst d0/dx rel err", at, CHECK); // what the re-check changed
             t.type("mode \t");
             at = t.waitFor("fast", at, CHECK); // the values a key takes: both modes listed
             assertTrue(t.text().substring(at - 60).contains("full"), t.text());
@@ -92,7 +92,7 @@ class ShellTerminalTest {
             t.type("exit\r");
             assertEquals(0, t.exitCode(CHECK), t.text());
             assertFalse(t.raw().contains("\u001b"), "no escape sequence on a dumb terminal:\n" + t.raw());
-            assertTrue(t.text().contains("pass    tanh-small  tanh  float64"), t.text());
+            assertTrue(t.text().contains("passed  tanh-small  tanh  float64"), t.text());
         }
         assertFalse(Files.exists(dir.resolve(".gradcheck_history")), "--no-history keeps none");
     }
@@ -113,7 +113,7 @@ class ShellTerminalTest {
                     "candidates side by side:\n" + String.join("\n", screen));
             t.keys("C-u", "check", "Enter");
             screen = t.waitFor("1 check: 1 passed, 0 failed", CHECK);
-            assertTrue(screen.stream().anyMatch(l -> l.startsWith("pass    tanh-small  tanh")), String.join("\n", screen));
+            assertTrue(screen.stream().anyMatch(l -> l.startsWith("passed  tanh-small  tanh")), String.join("\n", screen));
 
             t.keys("load " + hangs, "Enter", "check", "Enter");
             awaitFile(running, CHECK); // Ctrl-C while the check runs (it never ends by itself)
@@ -126,7 +126,7 @@ class ShellTerminalTest {
             t.waitFor("gradcheck hangs>", 2, CHECK); // a prompt again: the shell is still there
             t.keys("load " + spec, "Enter", "check", "Enter");
             screen = t.waitFor("1 check: 1 passed, 0 failed (", 2, CHECK);
-            assertEquals(2, screen.stream().filter(l -> l.startsWith("pass    tanh-small")).count(),
+            assertEquals(2, screen.stream().filter(l -> l.startsWith("passed  tanh-small")).count(),
                     "the shell goes on after Ctrl-C, on a fresh worker:\n" + String.join("\n", screen));
             t.keys("explain", "Enter");
             screen = t.waitFor("(colour: blue negative", CHECK);

@@ -54,7 +54,7 @@ class ShellWorkerTest {
         assertEquals(pids.get(0), pids.get(1), "a re-check runs in the same worker JVM");
         assertEquals(pids.get(0), pids.get(2), "so does check PATH typed at the prompt");
         assertNotEquals(pids.get(0), pids.get(3), "after the crash, a fresh worker");
-        assertTrue(run.out().contains("CRASH   exits"), run.out());
+        assertTrue(run.out().contains("CRASHED  exits"), run.out());
         assertTrue(run.out().contains("exit status 7") || run.out().contains("status 7"), run.out());
         assertTrue(run.err().contains("the warm worker crashed; a new one is starting"), run.err());
         assertEquals(3, run.exit(), "an operator error and a crash: the script exits 3");
@@ -66,11 +66,11 @@ class ShellWorkerTest {
         Path file = Files.writeString(dir.resolve("pid.yaml"), "name: edited\nop: test-pid\ninputs: {x: {shape: [3]}}\n");
         ShellRun run = ShellRun.withWorkers(TestWorkerMain.options(), "load " + file + "\ncheck\nset op tanh\ncheck\n"
                 + "set delta 5\ncheck\n"); // far too coarse: 0.5 passes within the measured error, 2 reads as kinks
-        List<String> rows = run.out().lines().filter(l -> l.matches("(pass|FAIL|ERROR) .*")).toList();
+        List<String> rows = run.out().lines().filter(l -> l.matches("(passed|FAILED|ERROR) .*")).toList();
         assertEquals(3, rows.size(), run.out());
         assertTrue(rows.get(0).startsWith("ERROR   edited  test-pid"), "the file's op: " + run.out());
-        assertTrue(rows.get(1).startsWith("pass    edited  tanh"), "the worker checked the edited text: " + run.out());
-        assertTrue(rows.get(2).startsWith("FAIL    edited  tanh"), "and each edit after it: " + run.out());
+        assertTrue(rows.get(1).startsWith("passed  edited  tanh"), "the worker checked the edited text: " + run.out());
+        assertTrue(rows.get(2).startsWith("FAILED  edited  tanh"), "and each edit after it: " + run.out());
         assertTrue(Files.readString(file).contains("op: test-pid"), "the file is left alone");
     }
 

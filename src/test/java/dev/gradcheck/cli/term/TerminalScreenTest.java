@@ -44,7 +44,7 @@ class TerminalScreenTest {
         PseudoTerminal.Run run = PseudoTerminal.run(dir, 100, Map.of(), "bin/gradcheck check " + NOISY);
         assertEquals(0, run.exit(), run.raw());
         assertTrue(STATUS.matcher(run.raw()).find(), "a status line was drawn: " + run.raw());
-        assertTrue(run.raw().contains(ESC + "32mpass" + ESC + "0m"), "colour on a terminal: " + run.raw());
+        assertTrue(run.raw().contains(ESC + "32mpassed" + ESC + "0m"), "colour on a terminal: " + run.raw());
         List<String> screen = run.screen();
         for (String noise : new String[] {"WARN", "No fields found", "Labels plus eps", "NativeOpExecutioner"}) {
             assertTrue(screen.stream().noneMatch(l -> l.contains(noise)), noise + " on the screen: " + screen);
@@ -66,7 +66,7 @@ class TerminalScreenTest {
         List<String> screen = run.screen();
         assertTrue(screen.size() >= 5, screen.toString());
         screen.forEach(l -> assertTrue(l.length() <= 64, "wider than 64: " + l));
-        assertTrue(screen.stream().anyMatch(l -> l.matches("pass +dot-product-attention-masked .*")),
+        assertTrue(screen.stream().anyMatch(l -> l.matches("passed +dot-product-attention-masked .*")),
                 "a name of 28 characters shown whole: " + screen);
     }
 
@@ -91,12 +91,13 @@ class TerminalScreenTest {
         List<String> screen = run.screen();
         screen.forEach(l -> assertTrue(l.length() <= 80, "wider than 80: " + l));
         assertTrue(screen.get(0).startsWith("STATUS") && !screen.get(0).contains("ABS ERR"), screen.toString());
-        assertTrue(screen.stream().anyMatch(l -> l.matches("XPASS +tanh-expected-to-\\S{0,8}…\\S{0,8}-now .*")
-                && l.split(" +")[1].length() == 28),
+        assertTrue(screen.stream().anyMatch(
+                l -> l.matches("UNEXPECTED_PASS +tanh-expected-to-\\S{0,8}…\\S{0,8}-now .*")
+                        && l.split(" +")[1].length() == 28),
                 "28 characters of the name, its start and end: " + screen);
         int heading = screen.indexOf("unexpected results (exit code 1):");
         assertTrue(heading > 0, screen.toString());
-        assertTrue(screen.get(heading + 1).matches("XPASS +tanh-expected-to-fail-but-passes-now( .*)?"),
+        assertTrue(screen.get(heading + 1).matches("UNEXPECTED_PASS +tanh-expected-to-fail-but-passes-now( .*)?"),
                 "the whole name: " + screen);
         assertTrue(screen.get(heading + 1).contains(spec + ":1:1") || screen.get(heading + 2).startsWith("  " + spec
                 + ":1:1: expected fail (was wrong"), "file:line:col, reason: " + screen);
@@ -117,7 +118,7 @@ class TerminalScreenTest {
 
         PseudoTerminal.Run forced = PseudoTerminal.run(dir, 100, Map.of("FORCE_COLOR", "1"),
                 "bin/gradcheck check --in-process " + NOISY + " | cat > " + out);
-        assertTrue(Files.readString(out).contains(ESC + "32mpass"), "FORCE_COLOR colours a pipe");
+        assertTrue(Files.readString(out).contains(ESC + "32mpassed"), "FORCE_COLOR colours a pipe");
         assertTrue(STATUS.matcher(forced.raw()).find(), forced.raw());
     }
 
