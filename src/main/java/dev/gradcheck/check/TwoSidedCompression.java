@@ -24,7 +24,7 @@ import java.util.Map;
  * dense check's where it disagrees. Why a wrong backward cannot pass, and why a wrong guess costs only evaluations:
  * docs/checking.md ("Both sides compressed").
  *
- * <p>Memory is the pattern's entries, two doubles each, and one batch of evaluations: never an m×n block.
+ * <p>Memory is the pattern's entries, a double and a float each, and one batch of evaluations: never an m×n block.
  */
 final class TwoSidedCompression {
 
@@ -55,7 +55,8 @@ final class TwoSidedCompression {
     private final WindowPattern pattern;
     private final String out;
     private final ParallelLines threads;
-    private final Map<String, Entries> entries = new LinkedHashMap<>();
+    /** Per checked input, in order: its position in this list is the index a {@link Flagged} entry names. */
+    private final List<Entries> entries = new ArrayList<>();
     private final RowGroups rowGroups;
     private final Screen screen = new Screen();
     /** Each input's groups of columns and their weights, once its directional differences are taken. */
@@ -67,7 +68,7 @@ final class TwoSidedCompression {
      * One input's entries inside the pattern, row after row, each row's in ascending column order: both sides'
      * values, the rule the screen judges them by and their error bounds.
      */
-    private record Entries(WindowPattern.Input input, int[] rowStart, Values values, NumericalError errors,
+    private record Entries(int index, WindowPattern.Input input, int[] rowStart, Values values, NumericalError errors,
                            Tolerance[] screenRule) {}
 
     /**
@@ -281,7 +282,7 @@ final class TwoSidedCompression {
     static double cost(WindowPattern pattern, int points) {
         double c = CompressedJacobians.BACKWARD_COST * pattern.rowGroups().length;
         for (WindowPattern.Input x : pattern.inputs()) {
-            c += (double) points * WindowPattern.columnGroups(x).length;
+            c += (double) points * pattern.columnGroups(x).length;
         }
         return c;
     }
@@ -341,12 +342,12 @@ final class TwoSidedCompression {
         RowPass rows = new RowPass(this);
         GroupBatches.run(new GroupBatches.Groups(sides.analytic(), out, rowGroups.groups(), rowGroups.weights()),
                 batch(), screen, threads, rows::attribute);
-        rows.judgeOutside();
-        analyticSeconds += (System.nanoTime() - start) / 1e9;
-        for (Entries e : entries.values()) {
+        for (Entries e : entries) {
             e.screenRule()[0] = sides.judging().rule(out, e.input().name(), e.values().largestAnalytic());
         }
-        for (Entries e : entries.values()) {
+        rows.judgeOutside();
+        analyticSeconds += (System.nanoTime() - start) / 1e9;
+        for (Entries e : entries) {
             if (screen.clean()) {
                 long begin = System.nanoTime();
                 new ColumnPass(this, e).run();
@@ -373,14 +374,13 @@ final class TwoSidedCompression {
      * for the dense path's probes: either sends the target on.
      */
     private void recompute() {
-        List<Entries> all = new ArrayList<>(entries.values());
         Map<Integer, Map<String, double[]>> rows = new java.util.HashMap<>();
         Map<String, List<Flagged>> byColumn = new LinkedHashMap<>();
         for (Flagged f : screen.entries()) {
             byColumn.computeIfAbsent(f.input() + ":" + f.col(), k -> new ArrayList<>()).add(f);
         }
         for (List<Flagged> column : byColumn.values()) {
-            Entries e = all.get(column.get(0).input());
+            Entries e = entries.get(column.get(0).input());
             double[] analytic = new double[column.size()];
             for (int k = 0; k < analytic.length; k++) {
                 analytic[k] = rows.computeIfAbsent(column.get(k).row(), p -> sides.analytic().evaluate(out,
@@ -468,19 +468,19 @@ final class TwoSidedCompression {
 
     /** Input {@code index}'s name, error bounds and rule, for {@link FinerSteps}. */
     NumericalError.Block errors(int index) {
-        return (NumericalError.Block) new ArrayList<>(entries.values()).get(index).errors();
+        return (NumericalError.Block) entries.get(index).errors();
     }
 
     String inputName(int index) {
-        return new ArrayList<>(entries.keySet()).get(index);
+        return entries.get(index).input().name();
     }
 
     double analyticAt(int index, int at) {
-        return new ArrayList<>(entries.values()).get(index).values().analytic(at);
+        return entries.get(index).values().analytic(at);
     }
 
     Tolerance screenRule(int index) {
-        return new ArrayList<>(entries.values()).get(index).screenRule()[0];
+        return entries.get(index).screenRule()[0];
     }
 
     private int batch() {
@@ -495,7 +495,7 @@ final class TwoSidedCompression {
                 start[p + 1] = Math.addExact(start[p], (int) WindowPattern.size(pattern.window(p, x)));
             }
             int n = start[pattern.rows()];
-            entries.put(x.name(), new Entries(x, start, new Values(n),
+            entries.add(new Entries(entries.size(), x, start, new Values(n),
                     sides.judging().errors(out, x.name()), new Tolerance[1]));
         }
     }
@@ -516,7 +516,7 @@ final class TwoSidedCompression {
     private List<GradientResult> rows() {
         List<GradientResult> results = new ArrayList<>();
         long m = pattern.rows();
-        for (Entries e : entries.values()) {
+        for (Entries e : entries) {
             long begin = System.nanoTime();
             String in = e.input().name();
             Tolerance rule = sides.judging().rule(out, in, e.values().largestNumerical());
@@ -563,7 +563,7 @@ final class TwoSidedCompression {
      */
     private static final class RowPass {
         private final TwoSidedCompression c;
-        private final List<double[]> outside = new ArrayList<>(); // {input index, row, column, value}
+        private final List<Outside> outside = new ArrayList<>();
 
         RowPass(TwoSidedCompression c) {
             this.c = c;
@@ -573,8 +573,7 @@ final class TwoSidedCompression {
             int[] members = c.rowGroups.groups()[g];
             double[] w = c.rowGroups.weights()[g];
             int lightest = lightestTwo(w)[0];
-            int x = 0;
-            for (Entries e : c.entries.values()) {
+            for (Entries e : c.entries) {
                 double[] a = values.get(e.input().name());
                 boolean[] owned = new boolean[a.length];
                 for (int k = 0; k < members.length; k++) {
@@ -587,27 +586,26 @@ final class TwoSidedCompression {
                 }
                 for (int l = 0; l < a.length; l++) {
                     if (!owned[l] && a[l] != 0) { // NaN too
-                        outside.add(new double[] {x, members[lightest], l, a[l] / w[lightest]});
+                        outside.add(new Outside(e, members[lightest], l, a[l] / w[lightest]));
                     }
                 }
-                x++;
             }
         }
 
         /** Values outside the pattern, judged as the lightest member's, whose value there should be zero. */
         void judgeOutside() {
-            List<Entries> all = new ArrayList<>(c.entries.values());
-            for (double[] v : outside) {
-                Entries e = all.get((int) v[0]);
-                Tolerance rule = c.sides.judging().rule(c.out, e.input().name(), e.values().largestAnalytic());
-                int row = (int) v[1];
-                int col = (int) v[2];
-                if (!(JacobianComparison.score(rule, v[3], 0, e.errors().at(row, col)) <= CompressedJacobians.SCREEN)) {
-                    c.screen.flag("the backward has a value outside the guessed pattern: d" + c.out + "[" + row
-                            + "]/d" + e.input().name() + "[" + col + "] = " + v[3]);
+            for (Outside v : outside) {
+                Entries e = v.entries();
+                if (!(JacobianComparison.score(e.screenRule()[0], v.value(), 0, e.errors().at(v.row(), v.col()))
+                        <= CompressedJacobians.SCREEN)) {
+                    c.screen.flag("the backward has a value outside the guessed pattern: d" + c.out + "[" + v.row()
+                            + "]/d" + e.input().name() + "[" + v.col() + "] = " + v.value());
                 }
             }
         }
+
+        /** A backward pass's value at a column no row of its group reaches, as the lightest member's. */
+        private record Outside(Entries entries, int row, int col, double value) {}
     }
 
     /** One input's directional differences attributed to their columns inside the pattern, each entry screened. */
@@ -619,7 +617,7 @@ final class TwoSidedCompression {
         private final double zeroRate;
 
         private int inputIndex() {
-            return new ArrayList<>(c.entries.keySet()).indexOf(e.input().name());
+            return e.index();
         }
 
         ColumnPass(TwoSidedCompression c, Entries e) {
@@ -630,7 +628,7 @@ final class TwoSidedCompression {
         }
 
         void run() {
-            int[][] groups = WindowPattern.columnGroups(e.input());
+            int[][] groups = c.pattern.columnGroups(e.input());
             String in = e.input().name();
             int bits = c.sides.numerical().weightBits(in);
             double[][] weights = new double[groups.length][];

@@ -51,6 +51,9 @@ final class WindowPattern {
     private final List<Input> inputs;
     /** Each input's row windows, computed once ({@link #rankInRow} asks for one per entry). */
     private final Map<Input, int[]> boxes = new java.util.IdentityHashMap<>();
+    /** The groups, computed once: the path's cost estimate and its evaluations both ask for them. */
+    private int[][] rowGroups;
+    private final Map<Input, int[][]> columnGroups = new java.util.IdentityHashMap<>();
 
     WindowPattern(long[] outShape, List<Input> inputs) {
         this.outShape = outShape;
@@ -124,25 +127,10 @@ final class WindowPattern {
         }
     }
 
-    /** The position of flat index {@code flat} among a box's elements in ascending order (it must lie inside). */
-    static int rank(int[][] box, long[] shape, int flat) {
-        long[] at = Flat.unravel(flat, shape);
-        long r = 0;
-        for (int k = 0; k < box.length; k++) {
-            r = r * (box[k][1] - box[k][0] + 1) + (at[k] - box[k][0]);
-        }
-        return (int) r;
-    }
-
     /**
-     * The position of the element at {@code at} (an index of input x, inside row p's window) among the window's
-     * elements in ascending order: {@link #rank} without building the window.
+     * The position of the element at {@code at} (an index of an input, inside row p's window) among the window's
+     * elements in ascending order, from that input's {@link #rowBoxes}, without building the window.
      */
-    int rankInRow(int p, Input x, long[] at) {
-        return rankInRow(p, rowBoxes(x), at);
-    }
-
-    /** {@link #rankInRow(int, Input, long[])} over {@link #rowBoxes}(x), looked up once by the caller. */
     static int rankInRow(int p, int[] box, long[] at) {
         int rank = at.length;
         long r = 0;
@@ -218,6 +206,13 @@ final class WindowPattern {
      * first fit over the rows in order, a row kept from the groups of rows with its window in some input.
      */
     int[][] rowGroups() {
+        if (rowGroups == null) {
+            rowGroups = colourRows();
+        }
+        return rowGroups;
+    }
+
+    private int[][] colourRows() {
         Map<List<Integer>, Map<List<Integer>, BitSet>> fibresByClass = new HashMap<>();
         Map<List<Object>, Integer> groupIds = new HashMap<>();
         List<List<Integer>> groups = new ArrayList<>();
@@ -257,7 +252,11 @@ final class WindowPattern {
     }
 
     /** Groups of input x's columns no window holds two of: by residue per bounded dimension and whole coordinates. */
-    static int[][] columnGroups(Input x) {
+    int[][] columnGroups(Input x) {
+        return columnGroups.computeIfAbsent(x, WindowPattern::colourColumns);
+    }
+
+    private static int[][] colourColumns(Input x) {
         Map<List<Long>, Integer> ids = new HashMap<>();
         List<List<Integer>> groups = new ArrayList<>();
         int n = Math.toIntExact(Flat.size(x.shape()));

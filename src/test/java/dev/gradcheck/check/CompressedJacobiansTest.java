@@ -331,12 +331,12 @@ class CompressedJacobiansTest {
         }
     }
 
-    private static CheckResult check(String yaml, Corruption corruption) {
+    static CheckResult check(String yaml, Corruption corruption) {
         return new GradientChecker((spec, inputs) -> corruption.apply(BUILDER.build(spec, inputs)), "cpu")
                 .check(Specs.parse(yaml));
     }
 
-    private static List<GradientResult> jacobianRows(CheckResult r) {
+    static List<GradientResult> jacobianRows(CheckResult r) {
         return r.gradients().stream().filter(g -> g.kind() == CheckKind.JACOBIAN).toList();
     }
 
