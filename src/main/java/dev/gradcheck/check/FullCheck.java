@@ -64,9 +64,10 @@ final class FullCheck implements CheckMode {
                 requireDenseFits(t, s, budget, null);
                 return denseBlocks(t, s, inputs, threads);
             }
+            boolean denseFits = budget.fits(denseBytes(t, s));
             TwoSidedCompression.Attempt twoSided = TwoSidedCompression.attempt(t, s, inputs, threads, budget,
-                    TwoSidedCompression.Gate.DEFAULT);
-            if (twoSided.rows() != null && (twoSided.passed() || !budget.fits(denseBytes(t, s)))) {
+                    TwoSidedCompression.Gate.DEFAULT.locating(!denseFits));
+            if (twoSided.rows() != null && (twoSided.passed() || !denseFits)) {
                 // a failing target is judged by the paths below where its dense blocks fit: kinks and ties are
                 // probed there; beyond that, the failing entries' values are the dense check's own already
                 return twoSided.rows();

@@ -55,6 +55,8 @@ final class TwoSidedCompression {
     private final WindowPattern pattern;
     private final String out;
     private final ParallelLines threads;
+    /** Lines taken alone, and the entries outside the pattern they hold ({@link Culprits}). */
+    private final LocatedLines located;
     /** Per checked input, in order: its position in this list is the index a {@link Flagged} entry names. */
     private final List<Entries> entries = new ArrayList<>();
     private final RowGroups rowGroups;
@@ -69,7 +71,13 @@ final class TwoSidedCompression {
      * values, the rule the screen judges them by and their error bounds.
      */
     private record Entries(int index, WindowPattern.Input input, int[] rowStart, Values values, NumericalError errors,
-                           Tolerance[] screenRule) {}
+                           Tolerance[] screenRule, LocatedLines.Extras extras) {
+
+        /** Where extra (p, l) is stored: after the pattern's entries. */
+        int extraAt(int p, int l) {
+            return rowStart[rowStart.length - 1] + extras.index(p, l);
+        }
+    }
 
     /**
      * Both sides' values of an input's entries: the analytic value, and the numerical one as its difference from it,
@@ -130,8 +138,15 @@ final class TwoSidedCompression {
     record Flagged(int input, int group, int row, int col, int at, double colWeight, int otherCol,
                    double otherWeight) {}
 
-    /** Each row's weight in its backward pass and the strictest other member of its group (-1: alone). */
-    private record RowGroups(int[][] groups, double[][] weights, double[] weightOf, int[] strictestOther) {}
+    /** Each row's weight in its backward pass, its group, and the strictest other member of its group (-1: alone). */
+    record RowGroups(int[][] groups, double[][] weights, double[] weightOf, int[] groupOf, int[] strictestOther) {}
+
+    /**
+     * A group's evaluation that holds what its pattern does not explain, at one position: on the rows' side a
+     * backward pass over row group {@code group} at column {@code position} of input {@code input}; on the
+     * columns' side a difference over that input's column group {@code group} at output row {@code position}.
+     */
+    record Suspect(boolean rowSide, int input, int group, int position) {}
 
     /**
      * What the screen saw: entries whose own judgement failed on compressed values (to be recomputed line by line,
@@ -142,6 +157,7 @@ final class TwoSidedCompression {
         private final List<Flagged> entries = new ArrayList<>();
         /** Entries whose evaluations are clean but whose own score is near the tolerance: to take at a finer step. */
         private final List<Flagged> near = new ArrayList<>();
+        private final List<Suspect> suspects = new ArrayList<>();
         private long hard;
         private String first;
 
@@ -149,6 +165,18 @@ final class TwoSidedCompression {
             if (hard++ == 0 && first == null) {
                 first = what;
             }
+        }
+
+        /** A value outside the pattern, at a known evaluation and position: {@link Culprits} can look for it. */
+        void flag(String what, Suspect where) {
+            flag(what);
+            if (suspects.size() <= MAX_RECOMPUTED) {
+                suspects.add(where);
+            }
+        }
+
+        List<Suspect> suspects() {
+            return suspects;
         }
 
         void entry(Flagged f, String what) {
@@ -183,14 +211,28 @@ final class TwoSidedCompression {
     }
 
     private TwoSidedCompression(CheckTarget t, Settings s, FullCheck.Sides sides, WindowPattern pattern,
-                                ParallelLines threads) {
+                                ParallelLines threads, LocatedLines located) {
         this.t = t;
         this.s = s;
         this.sides = sides;
         this.pattern = pattern;
         this.out = t.outputs().get(0);
         this.threads = threads;
-        this.rowGroups = rowGroups(pattern.rowGroups(), sides.analytic().weightBits(out), s.seed(), out);
+        this.located = located;
+        this.rowGroups = rowGroups(LocatedLines.isolate(pattern.rowGroups(), located.rows()), pattern.rows(),
+                sides.analytic().weightBits(out), s.seed(), out);
+    }
+
+    /** Lets go of this run's entries: it is not read again. */
+    void release() {
+        entries.clear();
+    }
+
+    /** The same check again, the located lines taken alone. */
+    TwoSidedCompression again(LocatedLines lines) {
+        TwoSidedCompression c = new TwoSidedCompression(t, s, sides, pattern, threads, lines);
+        c.analyticSeconds = analyticSeconds;
+        return c;
     }
 
     /**
@@ -220,11 +262,19 @@ final class TwoSidedCompression {
     /**
      * When the path is worth taking: the one-sided path's known side costs at least {@code minKnownCost} (in
      * forward evaluations) and this path at most {@code maxShare} of it.
+     *
+     * @param locate whether to look for the lines behind what the screen sends back that single entries cannot
+     *               settle ({@link Culprits}), rather than leave them to the paths that need dense blocks (set where
+     *               those do not fit)
      */
-    record Gate(double minKnownCost, double maxShare) {
-        static final Gate DEFAULT = new Gate(MIN_KNOWN_COST, MAX_SHARE);
+    record Gate(double minKnownCost, double maxShare, boolean locate) {
+        static final Gate DEFAULT = new Gate(MIN_KNOWN_COST, MAX_SHARE, false);
         /** Whatever the costs (tests, on shapes dense mode can check too). */
-        static final Gate ALWAYS = new Gate(0, Double.POSITIVE_INFINITY);
+        static final Gate ALWAYS = new Gate(0, Double.POSITIVE_INFINITY, false);
+
+        Gate locating(boolean yes) {
+            return new Gate(minKnownCost, maxShare, yes);
+        }
     }
 
     static Attempt attempt(CheckTarget t, Settings s, List<String> inputs, ParallelLines threads,
@@ -248,11 +298,16 @@ final class TwoSidedCompression {
         if (declined != null) {
             return new Attempt(null, declined, null, 0);
         }
-        TwoSidedCompression c = new TwoSidedCompression(t, s, sides, pattern, threads);
+        TwoSidedCompression c = new TwoSidedCompression(t, s, sides, pattern, threads, new LocatedLines());
         c.analyticSeconds = (System.nanoTime() - start) / 1e9;
         List<GradientResult> rows = c.run();
-        return new Attempt(rows, rows == null && c.screen.clean() ? "a block does not pass" : null, c.screen,
-                c.rowGroups.groups().length);
+        return rows == null && gate.locate() && !c.screen.clean() ? Culprits.settle(c) : c.attempt(rows);
+    }
+
+    /** What this run gave, as an attempt: its rows, or what its screen sent back. */
+    Attempt attempt(List<GradientResult> rows) {
+        return new Attempt(rows, rows == null && screen.clean() ? "a block does not pass" : null, screen,
+                rowGroups.groups().length);
     }
 
     private static int threads(Settings s) {
@@ -300,13 +355,10 @@ final class TwoSidedCompression {
         return (Double.BYTES + Float.BYTES) * entries + (long) BATCH_PER_THREAD * threads * vectors * Double.BYTES;
     }
 
-    private static RowGroups rowGroups(int[][] groups, int bits, long seed, String out) {
-        int rows = 0;
-        for (int[] g : groups) {
-            rows += g.length;
-        }
+    private static RowGroups rowGroups(int[][] groups, int rows, int bits, long seed, String out) {
         double[][] weights = new double[groups.length][];
         double[] weightOf = new double[rows];
+        int[] groupOf = new int[rows];
         int[] strictestOther = new int[rows];
         for (int g = 0; g < groups.length; g++) {
             int[] members = groups[g];
@@ -315,10 +367,11 @@ final class TwoSidedCompression {
             int[] light = lightestTwo(weights[g]);
             for (int k = 0; k < members.length; k++) {
                 weightOf[members[k]] = weights[g][k];
+                groupOf[members[k]] = g;
                 strictestOther[members[k]] = members.length == 1 ? -1 : members[k == light[0] ? light[1] : light[0]];
             }
         }
-        return new RowGroups(groups, weights, weightOf, strictestOther);
+        return new RowGroups(groups, weights, weightOf, groupOf, strictestOther);
     }
 
     /** The positions of the smallest and second smallest weight (the second -1 for a single weight). */
@@ -336,7 +389,8 @@ final class TwoSidedCompression {
         return new int[] {min1, min2};
     }
 
-    private List<GradientResult> run() {
+    /** The rows, or null when the screen sent back what single entries cannot settle, or a diagnosis is needed. */
+    List<GradientResult> run() {
         layOut();
         long start = System.nanoTime();
         RowPass rows = new RowPass(this);
@@ -394,39 +448,64 @@ final class TwoSidedCompression {
 
     /** One column's flagged entries, their numerical side taken along the column alone, as the dense judge does. */
     private boolean resolveColumn(Entries e, List<Flagged> column, double[] analytic) {
-        String in = e.input().name();
         int col = column.get(0).col();
+        int[] flatRows = column.stream().mapToInt(Flagged::row).toArray();
+        Alone alone = alone(e.index(), col, flatRows, analytic);
+        for (int k = 0; k < flatRows.length; k++) {
+            if (alone.probe().kinks()[k]) {
+                screen.flag("d" + out + "[" + flatRows[k] + "]/d" + e.input().name() + "[" + col + "] sits at a kink");
+                return false;
+            }
+        }
+        for (int k = 0; k < flatRows.length; k++) {
+            Flagged f = column.get(k);
+            double n = alone.probe().values()[k];
+            if (Double.isNaN(n) || !othersContributeNothing(e, f, analytic[k], n)) {
+                screen.flag("d" + out + "[" + f.row() + "]/d" + e.input().name() + "[" + col
+                        + "] could not be recomputed alone");
+                return false;
+            }
+            e.values().exact(f.at(), analytic[k], n);
+            alone.keepBound((NumericalError.Block) e.errors(), k);
+        }
+        return true;
+    }
+
+    /**
+     * Entries of one column at these rows, as the dense judge takes them: along the column alone, probed for kinks,
+     * and each beyond half the rule at its most precise step.
+     */
+    record Alone(int col, int[] rows, KinkDetector.Probe probe, MostPreciseStep.Estimate[] precise, double h) {
+
+        /** Row k's bound into the block: the more precise step's where one was taken, else what the probe measured. */
+        void keepBound(NumericalError.Block block, int k) {
+            if (precise[k] != null && precise[k].step() != h) {
+                block.resolved(rows[k], col, precise[k]);
+            } else if (probe.errors()[k] > 0) {
+                block.measured(rows[k], col, probe.errors()[k]);
+            }
+        }
+    }
+
+    /** Column {@code col} of input {@code index} at these rows, alone ({@link Alone}); kinks are the probe's. */
+    Alone alone(int index, int col, int[] flatRows, double[] analytic) {
+        Entries e = entries.get(index);
+        String in = e.input().name();
         NumericalDerivative d = sides.numerical().derivative(in);
         KinkDetector.Line line = new BlockJudge.Columns(d, in, out).line(col);
         double h = d.stepAt(in, col);
-        int[] flatRows = column.stream().mapToInt(Flagged::row).toArray();
         KinkDetector.Probe probe = KinkDetector.probe(line, h, flatRows, analytic, t.scale(out), d.stencil());
         NumericalError.Block block = (NumericalError.Block) e.errors();
         MostPreciseStep.Estimate[] atH = new MostPreciseStep.Estimate[flatRows.length];
         for (int k = 0; k < atH.length; k++) {
             if (probe.kinks()[k]) {
-                screen.flag("d" + out + "[" + flatRows[k] + "]/d" + in + "[" + col + "] sits at a kink");
-                return false;
+                return new Alone(col, flatRows, probe, new MostPreciseStep.Estimate[flatRows.length], h);
             }
             atH[k] = MostPreciseStep.Estimate.of(probe, k, block.rounding(flatRows[k], col), h);
         }
         MostPreciseStep.Estimate[] precise = MostPreciseStep.choose(line, h,
                 new MostPreciseStep.Rows(flatRows, analytic), atH, t.scale(out), d.stencil());
-        for (int k = 0; k < flatRows.length; k++) {
-            Flagged f = column.get(k);
-            double n = probe.values()[k];
-            if (Double.isNaN(n) || !othersContributeNothing(e, f, analytic[k], n)) {
-                screen.flag("d" + out + "[" + f.row() + "]/d" + in + "[" + col + "] could not be recomputed alone");
-                return false;
-            }
-            e.values().exact(f.at(), analytic[k], n);
-            if (precise[k] != null && precise[k].step() != h) {
-                block.resolved(f.row(), col, precise[k]);
-            } else if (probe.errors()[k] > 0) {
-                block.measured(f.row(), col, probe.errors()[k]);
-            }
-        }
-        return true;
+        return new Alone(col, flatRows, probe, precise, h);
     }
 
     private boolean othersContributeNothing(Entries e, Flagged f, double a, double n) {
@@ -448,6 +527,33 @@ final class TwoSidedCompression {
 
     CheckTarget target() {
         return t;
+    }
+
+    Settings settings() {
+        return s;
+    }
+
+    WindowPattern pattern() {
+        return pattern;
+    }
+
+    RowGroups rowGroups() {
+        return rowGroups;
+    }
+
+    /** The checked inputs' entries, in the order {@link Flagged} and {@link Suspect} index them. */
+    WindowPattern.Input input(int index) {
+        return entries.get(index).input();
+    }
+
+    int inputCount() {
+        return entries.size();
+    }
+
+    /** The rule a report judges input {@code index}'s block by, as {@link #rows()} does. */
+    Tolerance blockRule(int index) {
+        Entries e = entries.get(index);
+        return sides.judging().rule(out, e.input().name(), e.values().largestNumerical());
     }
 
     FullCheck.Sides sides() {
@@ -494,9 +600,10 @@ final class TwoSidedCompression {
             for (int p = 0; p < pattern.rows(); p++) {
                 start[p + 1] = Math.addExact(start[p], (int) WindowPattern.size(pattern.window(p, x)));
             }
-            int n = start[pattern.rows()];
+            LocatedLines.Extras extras = located.extras(x.name(), Flat.size(x.shape()));
+            int n = Math.addExact(start[pattern.rows()], extras.size());
             entries.add(new Entries(entries.size(), x, start, new Values(n),
-                    sides.judging().errors(out, x.name()), new Tolerance[1]));
+                    sides.judging().errors(out, x.name()), new Tolerance[1], extras));
         }
     }
 
@@ -543,18 +650,31 @@ final class TwoSidedCompression {
     private void feed(Entries e, JacobianComparison.EntrySink sink) {
         long[] shape = e.input().shape();
         int[][] first = pattern.window(0, e.input());
-        if (WindowPattern.size(first) == 0 || !WindowPattern.contains(first, shape, 0)) {
+        int[] extrasOfFirst = e.extras().ofRow(0);
+        if ((WindowPattern.size(first) == 0 || !WindowPattern.contains(first, shape, 0))
+                && (extrasOfFirst.length == 0 || extrasOfFirst[0] != 0)) {
             sink.add(0, 0, 0, 0, e.errors().at(0, 0)); // as a sparse block lists it: the dense check's first entry
         }
         for (int p = 0; p < pattern.rows(); p++) {
             int row = p;
             int[] k = {e.rowStart()[p]};
+            int[] extras = e.extras().ofRow(p);
+            int[] next = {0}; // the row's next extra, fed in column order among the window's entries
             WindowPattern.forEach(pattern.window(p, e.input()), shape, l -> {
-                sink.add(row, l, e.values().analytic(k[0]), e.errors().value(row, l, e.values().numerical(k[0])),
-                        e.errors().at(row, l));
-                k[0]++;
+                for (; next[0] < extras.length && extras[next[0]] < l; next[0]++) {
+                    feedEntry(e, sink, row, extras[next[0]], e.extraAt(row, extras[next[0]]));
+                }
+                feedEntry(e, sink, row, l, k[0]++);
             });
+            for (; next[0] < extras.length; next[0]++) {
+                feedEntry(e, sink, row, extras[next[0]], e.extraAt(row, extras[next[0]]));
+            }
         }
+    }
+
+    private static void feedEntry(Entries e, JacobianComparison.EntrySink sink, int row, int l, int at) {
+        sink.add(row, l, e.values().analytic(at), e.errors().value(row, l, e.values().numerical(at)),
+                e.errors().at(row, l));
     }
 
     /**
@@ -583,10 +703,14 @@ final class TwoSidedCompression {
                         e.values().analytic(at[0]++, a[l] / w[member]);
                         owned[l] = true;
                     });
+                    for (int l : e.extras().ofRow(members[k])) {
+                        e.values().analytic(e.extraAt(members[k], l), a[l] / w[member]);
+                        owned[l] = true;
+                    }
                 }
                 for (int l = 0; l < a.length; l++) {
                     if (!owned[l] && a[l] != 0) { // NaN too
-                        outside.add(new Outside(e, members[lightest], l, a[l] / w[lightest]));
+                        outside.add(new Outside(e, g, members[lightest], l, a[l] / w[lightest]));
                     }
                 }
             }
@@ -599,13 +723,14 @@ final class TwoSidedCompression {
                 if (!(JacobianComparison.score(e.screenRule()[0], v.value(), 0, e.errors().at(v.row(), v.col()))
                         <= CompressedJacobians.SCREEN)) {
                     c.screen.flag("the backward has a value outside the guessed pattern: d" + c.out + "[" + v.row()
-                            + "]/d" + e.input().name() + "[" + v.col() + "] = " + v.value());
+                            + "]/d" + e.input().name() + "[" + v.col() + "] = " + v.value(),
+                            new Suspect(true, e.index(), v.group(), v.col()));
                 }
             }
         }
 
         /** A backward pass's value at a column no row of its group reaches, as the lightest member's. */
-        private record Outside(Entries entries, int row, int col, double value) {}
+        private record Outside(Entries entries, int group, int row, int col, double value) {}
     }
 
     /** One input's directional differences attributed to their columns inside the pattern, each entry screened. */
@@ -628,8 +753,8 @@ final class TwoSidedCompression {
         }
 
         void run() {
-            int[][] groups = c.pattern.columnGroups(e.input());
             String in = e.input().name();
+            int[][] groups = LocatedLines.isolate(c.pattern.columnGroups(e.input()), c.located.columns(in));
             int bits = c.sides.numerical().weightBits(in);
             double[][] weights = new double[groups.length][];
             for (int g = 0; g < groups.length; g++) {
@@ -660,13 +785,21 @@ final class TwoSidedCompression {
                     owned[p] = true;
                     screen(p, at, group, member, value);
                 });
+                for (int p : e.extras().ofColumn(col)) {
+                    int at = e.extraAt(p, col);
+                    double value = n[p] / applied[member];
+                    e.values().numerical(at, value);
+                    owned[p] = true;
+                    screen(p, at, group, member, value);
+                }
             }
             int lightest = group.light()[0];
             for (int p = 0; p < n.length; p++) {
                 if (!owned[p] && n[p] != 0 && !(JacobianComparison.score(rule, 0, n[p] / applied[lightest],
                         e.errors().at(p, members[lightest])) <= CompressedJacobians.SCREEN)) {
                     c.screen.flag("the finite differences see a dependency outside the guessed pattern: d" + c.out
-                            + "[" + p + "]/d" + e.input().name() + " along columns from " + members[0]);
+                            + "[" + p + "]/d" + e.input().name() + " along columns from " + members[0],
+                            new Suspect(false, e.index(), g, p));
                 }
             }
         }

@@ -19,6 +19,7 @@ import dev.gradcheck.spec.OpSpec;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -166,6 +167,66 @@ class TwoSidedCompressionTest {
         assertEquals(dense.status(), full.status(), name);
     }
 
+    static Stream<Arguments> valuesOutsideThePatternLocated() {
+        return Stream.concat(valuesOutsideThePattern(), Stream.of(
+                Arguments.of("softmax, two rows of one group swapped", SOFTMAX, CompressedJacobiansTest
+                        .swapCotangent("0", 3, 64)),
+                Arguments.of("conv2d, two entries of one column group swapped", CONV, CompressedJacobiansTest
+                        .swapGradient("x", 0, 3)),
+                Arguments.of("conv2d, a weight's entries swapped", CONV, CompressedJacobiansTest.swapGradient("w", 5,
+                        90)),
+                Arguments.of("matmul, a nonzero outside the pattern", MATMUL, CompressedJacobiansTest.addOutside("b",
+                        "0", 1, 2, 1e-4))));
+    }
+
+    /**
+     * What dense blocks would settle, settled where they do not fit: the lines behind each evaluation the pattern does
+     * not explain are located, taken alone, and every entry judged, so the verdict, the worst entry with its values and
+     * score, and the mismatch count are the dense check's. A backward wrong nearly everywhere exhausts the search: then
+     * its located entries, judged alone as densely, still fail it, with a lower bound on the count.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("valuesOutsideThePatternLocated")
+    void whatSingleEntriesCannotSettleIsLocatedAndFailsAsInDenseMode(String name, String yaml, Corruption corruption)
+            throws Exception {
+        TwoSidedCompression.Attempt a = attempt(yaml, corruption, true);
+        assertNotNull(a.rows(), name + ": settled, " + (a.screen() == null ? a.declined() : a.screen().first()));
+        List<GradientResult> dense = jacobianRows(check(yaml + "compress: false\n", corruption));
+        assertTrue(dense.stream().anyMatch(d -> !d.verdict().passed()), name + ": dense mode catches it");
+        for (int k = 0; k < dense.size(); k++) {
+            GradientResult d = dense.get(k);
+            GradientResult c = a.rows().get(k);
+            String block = name + ", d" + d.output() + "/d" + d.input() + ": " + c.note();
+            boolean bound = c.note() != null && c.note().startsWith("at least");
+            if (bound) {
+                assertTrue(c.mismatches().count() <= d.mismatches().count(), block);
+                assertEquals(d.verdict() != Verdict.PASS && c.mismatches().count() > 0, !c.verdict().passed(), block);
+                if (!c.verdict().passed()) {
+                    assertEntryIsDense(d, c, block);
+                }
+                continue;
+            }
+            assertEquals(d.verdict(), c.verdict(), block);
+            if (d.verdict() != Verdict.PASS) {
+                assertArrayEquals(d.worst().outputIndex(), c.worst().outputIndex(), block);
+                assertArrayEquals(d.worst().inputIndex(), c.worst().inputIndex(), block);
+                assertEquals(d.worst().analytic(), c.worst().analytic(), 0, block);
+                assertEquals(d.worst().numerical(), c.worst().numerical(), 0, block);
+                assertEquals(d.maxScore(), c.maxScore(), 0, block);
+                assertEquals(d.mismatches().count(), c.mismatches().count(), block);
+            }
+        }
+        assertTrue(a.rows().stream().anyMatch(r -> !r.verdict().passed()), name);
+    }
+
+    /** The worst entry a lower-bound row names is one of the dense check's failing entries, with its values. */
+    private static void assertEntryIsDense(GradientResult d, GradientResult c, String block) {
+        boolean listed = d.mismatches().worst().stream().anyMatch(w -> java.util.Arrays.equals(w.outputIndex(),
+                c.worst().outputIndex()) && java.util.Arrays.equals(w.inputIndex(), c.worst().inputIndex()));
+        assertTrue(listed || c.maxScore() <= d.maxScore(), block + ": a failing entry, no worse than the dense worst");
+        assertTrue(c.maxScore() > 1, block);
+    }
+
     /** 65536 x 65536 as dense blocks (64 GiB); every entry judged in a few hundred evaluations. */
     private static final String BIG_TANH = """
             op: tanh
@@ -205,6 +266,74 @@ class TwoSidedCompressionTest {
         assertEquals(1, block.mismatches().count(), name);
         OpSpec spec = Specs.parse(yaml);
         assertArrayEquals(Flat.unravel(col, spec.input(input).shape()), block.worst().inputIndex(), name);
+    }
+
+    /**
+     * Values outside the true pattern where dense blocks do not fit (tanh: 64 GiB; the convolution under a 200 MB
+     * budget, against its 321 MB of dense blocks): located, named and counted as the dense check does.
+     */
+    static Stream<Arguments> outsideThePatternAtSize() {
+        return Stream.of(
+                Arguments.of("tanh 256x256, a nonzero outside the pattern", BIG_TANH, CompressedJacobiansTest
+                        .addOutside("x", "0", 2, 40_000, 1e-4), 1, new long[] {0, 2}, new long[] {156, 64}),
+                Arguments.of("tanh 256x256, two gradient entries swapped", BIG_TANH, CompressedJacobiansTest
+                        .swapGradient("x", 5, 40_000), 4, null, null));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("outsideThePatternAtSize")
+    void atLayerSizesAValueOutsideThePatternIsLocatedNamedAndCounted(String name, String yaml, Corruption corruption,
+                                                                     int mismatches, long[] row, long[] col) {
+        CheckResult r = check(yaml, corruption);
+        assertEquals(Status.FAILED, r.status(), name + "\n" + r);
+        GradientResult block = jacobianRows(r).get(0);
+        assertEquals(Verdict.MISMATCH, block.verdict(), name);
+        assertEquals(mismatches, block.mismatches().count(), name);
+        assertNull(block.note(), name + ": every entry judged");
+        if (row != null) {
+            assertArrayEquals(row, block.worst().outputIndex(), name);
+            assertArrayEquals(col, block.worst().inputIndex(), name);
+        }
+    }
+
+    @Test
+    @Tag("slow") // a dense check of 321 MB, or 4096 evaluations at 65,536 elements
+    void atLayerSizesEntriesSwappedAcrossAConvolutionFailAsInDenseModeWhereDenseBlocksDoNotFit() {
+        Corruption swapped = CompressedJacobiansTest.swapGradient("x", 17, 1000);
+        List<GradientResult> dense = jacobianRows(check(BIG_CONV + "compress: false\n", swapped));
+        CheckResult r = new GradientChecker((spec, inputs) -> swapped.apply(BUILDER.build(spec, inputs)), "cpu",
+                new MemoryBudget(200L << 20)).check(Specs.parse(BIG_CONV));
+        assertEquals(Status.FAILED, r.status(), r.toString());
+        List<GradientResult> located = jacobianRows(r);
+        for (int k = 0; k < dense.size(); k++) {
+            GradientResult d = dense.get(k);
+            GradientResult c = located.get(k);
+            assertEquals(d.verdict(), c.verdict(), d.input());
+            assertEquals(d.mismatches().count(), c.mismatches().count(), d.input());
+            if (d.verdict() != Verdict.PASS) {
+                assertArrayEquals(d.worst().outputIndex(), c.worst().outputIndex(), d.input());
+                assertArrayEquals(d.worst().inputIndex(), c.worst().inputIndex(), d.input());
+                assertEquals(d.worst().numerical(), c.worst().numerical(), 0, d.input());
+            }
+        }
+    }
+
+    /**
+     * A gradient transposed everywhere: more culprits than the search may locate, so the entries it located are
+     * judged alone; each failing one is a true mismatch (tanh's Jacobian is diagonal: off it the numerical side is
+     * zero, on it the transposed backward is), and the count is a lower bound.
+     */
+    @Test
+    @Tag("slow") // a dense check of 321 MB, or 4096 evaluations at 65,536 elements
+    void atLayerSizesAGradientWrongEverywhereFailsOnTheEntriesLocated() {
+        CheckResult r = check(BIG_TANH, CompressedJacobiansTest.transposed("x", 256));
+        assertEquals(Status.FAILED, r.status(), r.toString());
+        GradientResult block = jacobianRows(r).get(0);
+        assertEquals(Verdict.MISMATCH, block.verdict());
+        assertTrue(block.note().startsWith("at least " + block.mismatches().count()), block.note());
+        assertTrue(block.mismatches().count() > 0);
+        assertTrue((block.worst().analytic() == 0) != (block.worst().numerical() == 0), block.worst().toString());
+        assertNotNull(block.sampling(), "the located lines, as a sample");
     }
 
     @Test
@@ -295,8 +424,17 @@ class TwoSidedCompressionTest {
         }
     }
 
-    /** The two-sided path forced on a spec, whatever its size. */
+    /** The two-sided path forced on a spec, whatever its size, leaving what it cannot settle to other paths. */
     static TwoSidedCompression.Attempt attempt(String yaml, Corruption corruption) throws Exception {
+        return attempt(yaml, corruption, false);
+    }
+
+    /**
+     * The two-sided path forced on a spec, whatever its size.
+     *
+     * @param locate looking for what single entries cannot settle ({@link Culprits}), as where dense blocks do not fit
+     */
+    static TwoSidedCompression.Attempt attempt(String yaml, Corruption corruption, boolean locate) throws Exception {
         OpSpec spec = Specs.parse(yaml);
         Settings s = Settings.of(spec);
         DrawnInputs x = DrawnInputs.draw(spec, s.seed());
@@ -306,7 +444,7 @@ class TwoSidedCompressionTest {
             List<String> outputs = OutputSelection.select(spec, f.outputNames(), atX);
             CheckTarget t = new CheckTarget(1, f, f, x.test(), x.reference(), spec.check(), outputs, atX, atX);
             return TwoSidedCompression.attempt(t, s, spec.check(), threads, MemoryBudget.UNLIMITED,
-                    TwoSidedCompression.Gate.ALWAYS);
+                    TwoSidedCompression.Gate.ALWAYS.locating(locate));
         }
     }
 
