@@ -123,15 +123,7 @@ class TwoSidedCompressionTest {
             GradientResult d = dense.get(k);
             GradientResult c = a.rows().get(k);
             String block = name + ", d" + d.output() + "/d" + d.input();
-            assertEquals(d.verdict(), c.verdict(), block);
-            if (d.verdict() != Verdict.PASS) {
-                assertArrayEquals(d.worst().outputIndex(), c.worst().outputIndex(), block);
-                assertArrayEquals(d.worst().inputIndex(), c.worst().inputIndex(), block);
-                assertEquals(d.worst().analytic(), c.worst().analytic(), 0, block);
-                assertEquals(d.worst().numerical(), c.worst().numerical(), 0, block);
-                assertEquals(d.maxScore(), c.maxScore(), 0, block);
-                assertEquals(d.mismatches().count(), c.mismatches().count(), block);
-            }
+            assertSameAsDense(d, c, block);
         }
     }
 
@@ -206,17 +198,22 @@ class TwoSidedCompressionTest {
                 }
                 continue;
             }
-            assertEquals(d.verdict(), c.verdict(), block);
-            if (d.verdict() != Verdict.PASS) {
-                assertArrayEquals(d.worst().outputIndex(), c.worst().outputIndex(), block);
-                assertArrayEquals(d.worst().inputIndex(), c.worst().inputIndex(), block);
-                assertEquals(d.worst().analytic(), c.worst().analytic(), 0, block);
-                assertEquals(d.worst().numerical(), c.worst().numerical(), 0, block);
-                assertEquals(d.maxScore(), c.maxScore(), 0, block);
-                assertEquals(d.mismatches().count(), c.mismatches().count(), block);
-            }
+            assertSameAsDense(d, c, block);
         }
         assertTrue(a.rows().stream().anyMatch(r -> !r.verdict().passed()), name);
+    }
+
+    /** A row judged as dense mode judges it: the same verdict and, where it fails, the same worst entry and count. */
+    private static void assertSameAsDense(GradientResult d, GradientResult c, String block) {
+        assertEquals(d.verdict(), c.verdict(), block);
+        if (d.verdict() != Verdict.PASS) {
+            assertArrayEquals(d.worst().outputIndex(), c.worst().outputIndex(), block);
+            assertArrayEquals(d.worst().inputIndex(), c.worst().inputIndex(), block);
+            assertEquals(d.worst().analytic(), c.worst().analytic(), 0, block);
+            assertEquals(d.worst().numerical(), c.worst().numerical(), 0, block);
+            assertEquals(d.maxScore(), c.maxScore(), 0, block);
+            assertEquals(d.mismatches().count(), c.mismatches().count(), block);
+        }
     }
 
     /** The worst entry a lower-bound row names is one of the dense check's failing entries, with its values. */
