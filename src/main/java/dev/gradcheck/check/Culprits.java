@@ -97,7 +97,7 @@ final class Culprits {
     private boolean locate(TwoSidedCompression c) {
         int before = located.count();
         columnWeights.clear();
-        for (TwoSidedCompression.Flagged f : c.screen().entries()) {
+        for (TwoSidedScreen.Flagged f : c.screen().entries()) {
             if (spent >= budget || located.count() >= MAX_LINES) {
                 exhausted = true;
                 return false;
@@ -110,7 +110,7 @@ final class Culprits {
             }
             close(c);
         }
-        for (TwoSidedCompression.Suspect x : c.screen().suspects()) {
+        for (TwoSidedScreen.Suspect x : c.screen().suspects()) {
             if (spent >= budget || located.count() >= MAX_LINES) {
                 exhausted = true;
                 break;
@@ -132,7 +132,7 @@ final class Culprits {
     }
 
     /** The rows among these whose backward holds a value at the suspect's column, halving. */
-    private void searchRows(TwoSidedCompression c, TwoSidedCompression.Suspect x, int[] rows) {
+    private void searchRows(TwoSidedCompression c, TwoSidedScreen.Suspect x, int[] rows) {
         if (rows.length == 0 || spent >= budget) {
             return;
         }
@@ -153,7 +153,7 @@ final class Culprits {
     }
 
     /** The columns among these whose difference holds a value at the suspect's row, halving. */
-    private void searchColumns(TwoSidedCompression c, TwoSidedCompression.Suspect x, int[] columns) {
+    private void searchColumns(TwoSidedCompression c, TwoSidedScreen.Suspect x, int[] columns) {
         if (columns.length == 0 || spent >= budget) {
             return;
         }

@@ -21,12 +21,12 @@ final class FinerSteps {
         this.c = c;
     }
 
-    void resolve(List<TwoSidedCompression.Flagged> near) {
-        Map<String, List<TwoSidedCompression.Flagged>> byGroup = new LinkedHashMap<>();
-        for (TwoSidedCompression.Flagged f : near) {
+    void resolve(List<TwoSidedScreen.Flagged> near) {
+        Map<String, List<TwoSidedScreen.Flagged>> byGroup = new LinkedHashMap<>();
+        for (TwoSidedScreen.Flagged f : near) {
             byGroup.computeIfAbsent(f.input() + ":" + f.group(), k -> new ArrayList<>()).add(f);
         }
-        for (List<TwoSidedCompression.Flagged> group : byGroup.values()) {
+        for (List<TwoSidedScreen.Flagged> group : byGroup.values()) {
             if (!resolveGroup(group)) {
                 return;
             }
@@ -34,8 +34,8 @@ final class FinerSteps {
     }
 
     /** One group's entries near the tolerance; false when one sits at a kink (the screen says so). */
-    private boolean resolveGroup(List<TwoSidedCompression.Flagged> entries) {
-        TwoSidedCompression.Flagged first = entries.get(0);
+    private boolean resolveGroup(List<TwoSidedScreen.Flagged> entries) {
+        TwoSidedScreen.Flagged first = entries.get(0);
         String in = c.inputName(first.input());
         GroupBatches.Groups groups = c.columnGroups(in);
         int[] members = groups.lines()[first.group()];
@@ -54,14 +54,14 @@ final class FinerSteps {
         return judge(entries, line, step, d);
     }
 
-    private boolean judge(List<TwoSidedCompression.Flagged> entries, KinkDetector.Line line, double step,
+    private boolean judge(List<TwoSidedScreen.Flagged> entries, KinkDetector.Line line, double step,
                           NumericalDerivative d) {
         int n = entries.size();
         int[] rows = new int[n];
         double[] scaled = new double[n]; // the backward's values times the owner's weight: d/dt along the group
         double[] magnitudes = c.target().magnitudes(c.output());
         for (int k = 0; k < n; k++) {
-            TwoSidedCompression.Flagged f = entries.get(k);
+            TwoSidedScreen.Flagged f = entries.get(k);
             rows[k] = f.row();
             scaled[k] = c.analyticAt(f.input(), f.at()) * f.colWeight();
         }
@@ -86,7 +86,7 @@ final class FinerSteps {
     }
 
     /** The entry's value and bound at the chosen step, per unit of its own column; beyond the rule: recomputed. */
-    private void keep(TwoSidedCompression.Flagged f, MostPreciseStep.Estimate alongGroup) {
+    private void keep(TwoSidedScreen.Flagged f, MostPreciseStep.Estimate alongGroup) {
         double w = f.colWeight();
         MostPreciseStep.Estimate own = new MostPreciseStep.Estimate(alongGroup.value() / w, alongGroup.bound() / w,
                 alongGroup.rounding() / w, alongGroup.step() * w);

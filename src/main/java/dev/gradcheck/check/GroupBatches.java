@@ -23,7 +23,7 @@ final class GroupBatches {
     /** A unit's groups of lines on one side, with each group's weights. */
     record Groups(JacobianSide side, String unit, int[][] lines, double[][] weights) {}
 
-    static void run(Groups groups, int batch, TwoSidedCompression.Screen screen, ParallelLines threads, Use use) {
+    static void run(Groups groups, int batch, TwoSidedScreen screen, ParallelLines threads, Use use) {
         for (int from = 0; from < groups.lines().length && screen.clean(); from += batch) {
             int count = Math.min(batch, groups.lines().length - from);
             List<Map<String, double[]>> results = threads.run(count, new Batch(groups, from));

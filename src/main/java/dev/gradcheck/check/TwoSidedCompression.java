@@ -1,5 +1,7 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.check.TwoSidedScreen.Flagged;
+import dev.gradcheck.check.TwoSidedScreen.Suspect;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Mismatches;
@@ -60,7 +62,7 @@ final class TwoSidedCompression {
     /** Per checked input, in order: its position in this list is the index a {@link Flagged} entry names. */
     private final List<Entries> entries = new ArrayList<>();
     private final RowGroups rowGroups;
-    private final Screen screen = new Screen();
+    private final TwoSidedScreen screen = new TwoSidedScreen();
     /** Each input's groups of columns and their weights, once its directional differences are taken. */
     private final Map<String, GroupBatches.Groups> columnGroups = new LinkedHashMap<>();
     private double analyticSeconds;
@@ -70,7 +72,7 @@ final class TwoSidedCompression {
      * One input's entries inside the pattern, row after row, each row's in ascending column order: both sides'
      * values, the rule the screen judges them by and their error bounds.
      */
-    private record Entries(int index, WindowPattern.Input input, int[] rowStart, Values values, NumericalError errors,
+    record Entries(int index, WindowPattern.Input input, int[] rowStart, EntryValues values, NumericalError errors,
                            Tolerance[] screenRule, LocatedLines.Extras extras) {
 
         /** Where extra (p, l) is stored: after the pattern's entries. */
@@ -79,136 +81,8 @@ final class TwoSidedCompression {
         }
     }
 
-    /**
-     * Both sides' values of an input's entries: the analytic value, and the numerical one as its difference from it,
-     * a float (where the two pass the rule they agree to about 1e-6, so the float keeps the numerical value to about
-     * 1e-13 of itself; a third less memory at 64 million entries), exact where an entry was recomputed.
-     */
-    static final class Values {
-        private final double[] analytic;
-        private final float[] gap;
-        private final Map<Integer, Double> exact = new java.util.HashMap<>();
-
-        Values(int n) {
-            analytic = new double[n];
-            gap = new float[n];
-        }
-
-        double analytic(int at) {
-            return analytic[at];
-        }
-
-        void analytic(int at, double a) {
-            analytic[at] = a;
-        }
-
-        double numerical(int at) {
-            Double n = exact.isEmpty() ? null : exact.get(at);
-            return n != null ? n : analytic[at] - gap[at];
-        }
-
-        void numerical(int at, double n) {
-            gap[at] = (float) (analytic[at] - n);
-        }
-
-        /** An entry's values as the dense check computes them. */
-        void exact(int at, double a, double n) {
-            analytic[at] = a;
-            exact.put(at, n);
-        }
-
-        double largestAnalytic() {
-            return largest(analytic);
-        }
-
-        double largestNumerical() {
-            double largest = 0;
-            for (int at = 0; at < analytic.length; at++) {
-                double v = numerical(at);
-                largest = Double.isFinite(v) ? Math.max(largest, Math.abs(v)) : largest;
-            }
-            return largest;
-        }
-    }
-
-    /**
-     * An entry inside the pattern that its judgements sent back: where it is stored, and its column's applied weight
-     * with the strictest other member of its column group (-1: alone) and that member's applied weight.
-     */
-    record Flagged(int input, int group, int row, int col, int at, double colWeight, int otherCol,
-                   double otherWeight) {}
-
     /** Each row's weight in its backward pass, its group, and the strictest other member of its group (-1: alone). */
     record RowGroups(int[][] groups, double[][] weights, double[] weightOf, int[] groupOf, int[] strictestOther) {}
-
-    /**
-     * A group's evaluation that holds what its pattern does not explain, at one position: on the rows' side a
-     * backward pass over row group {@code group} at column {@code position} of input {@code input}; on the
-     * columns' side a difference over that input's column group {@code group} at output row {@code position}.
-     */
-    record Suspect(boolean rowSide, int input, int group, int position) {}
-
-    /**
-     * What the screen saw: entries whose own judgement failed on compressed values (to be recomputed line by line,
-     * as the one-sided screen recomputes a group), and what no recomputation of one entry can settle (a value
-     * outside the guessed pattern, an evaluation whose rest is not zero), the first of each named.
-     */
-    static final class Screen {
-        private final List<Flagged> entries = new ArrayList<>();
-        /** Entries whose evaluations are clean but whose own score is near the tolerance: to take at a finer step. */
-        private final List<Flagged> near = new ArrayList<>();
-        private final List<Suspect> suspects = new ArrayList<>();
-        private long hard;
-        private String first;
-
-        void flag(String what) {
-            if (hard++ == 0 && first == null) {
-                first = what;
-            }
-        }
-
-        /** A value outside the pattern, at a known evaluation and position: {@link Culprits} can look for it. */
-        void flag(String what, Suspect where) {
-            flag(what);
-            if (suspects.size() <= MAX_RECOMPUTED) {
-                suspects.add(where);
-            }
-        }
-
-        List<Suspect> suspects() {
-            return suspects;
-        }
-
-        void entry(Flagged f, String what) {
-            if (entries.size() <= MAX_RECOMPUTED) {
-                entries.add(f);
-            }
-            if (first == null) {
-                first = what;
-            }
-        }
-
-        /** Nothing sent back that a recomputation of single entries cannot settle. */
-        boolean clean() {
-            return hard == 0 && entries.size() <= MAX_RECOMPUTED;
-        }
-
-        List<Flagged> entries() {
-            return entries;
-        }
-
-        void near(Flagged f) {
-            near.add(f);
-        }
-
-        List<Flagged> near() {
-            return near;
-        }
-
-        String first() {
-            return first;
-        }
-    }
 
     private TwoSidedCompression(CheckTarget t, Settings s, FullCheck.Sides sides, WindowPattern pattern,
                                 ParallelLines threads, LocatedLines located) {
@@ -236,17 +110,11 @@ final class TwoSidedCompression {
     }
 
     /**
-     * The target's rows from both sides compressed, or null when this path does not apply (several outputs, no
-     * window pattern, too little to gain, over the budget) or the screen sent back what single entries cannot settle:
-     * the caller then takes the one-sided path.
-     */
-
-    /**
      * What trying this path gave: the rows, or null with why it was declined or what the screen sent back.
      *
      * @param rowGroups backward passes over groups of rows (0 when declined before grouping)
      */
-    record Attempt(List<GradientResult> rows, String declined, Screen screen, int rowGroups) {
+    record Attempt(List<GradientResult> rows, String declined, TwoSidedScreen screen, int rowGroups) {
 
         boolean passed() {
             return rows != null && rows.stream().allMatch(r -> r.verdict().passed());
@@ -541,6 +409,23 @@ final class TwoSidedCompression {
         return rowGroups;
     }
 
+    List<Entries> entries() {
+        return entries;
+    }
+
+    LocatedLines located() {
+        return located;
+    }
+
+    ParallelLines threads() {
+        return threads;
+    }
+
+    /** Input {@code in}'s groups of columns and their weights, as its column pass takes its differences. */
+    void columnGroups(String in, GroupBatches.Groups groups) {
+        columnGroups.put(in, groups);
+    }
+
     /** The checked inputs' entries, in the order {@link Flagged} and {@link Suspect} index them. */
     WindowPattern.Input input(int index) {
         return entries.get(index).input();
@@ -564,7 +449,7 @@ final class TwoSidedCompression {
         return out;
     }
 
-    Screen screen() {
+    TwoSidedScreen screen() {
         return screen;
     }
 
@@ -589,7 +474,7 @@ final class TwoSidedCompression {
         return entries.get(index).screenRule()[0];
     }
 
-    private int batch() {
+    int batch() {
         return BATCH_PER_THREAD * threads(s);
     }
 
@@ -602,18 +487,9 @@ final class TwoSidedCompression {
             }
             LocatedLines.Extras extras = located.extras(x.name(), Flat.size(x.shape()));
             int n = Math.addExact(start[pattern.rows()], extras.size());
-            entries.add(new Entries(entries.size(), x, start, new Values(n),
+            entries.add(new Entries(entries.size(), x, start, new EntryValues(n),
                     sides.judging().errors(out, x.name()), new Tolerance[1], extras));
         }
-    }
-
-    /** The largest finite |value|, the scale of a block's rule. */
-    static double largest(double[] values) {
-        double largest = 0;
-        for (double v : values) {
-            largest = Double.isFinite(v) ? Math.max(largest, Math.abs(v)) : largest;
-        }
-        return largest;
     }
 
     /**
@@ -675,176 +551,5 @@ final class TwoSidedCompression {
     private static void feedEntry(Entries e, JacobianComparison.EntrySink sink, int row, int l, int at) {
         sink.add(row, l, e.values().analytic(at), e.errors().value(row, l, e.values().numerical(at)),
                 e.errors().at(row, l));
-    }
-
-    /**
-     * The backward passes' values attributed to their rows inside the pattern, and the values outside it kept to be
-     * judged against zero once the blocks' rules are known.
-     */
-    private static final class RowPass {
-        private final TwoSidedCompression c;
-        private final List<Outside> outside = new ArrayList<>();
-
-        RowPass(TwoSidedCompression c) {
-            this.c = c;
-        }
-
-        void attribute(int g, Map<String, double[]> values) {
-            int[] members = c.rowGroups.groups()[g];
-            double[] w = c.rowGroups.weights()[g];
-            int lightest = lightestTwo(w)[0];
-            for (Entries e : c.entries) {
-                double[] a = values.get(e.input().name());
-                boolean[] owned = new boolean[a.length];
-                for (int k = 0; k < members.length; k++) {
-                    int member = k;
-                    int[] at = {e.rowStart()[members[k]]};
-                    WindowPattern.forEach(c.pattern.window(members[k], e.input()), e.input().shape(), l -> {
-                        e.values().analytic(at[0]++, a[l] / w[member]);
-                        owned[l] = true;
-                    });
-                    for (int l : e.extras().ofRow(members[k])) {
-                        e.values().analytic(e.extraAt(members[k], l), a[l] / w[member]);
-                        owned[l] = true;
-                    }
-                }
-                for (int l = 0; l < a.length; l++) {
-                    if (!owned[l] && a[l] != 0) { // NaN too
-                        outside.add(new Outside(e, g, members[lightest], l, a[l] / w[lightest]));
-                    }
-                }
-            }
-        }
-
-        /** Values outside the pattern, judged as the lightest member's, whose value there should be zero. */
-        void judgeOutside() {
-            for (Outside v : outside) {
-                Entries e = v.entries();
-                if (!(JacobianComparison.score(e.screenRule()[0], v.value(), 0, e.errors().at(v.row(), v.col()))
-                        <= CompressedJacobians.SCREEN)) {
-                    c.screen.flag("the backward has a value outside the guessed pattern: d" + c.out + "[" + v.row()
-                            + "]/d" + e.input().name() + "[" + v.col() + "] = " + v.value(),
-                            new Suspect(true, e.index(), v.group(), v.col()));
-                }
-            }
-        }
-
-        /** A backward pass's value at a column no row of its group reaches, as the lightest member's. */
-        private record Outside(Entries entries, int group, int row, int col, double value) {}
-    }
-
-    /** One input's directional differences attributed to their columns inside the pattern, each entry screened. */
-    private static final class ColumnPass {
-        private final TwoSidedCompression c;
-        private final Entries e;
-        private final Tolerance rule;
-        /** The rule's score of a value 1 against 0: a value v against 0 scores |v| times this. */
-        private final double zeroRate;
-
-        private int inputIndex() {
-            return e.index();
-        }
-
-        ColumnPass(TwoSidedCompression c, Entries e) {
-            this.c = c;
-            this.e = e;
-            this.rule = e.screenRule()[0];
-            this.zeroRate = rule.score(1, 0);
-        }
-
-        void run() {
-            String in = e.input().name();
-            int[][] groups = LocatedLines.isolate(c.pattern.columnGroups(e.input()), c.located.columns(in));
-            int bits = c.sides.numerical().weightBits(in);
-            double[][] weights = new double[groups.length][];
-            for (int g = 0; g < groups.length; g++) {
-                weights[g] = groups[g].length == 1 ? new double[] {1}
-                        : CompressedJacobians.weights(c.s.seed(), "two-sided:columns:" + in + ":" + g,
-                                groups[g].length, bits);
-            }
-            c.columnGroups.put(in, new GroupBatches.Groups(c.sides.numerical(), in, groups, weights));
-            GroupBatches.run(c.columnGroups.get(in), c.batch(), c.screen, c.threads, (g, values) -> attribute(g,
-                    groups[g], c.sides.numerical().applied(in, groups[g], weights[g]), values.get(c.out)));
-        }
-
-        /** A group of columns with the weights its difference applied and its two lightest members. */
-        private record ColumnGroup(int index, int[] members, double[] applied, int[] light) {}
-
-        private void attribute(int g, int[] members, double[] applied, double[] n) {
-            boolean[] owned = new boolean[n.length];
-            ColumnGroup group = new ColumnGroup(g, members, applied, lightestTwo(applied));
-            int[] boxes = c.pattern.rowBoxes(e.input());
-            for (int k = 0; k < members.length; k++) {
-                int member = k;
-                int col = members[k];
-                long[] colAt = Flat.unravel(col, e.input().shape());
-                WindowPattern.forEach(c.pattern.column(e.input(), col), c.pattern.outShape(), p -> {
-                    int at = e.rowStart()[p] + WindowPattern.rankInRow(p, boxes, colAt);
-                    double value = n[p] / applied[member];
-                    e.values().numerical(at, value);
-                    owned[p] = true;
-                    screen(p, at, group, member, value);
-                });
-                for (int p : e.extras().ofColumn(col)) {
-                    int at = e.extraAt(p, col);
-                    double value = n[p] / applied[member];
-                    e.values().numerical(at, value);
-                    owned[p] = true;
-                    screen(p, at, group, member, value);
-                }
-            }
-            int lightest = group.light()[0];
-            for (int p = 0; p < n.length; p++) {
-                if (!owned[p] && n[p] != 0 && !(JacobianComparison.score(rule, 0, n[p] / applied[lightest],
-                        e.errors().at(p, members[lightest])) <= CompressedJacobians.SCREEN)) {
-                    c.screen.flag("the finite differences see a dependency outside the guessed pattern: d" + c.out
-                            + "[" + p + "]/d" + e.input().name() + " along columns from " + members[0],
-                            new Suspect(false, e.index(), g, p));
-                }
-            }
-        }
-
-        /**
-         * Entry (p, col) by the one rule against the other side's value, and what each evaluation holds beyond it
-         * as the strictest other member's value, which should be zero.
-         */
-        private void screen(int p, int at, ColumnGroup group, int member, double n) {
-            int col = group.members()[member];
-            double[] applied = group.applied();
-            double a = e.values().analytic(at);
-            int otherRow = c.rowGroups.strictestOther()[p];
-            int otherCol = member == group.light()[0] ? group.light()[1] : group.light()[0];
-            boolean restsPass = true;
-            if (otherRow >= 0) {
-                double rest = c.rowGroups.weightOf()[p] * (a - n) / c.rowGroups.weightOf()[otherRow];
-                restsPass = restPasses(rest, () -> JacobianComparison.score(rule, rest, 0,
-                        e.errors().at(otherRow, col)));
-            }
-            if (restsPass && otherCol >= 0) {
-                double rest = applied[member] * (n - a) / applied[otherCol];
-                int other = group.members()[otherCol];
-                restsPass = restPasses(rest, () -> JacobianComparison.score(rule, 0, rest, e.errors().at(p, other)));
-            }
-            double byTolerance = rule.score(a, n);
-            if (restsPass && byTolerance <= MostPreciseStep.AGAIN_ABOVE) {
-                return;
-            }
-            Flagged f = new Flagged(inputIndex(), group.index(), p, col, at, applied[member],
-                    otherCol < 0 ? -1 : group.members()[otherCol], otherCol < 0 ? 1 : applied[otherCol]);
-            if (restsPass) {
-                c.screen.near(f); // near or beyond the tolerance: judged at its most precise step, as densely
-            } else {
-                c.screen.entry(f, "d" + c.out + "[" + p + "]/d" + e.input().name() + "[" + col + "]: analytic " + a
-                        + ", numerical " + n);
-            }
-        }
-        /**
-         * A rest against zero at a quarter of the rule: the rule alone first (linear in the value against zero, so
-         * one multiplication), the entry's error bound only where the rule alone does not pass it.
-         */
-        private boolean restPasses(double rest, java.util.function.DoubleSupplier withBound) {
-            return Math.abs(rest) * zeroRate <= CompressedJacobians.SCREEN
-                    || withBound.getAsDouble() <= CompressedJacobians.SCREEN;
-        }
     }
 }
