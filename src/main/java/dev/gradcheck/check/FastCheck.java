@@ -45,8 +45,13 @@ final class FastCheck implements CheckMode {
      * One checked input's numerical side: its direction u, the derivative along it (kept for the probes, which
      * count into its evaluations), φ′(0) per output from the stencil, and what that cost.
      */
-    private record Projection(String in, INDArray u, NumericalDerivative derivative, long alongEvaluations,
-                              Map<String, Double> numerical, double seconds) {}
+    private record Projection(FastProbe.Direction direction, NumericalDerivative derivative, long alongEvaluations,
+                              Map<String, Double> numerical, double seconds) {
+
+        String in() {
+            return direction.in();
+        }
+    }
 
     /**
      * One (output, input) projection judged: its outcome, the rule it was judged by, and the evaluations and time
@@ -98,12 +103,13 @@ final class FastCheck implements CheckMode {
         INDArray unit = Seeded.unit(s.samplingSeed(), "fast-u:" + in, t.refInputs().get(in).shape());
         INDArray u = t.order() == 1 ? BlockMask.withoutMaskedColumns(s.mask(), in, unit) : unit;
         NumericalDerivative d = t.numerical(s, new Counter()).eachElementAlong();
-        Map<String, double[]> along = d.along(Map.of(in, u));
+        FastProbe.Direction direction = FastProbe.Direction.of(in, u, d);
+        Map<String, double[]> along = d.along(Map.of(in, u), direction.step());
         Map<String, Double> byOutput = new HashMap<>();
         for (String out : t.outputs()) {
             byOutput.put(out, FastProbe.dot(Flat.values(v.get(out)), along.get(out)));
         }
-        return new Projection(in, u, d, d.evaluations(), byOutput, (System.nanoTime() - start) / 1e9);
+        return new Projection(direction, d, d.evaluations(), byOutput, (System.nanoTime() - start) / 1e9);
     }
 
     /** One output: a backward pass with cotangent v, each input's projection judged, then ties across inputs. */
@@ -147,19 +153,18 @@ final class FastCheck implements CheckMode {
                                 Projection p, double noiseFloor) {
         long start = System.nanoTime();
         long evaluationsBefore = p.derivative().evaluations();
-        double[] flat = gradient == null ? new double[Math.toIntExact(p.u().length())] : gradient;
-        double[] uFlat = Flat.values(p.u());
+        double[] uFlat = p.direction().values();
+        double[] flat = gradient == null ? new double[uFlat.length] : gradient;
         double analytic = FastProbe.dot(flat, uFlat);
         double numerical = p.numerical().get(output.out());
         // the projection's scale: its terms' root sum of squares, which a random-signed sum of terms reaches;
         // their plain sum would grow like √n and hide a 0.1% error
         Tolerance rule = s.toleranceForProjection(t.forwardNoise(output.out()), rootSumOfSquares(flat, uFlat));
-        FastProbe probe = new FastProbe(p.derivative(), t.refInputs(), p.in(), flat, output, rule);
-        FastProbe.Outcome outcome = verdict(probe, p.u(), analytic, numerical, gradient == null || allZero(flat),
-                noiseFloor);
+        FastProbe probe = new FastProbe(p.derivative(), t.refInputs(), p.direction(), flat, output, rule);
+        FastProbe.Outcome outcome = verdict(probe, analytic, numerical, gradient == null || allZero(flat), noiseFloor);
         if (outcome.verdict() == Verdict.PASS) {
             outcome = outcome.noting(String.format(java.util.Locale.ROOT, "fast mode catches one wrong entry alone"
-                    + " at 95%% of positions from an error of %.1e", probe.singleEntryResolution(p.u(), numerical)));
+                    + " at 95%% of positions from an error of %.1e", probe.singleEntryResolution(numerical)));
         }
         return new Judged(outcome, rule, p.derivative().evaluations() - evaluationsBefore,
                 (System.nanoTime() - start) / 1e9);
@@ -170,8 +175,8 @@ final class FastCheck implements CheckMode {
      * tolerance; an agreement within the rule passes; anything else, within the rounding bound or not, is looked at
      * more closely along u ({@link FastProbe}: kinks, the finite difference's own error at its most precise step).
      */
-    private static FastProbe.Outcome verdict(FastProbe probe, INDArray u, double analytic, double numerical,
-                                             boolean analyticZero, double noiseFloor) {
+    private static FastProbe.Outcome verdict(FastProbe probe, double analytic, double numerical, boolean analyticZero,
+                                             double noiseFloor) {
         Tolerance rule = probe.rule();
         if (analyticZero && Math.abs(numerical) > noiseFloor) {
             return new FastProbe.Outcome(Verdict.ZERO_GRADIENT, analytic, numerical, rule.score(analytic, numerical),
@@ -180,7 +185,7 @@ final class FastCheck implements CheckMode {
         if (analyticZero) { // no scale to be relative to: a numerical value within the noise is a zero
             return new FastProbe.Outcome(Verdict.PASS, analytic, numerical, Math.abs(numerical) / noiseFloor, null);
         }
-        double score = JacobianComparison.score(rule, analytic, numerical, probe.roundingAlong(u));
+        double score = JacobianComparison.score(rule, analytic, numerical, probe.roundingAlong());
         if (rule.score(analytic, numerical) <= MostPreciseStep.AGAIN_ABOVE) {
             return new FastProbe.Outcome(Verdict.PASS, analytic, numerical, score, null);
         }
@@ -188,7 +193,7 @@ final class FastCheck implements CheckMode {
         if (!Double.isFinite(analytic) || !Double.isFinite(numerical)) {
             return new FastProbe.Outcome(Verdict.MISMATCH, analytic, numerical, score, null);
         }
-        return probe.resolve(u, analytic, numerical);
+        return probe.resolve(analytic, numerical);
     }
 
     /**
