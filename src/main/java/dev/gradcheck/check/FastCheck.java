@@ -116,7 +116,7 @@ final class FastCheck implements CheckMode {
                                                     List<Projection> projections) {
         Meter meter = Meter.timing();
         Map<String, double[]> gradients = backward(t, out, v);
-        Meter.Cost backward = meter.cost().plusEvaluations(1);
+        Meter.Cost backward = meter.cost().plusEvaluations(1); // the pass itself
         double noiseFloor = JacobianComparison.noiseFloor(t.scale(out), s.delta());
         FastProbe.ProjectedOutput output = FastProbe.ProjectedOutput.of(out, v, t.refAtX().get(out));
         List<Judged> judged = projections.stream()
