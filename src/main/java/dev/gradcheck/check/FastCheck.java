@@ -11,7 +11,6 @@ import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.Tolerance;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -45,25 +44,32 @@ final class FastCheck implements CheckMode {
      * One checked input's numerical side: its direction u, the derivative along it (kept for the probes, which
      * count into its evaluations), φ′(0) per output from the stencil, and what that cost.
      */
-    private record Projection(String in, INDArray u, NumericalDerivative derivative, long alongEvaluations,
-                              Map<String, Double> numerical, double seconds) {}
+    private record Projection(FastProbe.Direction direction, NumericalDerivative derivative,
+                              Map<String, Double> numerical, Meter.Cost cost) {
 
-    /**
-     * One (output, input) projection judged: its outcome, the rule it was judged by, and the evaluations and time
-     * its judging cost.
-     */
-    private record Judged(FastProbe.Outcome outcome, Tolerance rule, long evaluations, double seconds) {
-
-        Judged failingTies(TieCheck.Violation tie) {
-            return new Judged(outcome.failingTies(tie), rule, evaluations, seconds);
-        }
-
-        Judged plusEvaluations(long more) {
-            return new Judged(outcome, rule, evaluations + more, seconds);
+        String in() {
+            return direction.in();
         }
     }
 
-    /** @param budget decides whether a failing input's full blocks fit, for the recheck */
+    /** One (output, input) projection judged: its outcome, the rule it was judged by, and what its judging cost. */
+    private record Judged(Projection projection, FastProbe.Outcome outcome, Tolerance rule, Meter.Cost cost) {
+
+        Judged failingTies(TieCheck.Violation tie) {
+            return new Judged(projection, outcome.failingTies(tie), rule, cost);
+        }
+
+        Judged plusEvaluations(long more) {
+            return new Judged(projection, outcome, rule, cost.plusEvaluations(more));
+        }
+    }
+
+    /**
+     * The steps: a cotangent v per output, a direction u and φ′(0) along it per input, then per output a backward
+     * pass and its projections judged; failing inputs rechecked in full.
+     *
+     * @param budget decides whether a failing input's full blocks fit, for the recheck
+     */
     @Override
     public List<GradientResult> run(CheckTarget t, Settings s, MemoryBudget budget) {
         if (t.reference().clippedGraph().isPresent()) {
@@ -71,10 +77,7 @@ final class FastCheck implements CheckMode {
             return new FullCheck().run(t, s, budget);
         }
         Map<String, INDArray> v = outputDirections(t, s);
-        Map<String, Projection> projections = new HashMap<>();
-        for (String in : t.wrt()) {
-            projections.put(in, project(t, s, in, v));
-        }
+        List<Projection> projections = t.wrt().stream().map(in -> project(t, s, in, v)).toList();
         List<GradientResult> results = new ArrayList<>();
         for (String out : t.outputs()) {
             results.addAll(checkOutput(t, s, out, v.get(out), projections));
@@ -94,36 +97,31 @@ final class FastCheck implements CheckMode {
 
     /** A random unit direction u for the input (its masked columns left out), and vᵀ·(d out / du) per output. */
     private static Projection project(CheckTarget t, Settings s, String in, Map<String, INDArray> v) {
-        long start = System.nanoTime();
+        Counter evaluations = new Counter();
+        Meter meter = Meter.counting(evaluations::value);
         INDArray unit = Seeded.unit(s.samplingSeed(), "fast-u:" + in, t.refInputs().get(in).shape());
         INDArray u = t.order() == 1 ? BlockMask.withoutMaskedColumns(s.mask(), in, unit) : unit;
-        NumericalDerivative d = t.numerical(s, new Counter()).eachElementAlong();
-        Map<String, double[]> along = d.along(Map.of(in, u));
+        NumericalDerivative d = t.numerical(s, evaluations).eachElementAlong();
+        FastProbe.Direction direction = FastProbe.Direction.of(in, u, d);
+        Map<String, double[]> along = d.along(Map.of(in, u), direction.step());
         Map<String, Double> byOutput = new HashMap<>();
         for (String out : t.outputs()) {
             byOutput.put(out, FastProbe.dot(Flat.values(v.get(out)), along.get(out)));
         }
-        return new Projection(in, u, d, d.evaluations(), byOutput, (System.nanoTime() - start) / 1e9);
+        return new Projection(direction, d, byOutput, meter.cost());
     }
 
     /** One output: a backward pass with cotangent v, each input's projection judged, then ties across inputs. */
     private static List<GradientResult> checkOutput(CheckTarget t, Settings s, String out, INDArray v,
-                                                    Map<String, Projection> projections) {
-        long start = System.nanoTime();
+                                                    List<Projection> projections) {
+        Meter meter = Meter.timing();
         Map<String, double[]> gradients = backward(t, out, v);
-        double backwardSeconds = (System.nanoTime() - start) / 1e9;
+        Meter.Cost backward = meter.cost().plusEvaluations(1); // the pass itself
         double noiseFloor = JacobianComparison.noiseFloor(t.scale(out), s.delta());
         FastProbe.ProjectedOutput output = FastProbe.ProjectedOutput.of(out, v, t.refAtX().get(out));
-        Map<String, Judged> judged = new LinkedHashMap<>();
-        for (String in : t.wrt()) {
-            judged.put(in, judge(t, s, output, gradients.get(in), projections.get(in), noiseFloor));
-        }
-        judged = withTies(t, output, judged, projections);
-        List<GradientResult> rows = new ArrayList<>();
-        for (String in : t.wrt()) {
-            rows.add(row(t, out, projections.get(in), judged.get(in), backwardSeconds));
-        }
-        return rows;
+        List<Judged> judged = projections.stream()
+                .map(p -> judge(t, s, output, gradients.get(p.in()), p, noiseFloor)).toList();
+        return withTies(t, output, judged).stream().map(j -> row(t, out, j, backward)).toList();
     }
 
     /**
@@ -145,24 +143,21 @@ final class FastCheck implements CheckMode {
     /** The projection of one input onto one output: (vᵀJ)·u against φ′(0), probed along u where they disagree. */
     private static Judged judge(CheckTarget t, Settings s, FastProbe.ProjectedOutput output, double[] gradient,
                                 Projection p, double noiseFloor) {
-        long start = System.nanoTime();
-        long evaluationsBefore = p.derivative().evaluations();
-        double[] flat = gradient == null ? new double[Math.toIntExact(p.u().length())] : gradient;
-        double[] uFlat = Flat.values(p.u());
+        Meter meter = Meter.counting(p.derivative()::evaluations);
+        double[] uFlat = p.direction().values();
+        double[] flat = gradient == null ? new double[uFlat.length] : gradient;
         double analytic = FastProbe.dot(flat, uFlat);
         double numerical = p.numerical().get(output.out());
         // the projection's scale: its terms' root sum of squares, which a random-signed sum of terms reaches;
         // their plain sum would grow like √n and hide a 0.1% error
         Tolerance rule = s.toleranceForProjection(t.forwardNoise(output.out()), rootSumOfSquares(flat, uFlat));
-        FastProbe probe = new FastProbe(p.derivative(), t.refInputs(), p.in(), flat, output, rule);
-        FastProbe.Outcome outcome = verdict(probe, p.u(), analytic, numerical, gradient == null || allZero(flat),
-                noiseFloor);
+        FastProbe probe = new FastProbe(p.derivative(), t.refInputs(), p.direction(), flat, output, rule);
+        FastProbe.Outcome outcome = verdict(probe, analytic, numerical, gradient == null || allZero(flat), noiseFloor);
         if (outcome.verdict() == Verdict.PASS) {
             outcome = outcome.noting(String.format(java.util.Locale.ROOT, "fast mode catches one wrong entry alone"
-                    + " at 95%% of positions from an error of %.1e", probe.singleEntryResolution(p.u(), numerical)));
+                    + " at 95%% of positions from an error of %.1e", probe.singleEntryResolution(numerical)));
         }
-        return new Judged(outcome, rule, p.derivative().evaluations() - evaluationsBefore,
-                (System.nanoTime() - start) / 1e9);
+        return new Judged(p, outcome, rule, meter.cost());
     }
 
     /**
@@ -170,8 +165,8 @@ final class FastCheck implements CheckMode {
      * tolerance; an agreement within the rule passes; anything else, within the rounding bound or not, is looked at
      * more closely along u ({@link FastProbe}: kinks, the finite difference's own error at its most precise step).
      */
-    private static FastProbe.Outcome verdict(FastProbe probe, INDArray u, double analytic, double numerical,
-                                             boolean analyticZero, double noiseFloor) {
+    private static FastProbe.Outcome verdict(FastProbe probe, double analytic, double numerical, boolean analyticZero,
+                                             double noiseFloor) {
         Tolerance rule = probe.rule();
         if (analyticZero && Math.abs(numerical) > noiseFloor) {
             return new FastProbe.Outcome(Verdict.ZERO_GRADIENT, analytic, numerical, rule.score(analytic, numerical),
@@ -180,7 +175,7 @@ final class FastCheck implements CheckMode {
         if (analyticZero) { // no scale to be relative to: a numerical value within the noise is a zero
             return new FastProbe.Outcome(Verdict.PASS, analytic, numerical, Math.abs(numerical) / noiseFloor, null);
         }
-        double score = JacobianComparison.score(rule, analytic, numerical, probe.roundingAlong(u));
+        double score = JacobianComparison.score(rule, analytic, numerical, probe.roundingAlong());
         if (rule.score(analytic, numerical) <= MostPreciseStep.AGAIN_ABOVE) {
             return new FastProbe.Outcome(Verdict.PASS, analytic, numerical, score, null);
         }
@@ -188,7 +183,7 @@ final class FastCheck implements CheckMode {
         if (!Double.isFinite(analytic) || !Double.isFinite(numerical)) {
             return new FastProbe.Outcome(Verdict.MISMATCH, analytic, numerical, score, null);
         }
-        return probe.resolve(u, analytic, numerical);
+        return probe.resolve(analytic, numerical);
     }
 
     /**
@@ -196,36 +191,39 @@ final class FastCheck implements CheckMode {
      * input whose part in a tie is wrong fails. The ties are probed with the first input's derivative, and their
      * evaluations count toward its row.
      */
-    private static Map<String, Judged> withTies(CheckTarget t, FastProbe.ProjectedOutput output,
-                                                Map<String, Judged> judged, Map<String, Projection> projections) {
+    private static List<Judged> withTies(CheckTarget t, FastProbe.ProjectedOutput output, List<Judged> judged) {
         List<BlockJudge.KinkEntry> kinks = new ArrayList<>();
-        judged.values().forEach(j -> kinks.addAll(j.outcome().kinks()));
+        judged.forEach(j -> kinks.addAll(j.outcome().kinks()));
         if (kinks.size() < 2) {
             return judged;
         }
-        String firstInput = t.wrt().get(0);
-        NumericalDerivative first = projections.get(firstInput).derivative();
+        NumericalDerivative first = judged.get(0).projection().derivative();
         // the rule of the first projection with kinks
-        Tolerance rule = judged.values().stream().filter(j -> !j.outcome().kinks().isEmpty()).findFirst()
-                .orElseThrow().rule();
-        Map<String, Judged> withTies = new LinkedHashMap<>(judged);
-        long before = first.evaluations();
-        TieCheck.violations(kinks, first, t.refInputs(), output.forTies(first), rule)
-                .forEach((in, tie) -> withTies.put(in, withTies.get(in).failingTies(tie)));
-        withTies.put(firstInput, withTies.get(firstInput).plusEvaluations(first.evaluations() - before));
+        Tolerance rule = judged.stream().filter(j -> !j.outcome().kinks().isEmpty()).findFirst().orElseThrow()
+                .rule();
+        Meter meter = Meter.counting(first::evaluations);
+        Map<String, TieCheck.Violation> ties = TieCheck.violations(kinks, first, t.refInputs(), output.forTies(first),
+                rule);
+        long tieEvaluations = meter.cost().evaluations();
+        List<Judged> withTies = new ArrayList<>();
+        for (int i = 0; i < judged.size(); i++) {
+            TieCheck.Violation tie = ties.get(judged.get(i).projection().in());
+            Judged tied = tie == null ? judged.get(i) : judged.get(i).failingTies(tie);
+            withTies.add(i == 0 ? tied.plusEvaluations(tieEvaluations) : tied);
+        }
         return withTies;
     }
 
     /** The report's row for one projection: its numbers, and everything it cost. */
-    private static GradientResult row(CheckTarget t, String out, Projection p, Judged j, double backwardSeconds) {
+    private static GradientResult row(CheckTarget t, String out, Judged j, Meter.Cost backward) {
         FastProbe.Outcome outcome = j.outcome();
         double abs = Math.abs(outcome.analytic() - outcome.numerical());
-        return new GradientResult(out, p.in(), CheckKind.FAST, t.order(), outcome.verdict(),
+        Meter.Cost cost = j.projection().cost().plus(backward).plus(j.cost());
+        return new GradientResult(out, j.projection().in(), CheckKind.FAST, t.order(), outcome.verdict(),
                 Double.isNaN(abs) ? Double.POSITIVE_INFINITY : abs,
                 Tolerance.relativeError(outcome.analytic(), outcome.numerical()), outcome.score(),
                 new WorstElement(new long[0], new long[0], outcome.analytic(), outcome.numerical()),
-                p.alongEvaluations() + j.evaluations() + 1, p.seconds() + backwardSeconds + j.seconds(),
-                outcome.note(), null);
+                cost.evaluations(), cost.seconds(), outcome.note(), null);
     }
 
     /**

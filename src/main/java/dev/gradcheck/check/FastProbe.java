@@ -61,18 +61,35 @@ final class FastProbe {
     }
 
     /**
+     * One input's direction u as every projection along it reads it, taken once per input: its values, the step t
+     * along it ({@link NumericalDerivative#stepAlong}, a pass over the input) and how many elements it moves.
+     *
+     * @param values  u, flat
+     * @param step    the step the derivative takes along u
+     * @param support u's nonzero elements
+     */
+    record Direction(String in, INDArray u, double[] values, double step, long support) {
+
+        static Direction of(String in, INDArray u, NumericalDerivative derivative) {
+            double[] values = Flat.values(u);
+            return new Direction(in, u, values, derivative.stepAlong(Map.of(in, u)), nonZero(values));
+        }
+    }
+
+    /**
      * An output as fast mode projects it: vᵀ·out, the part of φ that does not depend on u.
      *
      * @param v         the output's cotangent, flat
      * @param base      the output at x, flat (the reference's, which every probe starts from)
      * @param magnitude the size of φ's own rounding, {@link NumericalError#projected}
+     * @param support   v's nonzero elements
      */
-    record ProjectedOutput(String out, double[] v, double[] base, double magnitude) {
+    record ProjectedOutput(String out, double[] v, double[] base, double magnitude, long support) {
 
         static ProjectedOutput of(String out, INDArray v, INDArray atX) {
             double[] vFlat = Flat.values(v);
             double[] base = Flat.values(atX);
-            return new ProjectedOutput(out, vFlat, base, NumericalError.projected(vFlat, base));
+            return new ProjectedOutput(out, vFlat, base, NumericalError.projected(vFlat, base), nonZero(vFlat));
         }
 
         /** φ along a direction across inputs, as a single row: for {@link TieCheck}. */
@@ -86,6 +103,7 @@ final class FastProbe {
 
     private final NumericalDerivative derivative;
     private final Map<String, INDArray> inputs;
+    private final Direction direction;
     private final String in;
     private final double[] gradient;
     private final ProjectedOutput output;
@@ -93,15 +111,17 @@ final class FastProbe {
     private int probes;
 
     /**
-     * @param inputs   the reference's inputs (the shape of {@code in}, and where directions start)
-     * @param gradient the backward's vᵀJ for {@code in}, flat
-     * @param rule     the rule the projection is judged by
+     * @param inputs    the reference's inputs (the shape of the direction's input, and where directions start)
+     * @param direction the input's direction u
+     * @param gradient  the backward's vᵀJ for that input, flat
+     * @param rule      the rule the projection is judged by
      */
-    FastProbe(NumericalDerivative derivative, Map<String, INDArray> inputs, String in, double[] gradient,
+    FastProbe(NumericalDerivative derivative, Map<String, INDArray> inputs, Direction direction, double[] gradient,
               ProjectedOutput output, Tolerance rule) {
         this.derivative = derivative;
         this.inputs = inputs;
-        this.in = in;
+        this.direction = direction;
+        this.in = direction.in();
         this.gradient = gradient;
         this.output = output;
         this.rule = rule;
@@ -117,13 +137,13 @@ final class FastProbe {
      * magnitude is below {@value #SINGLE_ENTRY_QUANTILE}/√(n·m) at 5% of positions: what fast mode can promise,
      * against the allowance (the rule's, or the rounding bound where that is larger).
      */
-    double singleEntryResolution(INDArray u, double numerical) {
-        double allowance = Math.max(rule.allowance(numerical), roundingAlong(u));
-        return allowance * Math.sqrt((double) nonZero(Flat.values(u)) * nonZero(output.v())) / SINGLE_ENTRY_QUANTILE;
+    double singleEntryResolution(double numerical) {
+        double allowance = Math.max(rule.allowance(numerical), roundingAlong());
+        return allowance * Math.sqrt((double) direction.support() * output.support()) / SINGLE_ENTRY_QUANTILE;
     }
 
     private static long nonZero(double[] values) {
-        return java.util.Arrays.stream(values).filter(x -> x != 0).count();
+        return Arrays.stream(values).filter(x -> x != 0).count();
     }
 
     /** The rounding bound of φ′ along a direction taken with step h. */
@@ -132,17 +152,18 @@ final class FastProbe {
     }
 
     /** The rounding bound of φ′ along u, with the step the derivative takes along it. */
-    double roundingAlong(INDArray u) {
-        return roundingError(derivative.stepAlong(Map.of(in, u)));
+    double roundingAlong() {
+        return roundingError(direction.step());
     }
 
     /**
      * @param analytic  (vᵀJ)·u from the backward
      * @param numerical φ′(0) from the stencil
      */
-    Outcome resolve(INDArray u, double analytic, double numerical) {
-        double h = derivative.stepAlong(Map.of(in, u));
-        KinkDetector.Probe p = probe(u, analytic);
+    Outcome resolve(double analytic, double numerical) {
+        INDArray u = direction.u();
+        double h = direction.step();
+        KinkDetector.Probe p = probe(u, h, analytic);
         if (!p.kinks()[0]) {
             MostPreciseStep.Estimate precise = mostPrecise(u, h, p, analytic);
             double n = precise.step() == h ? numerical : precise.value();
@@ -267,14 +288,18 @@ final class FastProbe {
      * evaluation: 6 forward evaluations per probe.
      */
     private KinkDetector.Probe probe(INDArray w, double analytic) {
+        return probe(w, derivative.stepAlong(Map.of(in, w)), analytic);
+    }
+
+    /** {@link #probe(INDArray, double)} with the step along w already known. */
+    private KinkDetector.Probe probe(INDArray w, double h, double analytic) {
         probes++;
-        Map<String, INDArray> direction = Map.of(in, w);
-        double h = derivative.stepAlong(direction);
+        Map<String, INDArray> along = Map.of(in, w);
         double[] offsets = KinkDetector.offsets();
         double[][] y = new double[offsets.length][];
         for (int k = 0; k < offsets.length; k++) {
             y[k] = offsets[k] == 0 ? null
-                    : Flat.values(derivative.atDirection(direction, offsets[k] * h).get(output.out()));
+                    : Flat.values(derivative.atDirection(along, offsets[k] * h).get(output.out()));
         }
         double[] v = output.v();
         double[] base = output.base();

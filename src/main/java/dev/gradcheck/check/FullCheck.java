@@ -12,7 +12,6 @@ import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.Tolerance;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -140,7 +139,7 @@ final class FullCheck implements CheckMode {
         for (String out : t.outputs()) {
             double scale = t.scale(out);
             for (String in : inputs) {
-                long compareStart = System.nanoTime();
+                Meter meter = Meter.timing();
                 SparseBlock block = compressed.blocks().block(out, in);
                 JacobianComparison.Row row = compressed.compare(out, in, s, scale);
                 if (!row.verdict().passed() || row.withinError() > 0 || row.maxScore() > MostPreciseStep.AGAIN_ABOVE) {
@@ -151,7 +150,7 @@ final class FullCheck implements CheckMode {
                         0, null, List.of(), null, null);
                 double seconds = compressed.blocks().numericalSeconds().getOrDefault(in, 0.0)
                         + compressed.blocks().analyticSeconds().getOrDefault(out, 0.0)
-                        + (System.nanoTime() - compareStart) / 1e9;
+                        + meter.seconds();
                 results.add(row.toResult(new JacobianComparison.Compared(out, in, CheckKind.JACOBIAN, t.order()),
                         compressed.evaluations(out, in), seconds, row.errorNote(), null).withDiagnosis(found, null));
             }
@@ -240,7 +239,8 @@ final class FullCheck implements CheckMode {
      * @param cols        the sampled columns, or null for all
      * @param derivative  what its columns were taken with, or null for a reference split at error clips (which has
      *                    no derivative to probe with)
-     * @param evaluations counts its forward evaluations, the probes' included
+     * @param evaluations counts its forward evaluations, the probes' and ties' included: read when a row is made,
+     *                    after the judging that counts into it
      * @param blocks      its blocks, by output
      * @param seconds     the time they took
      */
@@ -262,11 +262,15 @@ final class FullCheck implements CheckMode {
                                 double scale, double[] magnitudes, double forwardNoise) {}
 
     /**
-     * One block as compared: both sides, the entries the mask leaves out, the block's largest |entry| and the rule
-     * that scale gives, and the judgement.
+     * One block as compared: its input's numerical side, both sides' entries, the entries the mask leaves out, the
+     * block's largest |entry| and the rule that scale gives, and the judgement.
      */
-    private record DenseBlock(Jacobian analytic, Jacobian numerical, EntryFilter masked, double scale, Tolerance rule,
-                              BlockJudge.Judged judged, double seconds) {
+    private record DenseBlock(NumericalSide side, Jacobian analytic, Jacobian numerical, EntryFilter masked,
+                              double scale, Tolerance rule, BlockJudge.Judged judged, double seconds) {
+
+        String in() {
+            return side.in();
+        }
 
         /** Each entry's score, under the bounds the block was judged by. */
         BlockDiagnosis.EntryScore score() {
@@ -275,68 +279,65 @@ final class FullCheck implements CheckMode {
         }
     }
 
-    /** Both sides line by line: every column differentiated, every row a backward pass. */
+    /**
+     * Both sides line by line: every column differentiated (each input's numerical side), then per output every row
+     * a backward pass (its analytic side) and its blocks judged.
+     */
     private static List<GradientResult> denseBlocks(CheckTarget t, Settings s, List<String> inputs,
                                                     ParallelLines threads) {
-        Map<String, NumericalSide> numerical = new LinkedHashMap<>();
-        for (String in : inputs) {
-            numerical.put(in, numericalSide(t, s, in, threads));
-        }
-        List<GradientResult> results = new ArrayList<>();
+        List<NumericalSide> numerical = inputs.stream().map(in -> numericalSide(t, s, in, threads)).toList();
         Map<String, INDArray> zeros = t.zeroCotangents();
+        List<GradientResult> results = new ArrayList<>();
         for (String out : t.outputs()) {
-            long start = System.nanoTime();
-            double scale = t.scale(out);
-            int[] rows = sampledRows(t, s, out, scale, numerical);
-            AnalyticJacobian side = new AnalyticJacobian(t.test(), t.testInputs(), zeros, List.of(out), inputs);
-            Map<String, Jacobian> blocks = side.rows(out, rows, threads);
-            AnalyticSide analytic = new AnalyticSide(out, rows, blocks, side.evaluations(out),
-                    (System.nanoTime() - start) / 1e9, scale, t.magnitudes(out), t.forwardNoise(out));
-            results.addAll(judgeOutput(t, s, analytic, numerical));
+            results.addAll(judgeOutput(t, s, analyticSide(t, s, out, zeros, numerical, threads), numerical));
         }
         return results;
     }
 
+    /** Every row of one output, or the sampled ones, from a backward pass each. */
+    private static AnalyticSide analyticSide(CheckTarget t, Settings s, String out, Map<String, INDArray> zeros,
+                                             List<NumericalSide> numerical, ParallelLines threads) {
+        Meter meter = Meter.timing();
+        double scale = t.scale(out);
+        int[] rows = sampledRows(t, s, out, scale, numerical);
+        List<String> inputs = numerical.stream().map(NumericalSide::in).toList();
+        AnalyticJacobian side = new AnalyticJacobian(t.test(), t.testInputs(), zeros, List.of(out), inputs);
+        Map<String, Jacobian> blocks = side.rows(out, rows, threads);
+        return new AnalyticSide(out, rows, blocks, side.evaluations(out), meter.seconds(), scale, t.magnitudes(out),
+                t.forwardNoise(out));
+    }
+
     /** Every column of one input, or the sampled ones, differentiated numerically. */
     private static NumericalSide numericalSide(CheckTarget t, Settings s, String in, ParallelLines threads) {
-        long start = System.nanoTime();
+        Meter meter = Meter.timing();
         Counter evals = new Counter();
         Optional<ClippedGraph> clipped = t.reference().clippedGraph();
         if (clipped.isPresent()) { // its own reference, split at the clips, whole
             Map<String, Jacobian> blocks = SplitNumericalJacobian.compute(clipped.get(), t.refInputs(), in, s.delta(),
                     evals);
-            return new NumericalSide(in, null, null, evals, blocks, (System.nanoTime() - start) / 1e9);
+            return new NumericalSide(in, null, null, evals, blocks, meter.seconds());
         }
         int n = Math.toIntExact(Flat.size(t.refInputs().get(in).shape()));
         int[] cols = s.maxElements() == null ? null
                 : Seeded.sample(s.samplingSeed(), "columns:" + in, n, s.maxElements());
         NumericalDerivative d = t.numerical(s, evals);
         Map<String, Jacobian> blocks = NumericalJacobian.compute(d, in, t.outputs(), t.outputShapes(), cols, threads);
-        return new NumericalSide(in, cols, d, evals, blocks, (System.nanoTime() - start) / 1e9);
+        return new NumericalSide(in, cols, d, evals, blocks, meter.seconds());
     }
 
     /** One output's blocks judged, then the ties across its inputs, then the blocks' rows. */
     private static List<GradientResult> judgeOutput(CheckTarget t, Settings s, AnalyticSide analytic,
-                                                    Map<String, NumericalSide> numerical) {
-        Map<String, DenseBlock> blocks = new LinkedHashMap<>();
-        double largest = 0;
-        for (NumericalSide n : numerical.values()) {
-            DenseBlock block = judgeBlock(t, s, analytic, n);
-            blocks.put(n.in(), block);
-            largest = Math.max(largest, block.scale());
-        }
-        Map<String, TieCheck.Violation> ties = ties(t, analytic, blocks, numerical,
+                                                    List<NumericalSide> numerical) {
+        List<DenseBlock> blocks = numerical.stream().map(n -> judgeBlock(t, s, analytic, n)).toList();
+        double largest = blocks.stream().mapToDouble(DenseBlock::scale).reduce(0, Math::max);
+        Map<String, TieCheck.Violation> ties = ties(t, analytic, blocks,
                 s.toleranceFor(analytic.forwardNoise(), largest));
-        List<GradientResult> rows = new ArrayList<>();
-        for (NumericalSide n : numerical.values()) {
-            rows.add(row(t, s, analytic, n, blocks.get(n.in()), ties.get(n.in())));
-        }
-        return rows;
+        return blocks.stream().map(b -> row(t, s, analytic, b, ties.get(b.in()))).toList();
     }
 
     /** One block compared, and where it disagrees probed ({@link BlockJudge}). */
     private static DenseBlock judgeBlock(CheckTarget t, Settings s, AnalyticSide analytic, NumericalSide numerical) {
-        long start = System.nanoTime();
+        Meter meter = Meter.timing();
         String out = analytic.out();
         String in = numerical.in();
         Jacobian a = analytic.blocks().get(in).select(null, numerical.cols());
@@ -350,13 +351,14 @@ final class FullCheck implements CheckMode {
         BlockJudge.Judged judged = BlockJudge.judge(a, n, masked, errors,
                 new JacobianComparison.Criteria(rule, s.delta(), analytic.scale()),
                 d == null ? null : new BlockJudge.Columns(d, in, out));
-        double seconds = numerical.seconds() + analytic.seconds() + (System.nanoTime() - start) / 1e9;
-        return new DenseBlock(a, n, masked, blockScale, rule, judged, seconds);
+        double seconds = numerical.seconds() + analytic.seconds() + meter.seconds();
+        return new DenseBlock(numerical, a, n, masked, blockScale, rule, judged, seconds);
     }
 
     /** The report's row for one block: its figures (a wrong tie it takes part in fails it) and its diagnosis. */
-    private static GradientResult row(CheckTarget t, Settings s, AnalyticSide analytic, NumericalSide numerical,
-                                      DenseBlock block, TieCheck.Violation tie) {
+    private static GradientResult row(CheckTarget t, Settings s, AnalyticSide analytic, DenseBlock block,
+                                      TieCheck.Violation tie) {
+        NumericalSide numerical = block.side();
         Jacobian a = block.analytic();
         Jacobian n = block.numerical();
         BlockJudge.Judged j = tie != null ? block.judged().failingTies(tie, n) : block.judged();
@@ -411,12 +413,11 @@ final class FullCheck implements CheckMode {
     }
 
     /** Ties across the inputs of one output: per input whose part in a tie is wrong, that tie. */
-    private static Map<String, TieCheck.Violation> ties(CheckTarget t, AnalyticSide analytic,
-                                                        Map<String, DenseBlock> blocks,
-                                                        Map<String, NumericalSide> numerical, Tolerance rule) {
+    private static Map<String, TieCheck.Violation> ties(CheckTarget t, AnalyticSide analytic, List<DenseBlock> blocks,
+                                                        Tolerance rule) {
         List<BlockJudge.KinkEntry> kinks = new ArrayList<>();
-        blocks.values().forEach(b -> kinks.addAll(b.judged().kinks()));
-        NumericalDerivative any = tieDerivative(numerical);
+        blocks.forEach(b -> kinks.addAll(b.judged().kinks()));
+        NumericalDerivative any = tieDerivative(blocks);
         if (kinks.size() < 2 || any == null) {
             return Map.of();
         }
@@ -431,11 +432,11 @@ final class FullCheck implements CheckMode {
      * probes' evaluations count toward the row of the one taken, the first in a HashMap's order of the inputs, as
      * they always have.
      */
-    private static NumericalDerivative tieDerivative(Map<String, NumericalSide> numerical) {
+    private static NumericalDerivative tieDerivative(List<DenseBlock> blocks) {
         Map<String, NumericalDerivative> derivatives = new HashMap<>();
-        numerical.forEach((in, side) -> {
-            if (side.derivative() != null) {
-                derivatives.put(in, side.derivative());
+        blocks.forEach(b -> {
+            if (b.side().derivative() != null) {
+                derivatives.put(b.in(), b.side().derivative());
             }
         });
         return derivatives.values().stream().findFirst().orElse(null);
@@ -443,7 +444,7 @@ final class FullCheck implements CheckMode {
 
     /** Every row, or (when sampling) up to N rows, three quarters of them among those the sampled columns move. */
     private static int[] sampledRows(CheckTarget t, Settings s, String out, double scale,
-                                     Map<String, NumericalSide> num) {
+                                     List<NumericalSide> num) {
         long m = Flat.size(t.refAtX().get(out).shape());
         if (s.maxElements() == null || m <= s.maxElements()) {
             return null;
@@ -454,7 +455,7 @@ final class FullCheck implements CheckMode {
         List<Integer> others = new ArrayList<>();
         for (int j = 0; j < m; j++) {
             boolean moved = false;
-            for (NumericalSide side : num.values()) {
+            for (NumericalSide side : num) {
                 for (double v : side.blocks().get(out).values()[j]) {
                     moved |= !(Math.abs(v) <= floor);
                 }
