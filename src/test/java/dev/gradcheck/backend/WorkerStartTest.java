@@ -102,4 +102,22 @@ class WorkerStartTest {
         WorkerPool.discardEarly();
         awaitExit(early);
     }
+
+    /**
+     * A worker whose front end ends mid-check (killed by a signal it cannot catch) ends too, though its stdin stays
+     * open: here a shell starts it with stdin from a pipe that stays open for two minutes, and exits.
+     */
+    @Test
+    void aWorkerEndsWhenTheProcessThatStartedItEnds() throws Exception {
+        String worker = options().command().stream().map(a -> "'" + a.replace("'", "'\\''") + "'")
+                .collect(java.util.stream.Collectors.joining(" "));
+        Process shell = new ProcessBuilder("sh", "-c", "sleep 120 | " + worker + " >/dev/null 2>&1 & echo $!; sleep 8")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        long pid = Long.parseLong(new String(shell.getInputStream().readAllBytes()).trim());
+        assertTrue(shell.waitFor(30, TimeUnit.SECONDS), "the shell exits");
+        ProcessHandle orphan = ProcessHandle.of(pid).orElse(null);
+        if (orphan != null) {
+            awaitExit(orphan);
+        }
+    }
 }

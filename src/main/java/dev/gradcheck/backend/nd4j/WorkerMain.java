@@ -74,6 +74,9 @@ public final class WorkerMain {
 
     /** Exit status of a worker that retired after a VirtualMachineError, having replied. */
     static final int EXIT_RETIRED = 4;
+
+    /** Exit status of a worker whose front end ended first: nobody is left to read a reply. */
+    static final int EXIT_ORPHANED = 5;
     /**
      * The VirtualMachineErrors as the checker's error text names them (it catches every Throwable and keeps only
      * the text), outermost or as a cause.
@@ -119,6 +122,16 @@ public final class WorkerMain {
         }
     }
 
+    /**
+     * Ends this worker when the process that started it ends. Its stdin closes then too, but the request loop reads
+     * it only between checks, and a check may run for minutes with nobody to read its reply (a front end killed by a
+     * signal it cannot catch leaves its workers to the init process).
+     */
+    private static void endWithFrontEnd() {
+        ProcessHandle.current().parent().filter(front -> front.pid() != 1)
+                .ifPresent(front -> front.onExit().thenRun(() -> Runtime.getRuntime().halt(EXIT_ORPHANED)));
+    }
+
     private static List<Path> pluginPaths(String property) {
         return Arrays.stream(property.split(File.pathSeparator)).filter(p -> !p.isBlank()).map(Path::of).toList();
     }
@@ -130,6 +143,7 @@ public final class WorkerMain {
      *                     for; off only for a test worker that stands in for another backend
      */
     public static void serve(Setup setup, Supplier<Backend> backends, boolean verifyEngine) throws IOException {
+        endWithFrontEnd();
         JvmSetup.quietLogging();
         JvmSetup.nativeAllocations();
         WorkerStdout replies = new WorkerStdout(new FileOutputStream(FileDescriptor.out));
