@@ -18,9 +18,9 @@ import java.util.Set;
 /**
  * Where dense blocks do not fit, what a two-sided check's screen sent back that single entries cannot settle (a value
  * outside the guessed pattern, an evaluation holding more than its pattern explains) is looked for rather than
- * refused. Each such evaluation is split in halves, and each half that still holds a value at the position evaluated
- * again, down to the single rows or columns that hold it: a group of k lines with one culprit costs 2·log₂k
- * evaluations. Those lines are computed alone, and so, until none is left, is every line that an entry outside the
+ * refused. An entry it could not settle has its own row and column located; an evaluation holding a value it does not
+ * explain is split in halves, and each half that still holds a value at the position evaluated again, down to the
+ * single rows or columns that hold it: a group of k lines with one culprit costs 2·log₂k evaluations. Those lines are computed alone, and so, until none is left, is every line that an entry outside the
  * pattern in a located line reaches. The check then runs again with the located lines as groups of their own and
  * their entries outside the pattern judged like the pattern's ({@link LocatedLines}): every entry judged, its values
  * exact where a located line holds it, so a wrong entry is named and counted as densely. Where the search runs out
