@@ -300,6 +300,13 @@ final class Culprits {
         return judged;
     }
 
+    /** Why the search ended before every evaluation was explained, for the report's note. */
+    private String whyStopped() {
+        return located.count() >= MAX_LINES ? "at its limit of " + MAX_LINES + " lines (" + Math.round(spent)
+                + " evaluations)" : spent >= budget ? "at its budget of " + Math.round(budget) + " evaluations"
+                : "with evaluations still unexplained after " + MAX_ROUNDS + " rounds";
+    }
+
     private GradientResult result(TwoSidedCompression c, int index, List<Judged> judged, long failing,
                                   Tolerance rule) {
         WindowPattern.Input x = c.input(index);
@@ -316,8 +323,7 @@ final class Culprits {
         String note = (failing > 0 ? "at least " + failing + (failing == 1 ? " entry mismatches" : " entries mismatch")
                 : "no mismatch") + " among the " + judged.size() + " entries of the " + located.rows().size()
                 + " rows and " + columns + " columns located and judged alone; the search for what both sides"
-                + " compressed could not explain stopped at its budget (" + Math.round(spent)
-                + " evaluations), so the rest of the block was not judged";
+                + " compressed could not explain stopped " + whyStopped() + ", so the rest of the block was not judged";
         long evaluations = c.sides().analytic().evaluations(out) + c.sides().numerical().evaluations(x.name());
         Mismatches found = new Mismatches(failing, judged.size(), 0, null, List.of(), null, null);
         return row.toResult(new JacobianComparison.Compared(out, x.name(), CheckKind.JACOBIAN, c.target().order()),
