@@ -47,19 +47,10 @@ final class ColumnPass {
             int member = k;
             int col = members[k];
             long[] colAt = Flat.unravel(col, e.input().shape());
-            WindowPattern.forEach(c.pattern().column(e.input(), col), c.pattern().outShape(), p -> {
-                int at = e.rowStart()[p] + WindowPattern.rankInRow(p, boxes, colAt);
-                double value = n[p] / applied[member];
-                e.values().numerical(at, value);
-                owned[p] = true;
-                screen(p, at, group, member, value);
-            });
+            WindowPattern.forEach(c.pattern().column(e.input(), col), c.pattern().outShape(), p -> take(p,
+                    e.rowStart()[p] + WindowPattern.rankInRow(p, boxes, colAt), group, member, n[p], owned));
             for (int p : e.extras().ofColumn(col)) {
-                int at = e.extraAt(p, col);
-                double value = n[p] / applied[member];
-                e.values().numerical(at, value);
-                owned[p] = true;
-                screen(p, at, group, member, value);
+                take(p, e.extraAt(p, col), group, member, n[p], owned);
             }
         }
         int lightest = group.light()[0];
@@ -71,6 +62,14 @@ final class ColumnPass {
                         new TwoSidedScreen.Suspect(false, e.index(), g, p));
             }
         }
+    }
+
+    /** Row p's value in the group's difference, as the member's entry stored at {@code at}: kept and screened. */
+    private void take(int p, int at, ColumnGroup group, int member, double difference, boolean[] owned) {
+        double value = difference / group.applied()[member];
+        e.values().numerical(at, value);
+        owned[p] = true;
+        screen(p, at, group, member, value);
     }
 
     /**

@@ -14,6 +14,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiPredicate;
+import java.util.function.IntConsumer;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Where dense blocks do not fit, what a two-sided check's screen sent back that single entries cannot settle (a value
@@ -133,46 +136,52 @@ final class Culprits {
 
     /** The rows among these whose backward holds a value at the suspect's column, halving. */
     private void searchRows(TwoSidedCompression c, TwoSidedScreen.Suspect x, int[] rows) {
-        if (rows.length == 0 || spent >= budget) {
-            return;
-        }
-        double[] w = Arrays.stream(rows).mapToDouble(p -> c.rowGroups().weightOf()[p]).toArray();
-        spent += CompressedJacobians.BACKWARD_COST;
-        double v = c.sides().analytic().evaluate(c.output(), rows, w).get(c.input(x.input()).name())[x.position()];
-        if (!nonzero(c, x.input(), rows[0], x.position(), v)) {
-            return;
-        }
-        if (rows.length == 1) {
-            if (located.addRow(rows[0])) {
-                pendingRows.add(rows[0]);
-            }
-            return;
-        }
-        searchRows(c, x, Arrays.copyOfRange(rows, 0, rows.length / 2));
-        searchRows(c, x, Arrays.copyOfRange(rows, rows.length / 2, rows.length));
+        String in = c.input(x.input()).name();
+        halve(rows, new Halving(CompressedJacobians.BACKWARD_COST, lines -> c.sides().analytic().evaluate(c.output(),
+                lines, Arrays.stream(lines).mapToDouble(p -> c.rowGroups().weightOf()[p]).toArray()).get(in)[x.position()],
+                (first, v) -> nonzero(c, x.input(), first, x.position(), v), p -> {
+                    if (located.addRow(p)) {
+                        pendingRows.add(p);
+                    }
+                }));
     }
 
     /** The columns among these whose difference holds a value at the suspect's row, halving. */
     private void searchColumns(TwoSidedCompression c, TwoSidedScreen.Suspect x, int[] columns) {
-        if (columns.length == 0 || spent >= budget) {
-            return;
-        }
         String in = c.input(x.input()).name();
         double[] weightOf = columnWeights.computeIfAbsent(in, k -> columnWeights(c.columnGroups(k)));
-        double[] w = Arrays.stream(columns).mapToDouble(l -> weightOf[l]).toArray();
-        spent += points;
-        double v = c.sides().numerical().evaluate(in, columns, w).get(c.output())[x.position()];
-        if (!nonzero(c, x.input(), x.position(), columns[0], v)) {
+        halve(columns, new Halving(points, lines -> c.sides().numerical().evaluate(in, lines,
+                Arrays.stream(lines).mapToDouble(l -> weightOf[l]).toArray()).get(c.output())[x.position()],
+                (first, v) -> nonzero(c, x.input(), x.position(), first, v), l -> {
+                    if (located.addColumn(in, l)) {
+                        pendingColumns.add(new int[] {x.input(), l});
+                    }
+                }));
+    }
+
+    /**
+     * One side's halving of a suspect's group: what an evaluation over some of its lines costs and holds at the
+     * suspect's position, whether that value is one (given the subset's first line, whose bound it is judged by),
+     * and what becomes of a single line that holds it.
+     */
+    private record Halving(double cost, ToDoubleFunction<int[]> valueAt, BiPredicate<Integer, Double> holds,
+                           IntConsumer found) {}
+
+    /** The lines among these whose evaluation holds a value at the position, each half evaluated again. */
+    private void halve(int[] lines, Halving h) {
+        if (lines.length == 0 || spent >= budget) {
             return;
         }
-        if (columns.length == 1) {
-            if (located.addColumn(in, columns[0])) {
-                pendingColumns.add(new int[] {x.input(), columns[0]});
-            }
+        spent += h.cost();
+        if (!h.holds().test(lines[0], h.valueAt().applyAsDouble(lines))) {
             return;
         }
-        searchColumns(c, x, Arrays.copyOfRange(columns, 0, columns.length / 2));
-        searchColumns(c, x, Arrays.copyOfRange(columns, columns.length / 2, columns.length));
+        if (lines.length == 1) {
+            h.found().accept(lines[0]);
+            return;
+        }
+        halve(Arrays.copyOfRange(lines, 0, lines.length / 2), h);
+        halve(Arrays.copyOfRange(lines, lines.length / 2, lines.length), h);
     }
 
     /** Each column's weight in its group's difference. */

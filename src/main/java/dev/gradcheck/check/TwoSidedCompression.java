@@ -81,8 +81,8 @@ final class TwoSidedCompression {
         }
     }
 
-    /** Each row's weight in its backward pass, its group, and the strictest other member of its group (-1: alone). */
-    record RowGroups(int[][] groups, double[][] weights, double[] weightOf, int[] groupOf, int[] strictestOther) {}
+    /** Each row's weight in its backward pass and the strictest other member of its group (-1: alone). */
+    record RowGroups(int[][] groups, double[][] weights, double[] weightOf, int[] strictestOther) {}
 
     private TwoSidedCompression(CheckTarget t, Settings s, FullCheck.Sides sides, WindowPattern pattern,
                                 ParallelLines threads, LocatedLines located) {
@@ -226,7 +226,6 @@ final class TwoSidedCompression {
     private static RowGroups rowGroups(int[][] groups, int rows, int bits, long seed, String out) {
         double[][] weights = new double[groups.length][];
         double[] weightOf = new double[rows];
-        int[] groupOf = new int[rows];
         int[] strictestOther = new int[rows];
         for (int g = 0; g < groups.length; g++) {
             int[] members = groups[g];
@@ -235,11 +234,10 @@ final class TwoSidedCompression {
             int[] light = lightestTwo(weights[g]);
             for (int k = 0; k < members.length; k++) {
                 weightOf[members[k]] = weights[g][k];
-                groupOf[members[k]] = g;
                 strictestOther[members[k]] = members.length == 1 ? -1 : members[k == light[0] ? light[1] : light[0]];
             }
         }
-        return new RowGroups(groups, weights, weightOf, groupOf, strictestOther);
+        return new RowGroups(groups, weights, weightOf, strictestOther);
     }
 
     /** The positions of the smallest and second smallest weight (the second -1 for a single weight). */
