@@ -91,15 +91,28 @@ public final class GradientChecker {
 
     /**
      * One draw of the inputs, checked in the spec's mode, then the sanity checks, then order 2. Rows are added to
-     * {@code rows} as they are made, so a later step that throws leaves the earlier ones in the report.
+     * {@code rows} as they are made, so a later step that throws leaves the earlier ones in the report. Determinism
+     * and linearity are judged before the mode runs; where either failed, a mode that refuses the spec (over the
+     * budget) leaves a failed check with those rows, not an INVALID one: the backward is wrong whatever the mode.
      */
     private void checkOnce(OpSpec spec, Settings s, List<GradientResult> rows, List<String> defaulted)
             throws InvalidSpecException {
         try (Prepared p = prepare(spec, s)) {
             defaulted.clear();
             defaulted.addAll(p.underTest().attributesLeftAtDefault());
-            UnstableOutputException unstable = modeRows(spec, p.target(), s, rows);
-            rows.addAll(SanityChecks.rows(p.target(), p.atX().row(), unstable, s, elsewhere(spec, s, p.x())));
+            SanityChecks.FirstCalls first = SanityChecks.firstCalls(p.target(), s, elsewhere(spec, s, p.x()));
+            UnstableOutputException unstable;
+            try {
+                unstable = modeRows(spec, p.target(), s, rows);
+            } catch (InvalidSpecException refused) {
+                if (!first.broken()) {
+                    throw refused;
+                }
+                // the backward is already shown wrong: a failure with that row, not a refusal of the spec
+                rows.addAll(SanityChecks.rows(p.target(), p.atX().row(), null, first.notJudged(refused)));
+                return;
+            }
+            rows.addAll(SanityChecks.rows(p.target(), p.atX().row(), unstable, first));
             if (spec.order() == 2 && unstable == null) {
                 SecondOrder.addRows(factory, spec, p.target(), s, rows);
             }

@@ -55,16 +55,51 @@ final class SanityChecks {
     /**
      * The sanity rows of a pass, in report order: zero gradient, input mutation (watched during the forward at x,
      * then every call the function saw), output stability (broken when the mode or the JVP met an unstable output),
-     * determinism (with a forward at {@code elsewhere} between the second and third backward).
-     *
-     * @param elsewhere inputs at another point than x, in the test build's dtypes
+     * determinism (with a forward at another point between the second and third backward) and linearity, the last
+     * two made before the mode ran ({@link #firstCalls}).
      */
     static List<GradientResult> rows(CheckTarget t, GradientResult inputMutation, UnstableOutputException unstable,
-                                     Settings s, Map<String, INDArray> elsewhere) {
+                                     FirstCalls first) {
         GradientResult zero = zeroGrad(t);
-        GradientResult determinism = determinism(t, s, elsewhere);
         return List.of(zero, withCallsWatched(inputMutation, t.test().argumentsChanged()),
-                outputStability(unstable), determinism);
+                outputStability(unstable), first.determinism(), first.linearity());
+    }
+
+    /**
+     * The rows made before the mode runs, so that the check's first backward calls meet a judgement: a backward
+     * that answers differently on its first call (a cold cache, a buffer built lazily) fails determinism, where a
+     * mode's first call (a pattern probe's) would have taken its answer unjudged. Then a forward at x again, on
+     * copies of the inputs, so that the mode meets the state a forward at x leaves, as it did before this ran.
+     */
+    static FirstCalls firstCalls(CheckTarget t, Settings s, Map<String, INDArray> elsewhere) {
+        GradientResult determinism = determinism(t, s, elsewhere);
+        GradientResult linearity = Linearity.row(t, s);
+        if (elsewhere != null) {
+            Map<String, INDArray> copies = new LinkedHashMap<>();
+            t.testInputs().forEach((name, x) -> copies.put(name, x.dup()));
+            try {
+                t.test().forwardTransient(copies);
+            } catch (RuntimeException e) {
+                // it ran at x before; a failure now is the mode's to meet
+            }
+        }
+        return new FirstCalls(determinism, linearity);
+    }
+
+    record FirstCalls(GradientResult determinism, GradientResult linearity) {
+
+        boolean broken() {
+            return !determinism.verdict().passed() || !linearity.verdict().passed();
+        }
+
+        /** The same rows, the broken ones saying that the mode refused to judge the Jacobian, and why. */
+        FirstCalls notJudged(dev.gradcheck.spec.InvalidSpecException refused) {
+            String why = "; the Jacobian was not judged: " + String.join("; ",
+                    refused.errors().stream().map(e -> e.message()).toList());
+            return new FirstCalls(determinism.verdict().passed() ? determinism : determinism.withNote(
+                    determinism.note() + why), linearity.verdict().passed() ? linearity : linearity.withNote(
+                    linearity.note() + why));
+        }
     }
 
     /** The forward's row at x, broken too by anything the function saw its code do to its arguments since. */
@@ -173,7 +208,7 @@ final class SanityChecks {
     }
 
     /** One backward pass at x, each gradient read out at once (absent where the backward gave none). */
-    private static Map<String, double[]> flatVjp(CheckTarget t, Map<String, INDArray> cotangents) {
+    static Map<String, double[]> flatVjp(CheckTarget t, Map<String, INDArray> cotangents) {
         Map<String, INDArray> grads = t.test().vjpTransient(t.testInputs(), cotangents, t.wrt());
         Map<String, double[]> flat = new LinkedHashMap<>();
         for (String in : t.wrt()) {

@@ -20,7 +20,12 @@ public enum CheckKind {
     /** Outputs must keep their shape and dtype when inputs are perturbed. */
     OUTPUT_STABILITY,
     /** The backward run twice on the same values must agree within {@code nondet_tol}. */
-    DETERMINISM;
+    DETERMINISM,
+    /**
+     * The backward must be linear in its output gradient: VJP(u + b·v) = VJP(u) + b·VJP(v) for a one-hot u and a
+     * dense v, and VJP(s·v) = s·VJP(v) for s = −1, 2¹⁰, 2⁻¹⁰.
+     */
+    LINEARITY;
 
     public String reportName() {
         return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
@@ -32,6 +37,7 @@ public enum CheckKind {
     }
 
     public boolean isSanityCheck() {
-        return this == ZERO_GRAD || this == INPUT_MUTATION || this == OUTPUT_STABILITY || this == DETERMINISM;
+        return this == ZERO_GRAD || this == INPUT_MUTATION || this == OUTPUT_STABILITY || this == DETERMINISM
+                || this == LINEARITY;
     }
 }

@@ -18,6 +18,8 @@ public enum Verdict {
     NONDIFFERENTIABLE,
     /** Two runs of the same backward on the same values differ by more than {@code nondet_tol}. */
     NONDETERMINISTIC,
+    /** The backward is not linear in its output gradient (a path of its own for some cotangents, a clip, |g|). */
+    NONLINEAR_BACKWARD,
     /** A zero output gradient gave a non-zero input gradient. */
     NONZERO_FOR_ZERO_GRAD,
     /** The forward pass changed an input's values. */

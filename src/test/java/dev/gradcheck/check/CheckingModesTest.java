@@ -191,8 +191,9 @@ class CheckingModesTest {
 
     @Test
     void anExpectationNamingItsRowKindsStillGuardsTheOthers() {
-        String onlyZeroGrad = SPEC + "expect: {fail: [zero-grad]}\nreason: the backward ignores its cotangent\n";
-        // a backward that leaks a constant: only the zero-grad row fails, as expected
+        String onlyZeroGrad = SPEC + "expect: {fail: [zero-grad, linearity]}\nreason: the backward leaks a constant\n";
+        // a backward that leaks a constant: only the zero-grad and linearity rows fail (J + c is affine in the
+        // cotangent, not linear), as expected
         UnaryOperator<INDArray> leak = g -> g.add(1e-3);
         CheckResult leaky = check(onlyZeroGrad + "tolerance: {atol: 1.0e-2, rtol: 0}\n",
                 () -> Functions.withBackward(Functions.squareAndDot(), leak));

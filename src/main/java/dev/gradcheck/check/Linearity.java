@@ -1,0 +1,207 @@
+package dev.gradcheck.check;
+
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Verdict;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * A backward is a vector-Jacobian product: linear in its output gradient. The Jacobian rows only ever see the
+ * cotangents a mode sends (weighted sums of rows at layer sizes, one-hot rows in dense mode), so a backward with a
+ * path of its own for some cotangents (a "sparse fast path" for one nonzero, a clip, |g| or max(g, 0) of the
+ * incoming gradient) can agree with every cotangent the mode sent and still be wrong. This row sends the others.
+ *
+ * <p>Two cotangents: u, one-hot at a seeded entry of a checked output, and v, dense and Gaussian. Then
+ * <ul>
+ *   <li><b>additivity</b>: VJP(u + b·v) against VJP(u) + b·VJP(v), with b chosen so that both terms have the same
+ *       largest entry (a wrong one-hot path then moves the sum by its own error, not by a fraction lost under the
+ *       dense term). Rounding makes the two sides differ by a few ulps of that scale, so they must agree within
+ *       √ε of it;</li>
+ *   <li><b>homogeneity</b>: VJP(s·v) against s·VJP(v) for s = −1, 2¹⁰ and 2⁻¹⁰. Scaling by a power of two is exact,
+ *       so a linear backward gives the same bits; the same √ε margin holds anyway. A backward taking |g| or
+ *       max(g, 0) fails at −1, one clipping or clamping the gradient at 2¹⁰ or 2⁻¹⁰.</li>
+ * </ul>
+ * Six backward passes at x, whatever the size. A failure names the first input at fault and the property broken.
+ */
+final class Linearity {
+
+    /** The scales of the homogeneity test: a sign flip, and a factor that clips large and one that clips small. */
+    private static final double[] SCALES = {-1, 1024, 1.0 / 1024};
+
+    /** How many seeded one-hot entries are tried before taking one whose gradient is zero. */
+    private static final int ONE_HOT_TRIES = 8;
+
+    private Linearity() {}
+
+    static GradientResult row(CheckTarget t, Settings s) {
+        long start = System.nanoTime();
+        if (t.outputs().isEmpty() || t.wrt().isEmpty()) {
+            return held(0, start);
+        }
+        if (t.test().clippedGraph().isPresent()) {
+            return held(0, start).withNote("not judged: error_clip clips gradients, so this backward is not linear"
+                    + " in its output gradient by design");
+        }
+        double tolerance = Math.sqrt(Defaults.epsilon(s.dtype()));
+        Map<String, INDArray> v = dense(t, s);
+        Map<String, double[]> vjpV = flatVjp(t, v);
+        double scaleV = largest(vjpV);
+        int calls = 1;
+        for (double scale : SCALES) {
+            Map<String, double[]> scaled = flatVjp(t, scaled(v, scale));
+            calls++;
+            Mismatch m = Mismatch.find(t, scaled, combination(vjpV, scale, null, 0), tolerance * Math.abs(scale)
+                    * scaleV);
+            if (m != null) {
+                return m.broken(calls, start, "VJP(" + describe(scale) + "·v) differs from " + describe(scale)
+                        + "·VJP(v) for a dense Gaussian output gradient v");
+            }
+        }
+        OneHot u = OneHot.find(t, s);
+        calls += u.calls();
+        double scaleU = largest(u.vjp());
+        if (scaleU == 0 || scaleV == 0 || !Double.isFinite(scaleU) || !Double.isFinite(scaleV)) {
+            return held(calls, start); // nothing to weigh: a zero or non-finite side is the Jacobian rows' business
+        }
+        double b = scaleU / scaleV;
+        Map<String, double[]> sum = flatVjp(t, plus(u.cotangents(), v, b));
+        calls++;
+        Mismatch m = Mismatch.find(t, sum, combination(vjpV, b, u.vjp(), 1), tolerance * 2 * scaleU);
+        if (m != null) {
+            return m.broken(calls, start, "VJP(u + b·v) differs from VJP(u) + b·VJP(v) for u one-hot at "
+                    + u.where() + ", v a dense Gaussian output gradient and b = " + (float) b
+                    + ": the backward is not linear in its output gradient (a path of its own for some output"
+                    + " gradients?)");
+        }
+        return held(calls, start);
+    }
+
+    /** One seeded entry of a checked output set to 1, every other output gradient zero; its VJP nonzero if any is. */
+    private record OneHot(Map<String, INDArray> cotangents, Map<String, double[]> vjp, String where, int calls) {
+
+        static OneHot find(CheckTarget t, Settings s) {
+            SplittableRandom rnd = Seeded.stream(s.seed(), "linearity:one-hot");
+            OneHot last = null;
+            for (int attempt = 1; attempt <= ONE_HOT_TRIES; attempt++) {
+                String out = t.outputs().get(rnd.nextInt(t.outputs().size()));
+                INDArray y = t.testAtX().get(out);
+                if (y == null || y.length() == 0 || !y.dataType().isFPType()) {
+                    continue;
+                }
+                long at = rnd.nextLong(y.length());
+                Map<String, INDArray> c = t.zeroCotangents();
+                double[] hot = new double[(int) y.length()];
+                hot[(int) at] = 1;
+                c.put(out, Flat.array(hot, y.shape()).castTo(y.dataType()));
+                Map<String, double[]> vjp = flatVjp(t, c);
+                last = new OneHot(c, vjp, out + Arrays.toString(Flat.unravel(at, y.shape())), attempt);
+                if (largest(vjp) != 0) {
+                    return last;
+                }
+            }
+            return last != null ? last : new OneHot(t.zeroCotangents(), Map.of(), "", ONE_HOT_TRIES);
+        }
+    }
+
+    /** The first input whose entries of two results differ by more than the allowed amount, and where. */
+    private record Mismatch(String input, String index, double got, double expected) {
+
+        static Mismatch find(CheckTarget t, Map<String, double[]> got, Map<String, double[]> expected, double allowed) {
+            for (String in : t.wrt()) {
+                double[] a = got.get(in);
+                double[] e = expected.get(in);
+                if (a == null || e == null) {
+                    continue;
+                }
+                for (int i = 0; i < a.length; i++) {
+                    double d = Math.abs(a[i] - e[i]);
+                    if (d > allowed && Double.isFinite(a[i]) && Double.isFinite(e[i])) {
+                        return new Mismatch(in, Arrays.toString(Flat.unravel(i, t.testInputs().get(in).shape())),
+                                a[i], e[i]);
+                    }
+                }
+            }
+            return null;
+        }
+
+        GradientResult broken(int calls, long start, String what) {
+            return new GradientResult("*", input, CheckKind.LINEARITY, 1, Verdict.NONLINEAR_BACKWARD,
+                    Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, null, calls,
+                    seconds(start), what + ": " + input + index + " = " + got + " where linearity gives " + expected,
+                    null);
+        }
+    }
+
+    /** Seeded Gaussian output gradients on the checked outputs, zero on the others. */
+    private static Map<String, INDArray> dense(CheckTarget t, Settings s) {
+        Map<String, INDArray> c = t.zeroCotangents();
+        for (String out : t.outputs()) {
+            INDArray zero = c.get(out);
+            if (zero != null) {
+                c.put(out, Seeded.gaussian(s.seed(), "linearity:" + out, zero.shape()).castTo(zero.dataType()));
+            }
+        }
+        return c;
+    }
+
+    private static Map<String, INDArray> scaled(Map<String, INDArray> c, double scale) {
+        Map<String, INDArray> out = new LinkedHashMap<>();
+        c.forEach((name, a) -> out.put(name, a.mul(scale)));
+        return out;
+    }
+
+    private static Map<String, INDArray> plus(Map<String, INDArray> u, Map<String, INDArray> v, double b) {
+        Map<String, INDArray> out = new LinkedHashMap<>();
+        u.forEach((name, a) -> out.put(name, a.add(v.get(name).mul(b))));
+        return out;
+    }
+
+    /** a·x + c·y per input (y may be null: a·x alone), in double. */
+    private static Map<String, double[]> combination(Map<String, double[]> x, double a, Map<String, double[]> y,
+                                                     double c) {
+        Map<String, double[]> out = new LinkedHashMap<>();
+        x.forEach((name, xs) -> {
+            double[] ys = y == null ? null : y.get(name);
+            double[] r = new double[xs.length];
+            for (int i = 0; i < r.length; i++) {
+                r[i] = a * xs[i] + (ys == null ? 0 : c * ys[i]);
+            }
+            out.put(name, r);
+        });
+        return out;
+    }
+
+    /** The largest finite |entry| over every input's gradient (0 when none). */
+    private static double largest(Map<String, double[]> grads) {
+        double max = 0;
+        for (double[] g : grads.values()) {
+            for (double x : g) {
+                if (Double.isFinite(x)) {
+                    max = Math.max(max, Math.abs(x));
+                }
+            }
+        }
+        return max;
+    }
+
+    private static Map<String, double[]> flatVjp(CheckTarget t, Map<String, INDArray> cotangents) {
+        return SanityChecks.flatVjp(t, cotangents);
+    }
+
+    private static String describe(double scale) {
+        return scale == -1 ? "−1" : scale > 1 ? "2^10" : "2^-10";
+    }
+
+    private static GradientResult held(int calls, long start) {
+        return new GradientResult("*", "*", CheckKind.LINEARITY, 1, Verdict.PASS, 0, 0, 0, null, calls,
+                seconds(start), null, null);
+    }
+
+    private static double seconds(long start) {
+        return (System.nanoTime() - start) / 1e9;
+    }
+}
