@@ -180,6 +180,43 @@ class ArchitectureTest {
             .whereLayer("junit").mayNotBeAccessedByAnyLayer();
 
     /**
+     * check/'s rooms (docs/ARCHITECTURE.md, "Inside check/"), each using only the rooms below it: the numerics at the
+     * bottom know no Jacobian, target or judge; whole Jacobians and the target with its settings stand on the
+     * numerics alone; the dense judge judges blocks with the numerics' rule and nothing else; the colourings compress
+     * and decompress whole Jacobians; the two-sided run combines colourings with the dense judge's probes; full mode
+     * chooses among the two-sided, compressed and dense paths; fast mode falls back to full mode for what it flags;
+     * check/ itself ties the modes to a spec. A room may skip floors but never look up, so no two rooms form a cycle
+     * and a change to a mode never reaches the numerics it stands on.
+     */
+    @ArchTest
+    static final ArchRule checksRoomsUseOnlyTheRoomsBelow = layeredArchitecture()
+            .consideringOnlyDependenciesInLayers()
+            .ensureAllClassesAreContainedInArchitectureIgnoring(DescribedPredicate.describe("outside check/",
+                    (JavaClass c) -> !c.getPackageName().startsWith("dev.gradcheck.check")))
+            .layer("check").definedBy("dev.gradcheck.check")
+            .layer("check.fast").definedBy("dev.gradcheck.check.fast..")
+            .layer("check.full").definedBy("dev.gradcheck.check.full..")
+            .layer("check.twosided").definedBy("dev.gradcheck.check.twosided..")
+            .layer("check.colouring").definedBy("dev.gradcheck.check.colouring..")
+            .layer("check.dense").definedBy("dev.gradcheck.check.dense..")
+            .layer("check.jacobian").definedBy("dev.gradcheck.check.jacobian..")
+            .layer("check.target").definedBy("dev.gradcheck.check.target..")
+            .layer("check.numeric").definedBy("dev.gradcheck.check.numeric..")
+            .whereLayer("check.fast").mayOnlyAccessLayers("check.full", "check.dense", "check.jacobian",
+                    "check.target", "check.numeric")
+            .whereLayer("check.full").mayOnlyAccessLayers("check.twosided", "check.colouring", "check.dense",
+                    "check.jacobian", "check.target", "check.numeric")
+            .whereLayer("check.twosided").mayOnlyAccessLayers("check.colouring", "check.dense", "check.jacobian",
+                    "check.target", "check.numeric")
+            .whereLayer("check.colouring").mayOnlyAccessLayers("check.jacobian", "check.target", "check.numeric")
+            .whereLayer("check.dense").mayOnlyAccessLayers("check.numeric")
+            .whereLayer("check.jacobian").mayOnlyAccessLayers("check.numeric")
+            .whereLayer("check.target").mayOnlyAccessLayers("check.numeric")
+            .whereLayer("check.numeric").mayNotAccessAnyLayer()
+            .whereLayer("check").mayNotBeAccessedByAnyLayer()
+            .because("check/'s rooms are floors: each uses only those below it (docs/ARCHITECTURE.md)");
+
+    /**
      * The front end of a worker run never loads ND4J, and no chain of links from its classes leads there: the rule
      * above and the direct one only see one step. Two classes are doors, followed no further: spi's Operator (its
      * forward and backward take INDArrays; the front end loads plugins for their names and calls only the methods

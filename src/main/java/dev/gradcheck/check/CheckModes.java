@@ -1,5 +1,9 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.check.fast.FastCheck;
+import dev.gradcheck.check.full.FullCheck;
+import dev.gradcheck.check.target.BlockSizes;
+import dev.gradcheck.check.target.CheckMode;
 import dev.gradcheck.result.Mode;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.MemoryBudget;

@@ -1,5 +1,6 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.op.Nd4jTypes;
 import dev.gradcheck.spec.DType;
 import dev.gradcheck.spec.InputSpec;
@@ -19,9 +20,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *                   values the op under test sees
  * @param allFloat64 whether every floating input is float64 already, so the build under test is its own reference
  */
-record DrawnInputs(Map<String, INDArray> test, Map<String, INDArray> reference, boolean allFloat64) {
+public record DrawnInputs(Map<String, INDArray> test, Map<String, INDArray> reference, boolean allFloat64) {
 
-    static DrawnInputs draw(OpSpec spec, long seed) {
+    public static DrawnInputs draw(OpSpec spec, long seed) {
         Map<String, INDArray> test = underTest(spec, seed);
         Map<String, INDArray> reference = new LinkedHashMap<>();
         boolean allFloat64 = true;

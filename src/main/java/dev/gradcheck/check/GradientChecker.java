@@ -1,5 +1,12 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.check.dense.BlockMask;
+import dev.gradcheck.check.numeric.Flat;
+import dev.gradcheck.check.numeric.UnstableOutputException;
+import dev.gradcheck.check.target.CheckTarget;
+import dev.gradcheck.check.target.Defaults;
+import dev.gradcheck.check.target.OverBudget;
+import dev.gradcheck.check.target.Settings;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.ForwardMode;
 import dev.gradcheck.result.CheckResult;

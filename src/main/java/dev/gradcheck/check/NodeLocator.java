@@ -1,5 +1,6 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.Nd4jTypes;
 import dev.gradcheck.op.NodeCapture;

@@ -13,7 +13,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * The outputs a check compares: those the spec names (by index or name), or every floating output. Which outputs
  * exist is known only once the op is built and run, so a wrong name is a spec error found here, with its position.
  */
-final class OutputSelection {
+public final class OutputSelection {
 
     private OutputSelection() {}
 
@@ -21,7 +21,7 @@ final class OutputSelection {
      * @param names the built function's output names
      * @param y     its outputs at the drawn inputs
      */
-    static List<String> select(OpSpec spec, List<String> names, Map<String, INDArray> y) throws InvalidSpecException {
+    public static List<String> select(OpSpec spec, List<String> names, Map<String, INDArray> y) throws InvalidSpecException {
         if (spec.outputs().isEmpty()) {
             List<String> floating = names.stream().filter(n -> y.get(n).dataType().isFPType()).toList();
             if (floating.isEmpty()) {

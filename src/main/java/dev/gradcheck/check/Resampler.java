@@ -1,5 +1,6 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.check.target.Settings;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Verdict;
 import dev.gradcheck.spec.Init;

@@ -1,5 +1,16 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.check.full.FullCheck;
+import dev.gradcheck.check.jacobian.AnalyticJacobian;
+import dev.gradcheck.check.numeric.Counter;
+import dev.gradcheck.check.numeric.EntryFilter;
+import dev.gradcheck.check.numeric.Jacobian;
+import dev.gradcheck.check.numeric.JacobianComparison;
+import dev.gradcheck.check.numeric.NumericalDerivative;
+import dev.gradcheck.check.numeric.NumericalError;
+import dev.gradcheck.check.numeric.Seeded;
+import dev.gradcheck.check.target.CheckTarget;
+import dev.gradcheck.check.target.Settings;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.GradientResult;

@@ -1,5 +1,6 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.check.target.Defaults;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.DType;

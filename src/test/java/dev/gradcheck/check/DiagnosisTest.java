@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gradcheck.check.dense.BlockDiagnosis;
+import dev.gradcheck.check.numeric.EntryFilter;
+import dev.gradcheck.check.numeric.Jacobian;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.catalog.OpCatalog;

@@ -16,7 +16,7 @@ public final class Functions {
      * y0 = x ⊙ x ⊙ w (elementwise), y1 = sum(x ⊙ w): J(y0, x) = diag(2 x w), J(y0, w) = diag(x²),
      * J(y1, x) = wᵀ, J(y1, w) = xᵀ.
      */
-    static Differentiable squareAndDot() {
+    public static Differentiable squareAndDot() {
         return squareAndDot(UnaryOperator.identity());
     }
 
@@ -24,7 +24,7 @@ public final class Functions {
      * The same, with a backward that is differentiable again: its {@link Differentiable#backwardFunction} has the
      * double backward in closed form, passed through {@code corruptSecondOrder}.
      */
-    static Differentiable squareAndDot(UnaryOperator<INDArray> corruptSecondOrder) {
+    public static Differentiable squareAndDot(UnaryOperator<INDArray> corruptSecondOrder) {
         return new Differentiable() {
             @Override
             public Differentiable backwardFunction(List<String> wrt, List<String> outputs) {
@@ -163,7 +163,7 @@ public final class Functions {
     }
 
     /** f(x) = the elements of x above 1, in order: its shape changes as elements cross 1. */
-    static Differentiable elementsAboveOne() {
+    public static Differentiable elementsAboveOne() {
         return new Differentiable() {
             @Override
             public List<String> inputNames() {

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gradcheck.check.jacobian.SplitNumericalJacobian;
+import dev.gradcheck.check.numeric.Counter;
+import dev.gradcheck.check.numeric.Jacobian;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.GradientClip;
 import dev.gradcheck.op.Nd4jOpBuilder;

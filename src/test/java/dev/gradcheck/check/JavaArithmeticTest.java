@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gradcheck.check.target.CheckTarget;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gradcheck.check.target.BlockSizes;
 import dev.gradcheck.result.Mode;
 import dev.gradcheck.spec.InvalidSpecException;
-import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
 import java.util.Map;

@@ -5,7 +5,7 @@ import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecLoader;
 
 /** Specs for tests, written as YAML exactly as a user would. */
-final class Specs {
+public final class Specs {
 
     private Specs() {}
 
@@ -17,7 +17,7 @@ final class Specs {
         }
     }
 
-    static OpSpec parse(String yaml) {
+    public static OpSpec parse(String yaml) {
         try {
             return new SpecLoader().loadText("test.yaml", "test", yaml).get(0).specOrThrow();
         } catch (InvalidSpecException e) {

@@ -3,6 +3,7 @@ package dev.gradcheck.check;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gradcheck.check.jacobian.ParallelLines;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.catalog.OpCatalog;
 import dev.gradcheck.result.CheckResult;

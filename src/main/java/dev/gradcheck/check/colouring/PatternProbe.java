@@ -1,0 +1,178 @@
+package dev.gradcheck.check.colouring;
+
+import dev.gradcheck.check.jacobian.AnalyticJacobian;
+import dev.gradcheck.check.numeric.Flat;
+import dev.gradcheck.check.twosided.TwoSidedCompression;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Guesses an output's {@link WindowPattern} from a few rows of the analytic Jacobian, each one backward pass: rows at
+ * three points inside the output (a quarter, half and three quarters along every dimension) and each one's
+ * neighbour along every output dimension. Per input dimension, how far the probed rows' nonzeros move per step of
+ * each output dimension gives the window's stride; how far they spread around it, its offset and width; nonzeros
+ * over the whole dimension at every probe, the whole dimension. The probes come from the backward under test, so a
+ * wrong backward can make a wrong guess: that costs evaluations, never a verdict (a value outside the guess is
+ * judged as one, {@link TwoSidedCompression}).
+ */
+public final class PatternProbe {
+
+    private static final double[] BASES = {0.5, 0.25, 0.75};
+
+    private PatternProbe() {}
+
+    /** Where one probed row's nonzeros lie in one input: per dimension the lowest and highest index, or null. */
+    private record Spread(int[] lo, int[] hi) {}
+
+    /** One probed row: its output index and its spread in each input. */
+    private record Probe(int[] at, Map<String, Spread> spreads) {}
+
+    /**
+     * The guess for output {@code out} over {@code inputs}, or null when the probes show no window pattern (an input
+     * whose probed rows are all zero, windows moving along two output dimensions at once or backwards).
+     */
+    public static WindowPattern guess(AnalyticJacobian side, String out, long[] outShape, List<String> inputs,
+                               Map<String, long[]> inShapes) {
+        List<Probe> probes = probe(side, out, outShape, inputs, inShapes);
+        List<WindowPattern.Input> windows = new ArrayList<>();
+        for (String in : inputs) {
+            long[] shape = inShapes.get(in);
+            WindowPattern.Dim[] dims = new WindowPattern.Dim[shape.length];
+            for (int k = 0; k < shape.length; k++) {
+                dims[k] = dim(probes, in, k, shape[k], outShape.length);
+                if (dims[k] == null) {
+                    return null;
+                }
+            }
+            windows.add(new WindowPattern.Input(in, shape, dims));
+        }
+        return new WindowPattern(outShape, windows);
+    }
+
+    private static List<Probe> probe(AnalyticJacobian side, String out, long[] outShape, List<String> inputs,
+                                     Map<String, long[]> inShapes) {
+        Map<Long, int[]> rows = new LinkedHashMap<>();
+        for (double f : BASES) {
+            int[] base = new int[outShape.length];
+            for (int d = 0; d < base.length; d++) {
+                base[d] = (int) Math.floor(f * (outShape[d] - 1));
+            }
+            rows.putIfAbsent(flat(base, outShape), base);
+            for (int d = 0; d < base.length; d++) {
+                if (outShape[d] > 1) {
+                    int[] next = base.clone();
+                    next[d] += next[d] + 1 < outShape[d] ? 1 : -1;
+                    rows.putIfAbsent(flat(next, outShape), next);
+                }
+            }
+        }
+        List<Probe> probes = new ArrayList<>();
+        rows.forEach((p, at) -> {
+            Map<String, double[]> values = side.evaluate(out, new int[] {Math.toIntExact(p)}, new double[] {1});
+            Map<String, Spread> spreads = new LinkedHashMap<>();
+            for (String in : inputs) {
+                spreads.put(in, spread(values.get(in), inShapes.get(in)));
+            }
+            probes.add(new Probe(at, spreads));
+        });
+        return probes;
+    }
+
+    private static long flat(int[] at, long[] shape) {
+        long f = 0;
+        for (int d = 0; d < at.length; d++) {
+            f = f * shape[d] + at[d];
+        }
+        return f;
+    }
+
+    private static Spread spread(double[] row, long[] shape) {
+        int[] lo = null;
+        int[] hi = null;
+        for (int c = 0; c < row.length; c++) {
+            if (row[c] == 0) {
+                continue;
+            }
+            long[] at = Flat.unravel(c, shape);
+            if (lo == null) {
+                lo = new int[shape.length];
+                hi = new int[shape.length];
+                Arrays.fill(lo, Integer.MAX_VALUE);
+                Arrays.fill(hi, Integer.MIN_VALUE);
+            }
+            for (int k = 0; k < at.length; k++) {
+                lo[k] = (int) Math.min(lo[k], at[k]);
+                hi[k] = (int) Math.max(hi[k], at[k]);
+            }
+        }
+        return lo == null ? null : new Spread(lo, hi);
+    }
+
+    /** Input dimension k's window, or null when the probes show none. */
+    private static WindowPattern.Dim dim(List<Probe> probes, String in, int k, long size, int outRank) {
+        List<Probe> seen = probes.stream().filter(p -> p.spreads().get(in) != null).toList();
+        if (seen.isEmpty()) {
+            return null;
+        }
+        boolean whole = seen.stream().allMatch(p -> p.spreads().get(in).lo()[k] == 0
+                && p.spreads().get(in).hi()[k] == size - 1);
+        if (whole) {
+            return WindowPattern.Dim.whole();
+        }
+        int outDim = -1;
+        int stride = 0;
+        for (int d = 0; d < outRank; d++) {
+            Integer s = stride(seen, in, k, d);
+            if (s == null) {
+                return null;
+            }
+            if (s != 0) {
+                if (outDim >= 0 || s < 0) {
+                    return null;
+                }
+                outDim = d;
+                stride = s;
+            }
+        }
+        int low = Integer.MAX_VALUE;
+        int high = Integer.MIN_VALUE;
+        for (Probe p : seen) {
+            int lo = stride == 0 ? 0 : stride * p.at()[outDim];
+            low = Math.min(low, p.spreads().get(in).lo()[k] - lo);
+            high = Math.max(high, p.spreads().get(in).hi()[k] - lo);
+        }
+        return new WindowPattern.Dim(stride == 0 ? 0 : outDim, stride, low, high - low + 1);
+    }
+
+    /**
+     * How far input dimension k's lowest nonzero moves per step of output dimension d, the median over pairs of
+     * probes one step apart along d and equal elsewhere (0 when no pair exists, null when a step is not whole).
+     */
+    private static Integer stride(List<Probe> seen, String in, int k, int d) {
+        List<Integer> moves = new ArrayList<>();
+        for (Probe a : seen) {
+            for (Probe b : seen) {
+                if (b.at()[d] == a.at()[d] + 1 && equalElsewhere(a.at(), b.at(), d)) {
+                    moves.add(b.spreads().get(in).lo()[k] - a.spreads().get(in).lo()[k]);
+                }
+            }
+        }
+        if (moves.isEmpty()) {
+            return 0;
+        }
+        moves.sort(Integer::compare);
+        return moves.get(moves.size() / 2);
+    }
+
+    private static boolean equalElsewhere(int[] a, int[] b, int d) {
+        for (int i = 0; i < a.length; i++) {
+            if (i != d && a[i] != b[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

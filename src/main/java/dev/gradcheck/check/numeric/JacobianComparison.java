@@ -1,0 +1,241 @@
+package dev.gradcheck.check.numeric;
+
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Sampling;
+import dev.gradcheck.result.Verdict;
+import dev.gradcheck.result.WorstElement;
+import dev.gradcheck.spec.Tolerance;
+
+/**
+ * Compares an analytic Jacobian block with the numerical one, entry by entry: the one comparison of the project.
+ * Each entry is judged by {@link #score}: it is a mismatch only when it is off by more than the tolerance allows
+ * <em>and</em> by more than the numerical side can resolve ({@link NumericalError}). A block whose analytic side is
+ * entirely zero while the numerical side is not is a failure whatever the tolerance: a missing backward must never
+ * pass (ND4J's own GradCheckUtil lets it). Columns found to sit on a kink are left out: there is no derivative
+ * there to compare. A NaN or infinity on either side is its own verdict, {@link Verdict#NON_FINITE}, never a pass
+ * (an infinite or NaN forward output shows up here as NaN differences).
+ */
+public final class JacobianComparison {
+
+    /**
+     * Finite differences of a function whose true derivative is zero still show rounding noise of about
+     * ε·|y|/δ; numerical values below this many times that bound count as zero.
+     */
+    private static final double NOISE_MARGIN = 64;
+
+    private JacobianComparison() {}
+
+    /** The noise floor of a finite difference with step {@code delta} on outputs of magnitude {@code scale}. */
+    public static double noiseFloor(double outputScale, double delta) {
+        return NOISE_MARGIN * Math.ulp(1.0) * Math.max(1, outputScale) / delta;
+    }
+
+    /**
+     * The judgement of one entry: how far outside what is allowed it lies, {@code <= 1} passes. The larger of the
+     * two allowances counts: the tolerance's ({@link Tolerance#score}), and the numerical side's own error bound
+     * (an entry within that bound of the numerical value cannot be told from it). A NaN never passes.
+     *
+     * @param numericalError a bound on |numerical − true derivative|, 0 when there is none
+     */
+    public static double score(Tolerance tolerance, double analytic, double numerical, double numericalError) {
+        double byTolerance = tolerance.score(analytic, numerical);
+        if (!(byTolerance > 1) || !(numericalError > 0) || Double.isInfinite(numericalError)) {
+            return byTolerance;
+        }
+        double err = Math.abs(analytic - numerical);
+        return Double.isNaN(err) ? byTolerance : Math.min(byTolerance, err / numericalError);
+    }
+
+    /**
+     * What the entries of a block are judged by: the tolerance, and the noise floor that a zero analytic block's
+     * numerical side must stay under ({@link #noiseFloor}, from the step δ and the output's scale).
+     *
+     * @param outputScale the largest |y| of the block's output
+     */
+    public record Criteria(Tolerance tolerance, double delta, double outputScale) {
+
+        public double noiseFloor() {
+            return JacobianComparison.noiseFloor(outputScale, delta);
+        }
+    }
+
+    /**
+     * @param analytic  the block from the backward, aligned entry for entry with {@code numerical}
+     * @param errors    what the numerical side can resolve, per entry
+     * @param skip      entries (block positions) to leave out: those at a kink, those the spec's mask names
+     */
+    public static Row compare(Jacobian analytic, Jacobian numerical, NumericalError errors, EntryFilter skip,
+                       Criteria criteria) {
+        Accumulator acc = new Accumulator(criteria.tolerance());
+        for (int j = 0; j < numerical.rowCount(); j++) {
+            for (int i = 0; i < numerical.colCount(); i++) {
+                if (!skip.skips(j, i)) {
+                    acc.add(numerical.row(j), numerical.col(i), analytic.values()[j][i],
+                            errors.value(j, i, numerical.values()[j][i]), errors.at(j, i));
+                }
+            }
+        }
+        return acc.row(numerical.outputShape(), numerical.inputShape(), criteria);
+    }
+
+    /**
+     * The same comparison over a block given as its entries (a compressed check's), each with its numerical
+     * side's error bound: every entry not listed is zero on both sides, which scores 0 and changes none of the
+     * figures, so the row is the one the dense block gives with the same values.
+     */
+    public static Row compare(SparseBlock block, Criteria criteria) {
+        return compare(sink -> {
+            for (int k = 0; k < block.size(); k++) {
+                sink.add(block.row(k), block.col(k), block.analytic(k), block.numerical(k), block.error(k));
+            }
+        }, block.outputShape(), block.inputShape(), criteria);
+    }
+
+    /** Takes a block's entries one at a time, in row-major order. */
+    @FunctionalInterface
+    public interface EntrySink {
+        void add(int row, int col, double analytic, double numerical, double error);
+    }
+
+    /** A block's entries, fed in row-major order to whoever judges them, not held as a list. */
+    @FunctionalInterface
+    public interface EntrySource {
+        void feed(EntrySink sink);
+    }
+
+    /**
+     * The same comparison over entries fed in row-major order (the (0, 0) entry first, as {@link SparseBlock} lists
+     * it), each with its numerical side's error bound; entries not fed are zero on both sides.
+     */
+    public static Row compare(EntrySource entries, long[] outputShape, long[] inputShape, Criteria criteria) {
+        Accumulator acc = new Accumulator(criteria.tolerance());
+        entries.feed(acc::add);
+        return acc.row(outputShape, inputShape, criteria);
+    }
+
+    /**
+     * The figures of a block, entry by entry in row-major order (the first of equal scores is the worst, so the
+     * order decides which element a report names).
+     */
+    private static final class Accumulator {
+        private final Tolerance tolerance;
+        private double maxAbs;
+        private double maxRel;
+        private double maxScore = Double.NEGATIVE_INFINITY;
+        private double maxNumerical = -1;
+        private boolean analyticAllZero = true;
+        private int withinError;
+        private double largestError;
+        private int worstRow;
+        private int worstCol;
+        private double worstA;
+        private double worstN;
+        private int largestRow;
+        private int largestCol;
+        private double largestA;
+        private double largestN;
+        private int nonFiniteRow = -1;
+        private int nonFiniteCol;
+        private double nonFiniteA;
+        private double nonFiniteN;
+
+        Accumulator(Tolerance tolerance) {
+            this.tolerance = tolerance;
+        }
+
+        /** One entry at flat output index {@code row}, flat input index {@code col}, its numerical error bound. */
+        void add(int row, int col, double a, double n, double error) {
+            double score = score(tolerance, a, n, error);
+            if (score <= 1 && tolerance.score(a, n) > 1) { // passed on the numerical side's error alone
+                withinError++;
+                largestError = Math.max(largestError, error);
+            }
+            // A NaN score beats everything and is never displaced, so the report shows it.
+            if (score > maxScore || (Double.isNaN(score) && !Double.isNaN(maxScore))) {
+                maxScore = score;
+                worstRow = row;
+                worstCol = col;
+                worstA = a;
+                worstN = n;
+            }
+            maxAbs = Math.max(maxAbs, Double.isNaN(a - n) ? Double.POSITIVE_INFINITY : Math.abs(a - n));
+            maxRel = Math.max(maxRel, Tolerance.relativeError(a, n));
+            if (Math.abs(n) > maxNumerical) { // where a zero analytic gradient is most plainly wrong
+                maxNumerical = Math.abs(n);
+                largestRow = row;
+                largestCol = col;
+                largestA = a;
+                largestN = n;
+            }
+            analyticAllZero &= a == 0;
+            if (nonFiniteRow < 0 && !(Double.isFinite(a) && Double.isFinite(n))) {
+                nonFiniteRow = row;
+                nonFiniteCol = col;
+                nonFiniteA = a;
+                nonFiniteN = n;
+            }
+        }
+
+        Row row(long[] outputShape, long[] inputShape, Criteria criteria) {
+            if (maxScore == Double.NEGATIVE_INFINITY) { // no entry compared
+                return new Row(Verdict.PASS, maxAbs, maxRel, 0, null, 0, 0);
+            }
+            Verdict verdict;
+            int r = worstRow;
+            int c = worstCol;
+            double a = worstA;
+            double n = worstN;
+            if (nonFiniteRow >= 0) {
+                verdict = Verdict.NON_FINITE; // never a pass, whatever the tolerance
+                r = nonFiniteRow;
+                c = nonFiniteCol;
+                a = nonFiniteA;
+                n = nonFiniteN;
+            } else if (analyticAllZero && maxNumerical > criteria.noiseFloor()) {
+                verdict = Verdict.ZERO_GRADIENT;
+                r = largestRow;
+                c = largestCol;
+                a = largestA;
+                n = largestN;
+            } else {
+                verdict = maxScore <= 1 ? Verdict.PASS : Verdict.MISMATCH;
+            }
+            WorstElement worst = new WorstElement(Flat.unravel(r, outputShape), Flat.unravel(c, inputShape), a, n);
+            return new Row(verdict, maxAbs, maxRel, maxScore, worst, withinError, largestError);
+        }
+    }
+
+    /**
+     * What a row compared: block d output / d input, the way it was compared, and the order.
+     */
+    public record Compared(String output, String input, CheckKind kind, int order) {}
+
+    /**
+     * The figures of one compared block, before they are labelled with what was compared.
+     *
+     * @param withinError  entries beyond the tolerance but within the numerical side's own error
+     * @param largestError the largest such error bound
+     */
+    public record Row(Verdict verdict, double maxAbs, double maxRel, double maxScore, WorstElement worst, int withinError,
+               double largestError) {
+
+        public Row withVerdict(Verdict v) {
+            return new Row(v, maxAbs, maxRel, maxScore, worst, withinError, largestError);
+        }
+
+        /** What a reader should know about entries that passed on the numerical side's error, or null. */
+        public String errorNote() {
+            return withinError == 0 ? null : withinError + (withinError == 1 ? " entry differs" : " entries differ")
+                    + " by more than the tolerance but less than the finite differences' own error (up to "
+                    + String.format(java.util.Locale.ROOT, "%.1e", largestError) + "), so "
+                    + (withinError == 1 ? "it is" : "they are") + " not counted as a mismatch";
+        }
+
+        public GradientResult toResult(Compared compared, long evaluations, double seconds, String note,
+                                Sampling sampling) {
+            return new GradientResult(compared.output(), compared.input(), compared.kind(), compared.order(),
+                    verdict, maxAbs, maxRel, maxScore, worst, evaluations, seconds, note, sampling);
+        }
+    }
+}

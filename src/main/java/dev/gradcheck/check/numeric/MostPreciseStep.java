@@ -1,0 +1,82 @@
+package dev.gradcheck.check.numeric;
+
+import dev.gradcheck.result.Stencil;
+
+/**
+ * Judges smooth entries at the step where their finite difference is most precise: every entry whose score under
+ * the tolerance alone is above {@value #AGAIN_ABOVE}. At the check's step h an
+ * entry's error bound is the larger of the rounding model and what the half step measured; both can be wrong
+ * together in one direction only: the model knows the output's magnitude, not what the forward summed to reach
+ * it (a matmul's inner sum of 4096 terms, a std over 10⁶ elements round several times more than ε·|y|), and a
+ * single half-step difference can come out small by chance. Rounding falls as 1/h and truncation grows as
+ * h^p, so the same line is probed at {@link #RUNGS} times h (6 forward evaluations each,
+ * {@link KinkDetector}), and each entry takes the value and bound of the step whose bound is the smallest: a
+ * bound that hides a difference at h (ND4J's sigm_cross_entropy_loss over an output of 21, whose rounding at
+ * h = 1e-6 is 1.9e-8) resolves it at 100·h, and a linear or gently curved forward whose rounding at h exceeds the
+ * model is judged where it is 100 times smaller. The choice is by bound, never by the difference itself, so a
+ * wrong entry cannot pick the step that happens to agree. A row at a kink at a larger step keeps the smaller one.
+ */
+public final class MostPreciseStep {
+
+    /**
+     * An entry whose score under the tolerance alone is above this is judged again at its most precise step,
+     * within its bound or not: where the noise at h reaches the tolerance, the entries just under it would
+     * otherwise pass with scores near 1, and the margin of a correct backward would be chance.
+     */
+    public static final double AGAIN_ABOVE = 0.5;
+
+    /** The larger steps tried, in multiples of h. */
+    private static final double[] RUNGS = {10, 100};
+
+    private MostPreciseStep() {}
+
+    /**
+     * An entry's numerical value and a bound on its error, taken with this step.
+     *
+     * @param rounding the rounding model's share of {@code bound}, which scales as 1/step
+     */
+    public record Estimate(double value, double bound, double rounding, double step) {
+
+        /** The estimate a probe at {@code step} gives for its row r, or null where r sits at a kink there. */
+        public static Estimate of(KinkDetector.Probe p, int r, double roundingAtStep, double step) {
+            if (p.kinks()[r] || Double.isNaN(p.values()[r])) {
+                return null;
+            }
+            return new Estimate(p.values()[r], Math.max(roundingAtStep, p.errors()[r]), roundingAtStep, step);
+        }
+    }
+
+    /** Whether the stencil's value and half-step error at a step can be read from a probe there. */
+    static boolean applies(Stencil stencil) {
+        return stencil != Stencil.RICHARDSON;
+    }
+
+    /**
+     * The rows of a line being judged: the output entries, flat, and the backward's value at each.
+     */
+    public record Rows(int[] flat, double[] analytic) {}
+
+    /**
+     * Each row's estimate at the step whose bound is smallest, h included.
+     *
+     * @param atH         each row's estimate at h (null for a row at a kink there, which stays null)
+     * @param outputScale the largest |y|, for the probes' rounding floor
+     */
+    public static Estimate[] choose(KinkDetector.Line line, double h, Rows rows, Estimate[] atH, double outputScale,
+                             Stencil stencil) {
+        Estimate[] best = atH.clone();
+        if (!applies(stencil) || java.util.Arrays.stream(best).allMatch(java.util.Objects::isNull)) {
+            return best;
+        }
+        for (double k : RUNGS) {
+            KinkDetector.Probe p = KinkDetector.probe(line, k * h, rows.flat(), rows.analytic(), outputScale, stencil);
+            for (int r = 0; r < best.length; r++) {
+                Estimate e = best[r] == null ? null : Estimate.of(p, r, atH[r].rounding() / k, k * h);
+                if (e != null && e.bound() < best[r].bound()) {
+                    best[r] = e;
+                }
+            }
+        }
+        return best;
+    }
+}

@@ -1,0 +1,225 @@
+package dev.gradcheck.check.numeric;
+
+import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.result.Stencil;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * Differentiates the reference function numerically along one input element or along a direction across inputs,
+ * with the spec's stencil and {@link Step}. Inputs are perturbed in place and restored exactly. Every evaluation's
+ * outputs must keep the shape and dtype they had at x: if one does not, the outputs are not a function the checker
+ * can differentiate, and {@link UnstableOutputException} says where.
+ */
+public final class NumericalDerivative {
+
+    /** How a derivative is taken: the stencil, and the step its points are spaced by. */
+    public record Scheme(Stencil stencil, Step step) {}
+
+    private final Differentiable f;
+    private final Map<String, INDArray> inputs;
+    private final List<String> outputs;
+    private final Stencil stencil;
+    private final Step step;
+    private final Counter evaluations;
+    private final Map<String, INDArray> atX;
+    private final Map<String, long[]> shapes = new HashMap<>();
+    private final Map<String, DataType> dtypes = new HashMap<>();
+
+    /**
+     * @param atX         the function's outputs at the unperturbed inputs, whose shapes and dtypes must hold
+     * @param evaluations counts every forward evaluation
+     */
+    public NumericalDerivative(Differentiable f, Map<String, INDArray> inputs, Map<String, INDArray> atX,
+                        List<String> outputs, Scheme scheme, Counter evaluations) {
+        this.f = f;
+        this.inputs = inputs;
+        this.outputs = new java.util.ArrayList<>(outputs);
+        this.stencil = scheme.stencil();
+        this.step = scheme.step();
+        this.evaluations = evaluations;
+        this.atX = atX;
+        for (String out : outputs) {
+            shapes.put(out, atX.get(out).shape());
+            dtypes.put(out, atX.get(out).dataType());
+        }
+    }
+
+    public Stencil stencil() {
+        return stencil;
+    }
+
+    /** The function differentiated. */
+    public Differentiable function() {
+        return f;
+    }
+
+    /** The forward evaluations counted so far (by this derivative and every one sharing its counter). */
+    public long evaluations() {
+        return evaluations.value();
+    }
+
+    /** The step element i of {@code input} is moved by. */
+    public double stepAt(String input, int i) {
+        return step.at(inputs.get(input).getDouble(i));
+    }
+
+    /** The step t taken along these directions. */
+    public double stepAlong(Map<String, INDArray> directions) {
+        return step.along(inputs, directions);
+    }
+
+    /**
+     * The same derivative, whose step along a direction moves each element by at most its own step
+     * ({@link Step#eachElementAlong}): fast mode's.
+     */
+    public NumericalDerivative eachElementAlong() {
+        return new NumericalDerivative(f, inputs, atX, outputs, new Scheme(stencil, step.eachElementAlong()),
+                evaluations);
+    }
+
+    /** The arrays this derivative perturbs in place (and restores). */
+    public Map<String, INDArray> inputs() {
+        return inputs;
+    }
+
+    /**
+     * The same derivative of another function (a copy, for another thread) over other input arrays, counting into
+     * the same counter.
+     */
+    public NumericalDerivative on(Differentiable other, Map<String, INDArray> otherInputs) {
+        // the outputs at x are shared read-only: a stencil with a point at 0 reads them instead of evaluating
+        NumericalDerivative d = new NumericalDerivative(other, otherInputs, atX, List.of(), new Scheme(stencil, step),
+                evaluations);
+        return d.expecting(outputs, shapes, dtypes);
+    }
+
+    private NumericalDerivative expecting(List<String> outs, Map<String, long[]> outShapes,
+                                          Map<String, DataType> outDtypes) {
+        this.outputs.addAll(outs);
+        shapes.putAll(outShapes);
+        dtypes.putAll(outDtypes);
+        return this;
+    }
+
+    /** d outputs / d input[i], flat per output. */
+    public Map<String, double[]> alongElement(String input, int i) {
+        double h = stepAt(input, i);
+        double[] offsets = FiniteDifferences.offsets(stencil);
+        double[][][] values = new double[outputs.size()][offsets.length][];
+        for (int k = 0; k < offsets.length; k++) {
+            Map<String, INDArray> y = atElement(input, i, offsets[k] * h);
+            for (int o = 0; o < outputs.size(); o++) {
+                values[o][k] = Flat.values(y.get(outputs.get(o)));
+            }
+        }
+        return combine(values, h);
+    }
+
+    /**
+     * d/dt outputs(x + t·u), flat per output, with the step {@link #stepAlong}; inputs without a direction stay put.
+     */
+    public Map<String, double[]> along(Map<String, INDArray> directions) {
+        return along(directions, stepAlong(directions));
+    }
+
+    /** d/dt outputs(x + t·u), flat per output, with the step t = h as given (u already scaled to the steps wanted). */
+    public Map<String, double[]> along(Map<String, INDArray> directions, double h) {
+        double[] offsets = FiniteDifferences.offsets(stencil);
+        double[][][] values = new double[outputs.size()][offsets.length][];
+        for (int k = 0; k < offsets.length; k++) {
+            Map<String, INDArray> y = atDirection(directions, offsets[k] * h);
+            for (int o = 0; o < outputs.size(); o++) {
+                values[o][k] = Flat.values(y.get(outputs.get(o)));
+            }
+        }
+        return combine(values, h);
+    }
+
+    /**
+     * The outputs at x + t·u (u per input; inputs without a direction stay put); at t = 0 those at x, unevaluated.
+     * They are read at once by every caller: the function may hand out its own arrays
+     * ({@link Differentiable#forwardTransient}).
+     */
+    public Map<String, INDArray> atDirection(Map<String, INDArray> directions, double t) {
+        if (t == 0) {
+            return atX;
+        }
+        Map<String, Runnable> restore = new HashMap<>();
+        try {
+            directions.forEach((name, u) -> restore.put(name, moveTo(inputs.get(name), u, t)));
+            return evaluate(() -> "along a direction, t = " + t);
+        } finally {
+            restore.values().forEach(Runnable::run);
+        }
+    }
+
+    /**
+     * Sets {@code x} to x0 + t·u, where x0 is its value now, and says how to set it back to x0 exactly. In float64
+     * it is computed in Java, u·t then + x0 (the two roundings of {@code x0.add(u.mul(t))}, Java's arithmetic being
+     * IEEE's without fused multiply-adds), and written in one block: each ND4J call (a mul, an add, a copy of x0)
+     * costs more in making its op and arrays than the arithmetic on a few hundred values.
+     */
+    private static Runnable moveTo(INDArray x, INDArray u, double t) {
+        double[] x0 = Flat.values(x);
+        if (u.dataType() == DataType.DOUBLE) {
+            double[] uu = Flat.values(u);
+            double[] moved = new double[x0.length];
+            for (int i = 0; i < moved.length; i++) {
+                moved[i] = uu[i] * t + x0[i];
+            }
+            if (Flat.write(x, moved)) {
+                return () -> Flat.write(x, x0);
+            }
+        }
+        INDArray origin = x.dup();
+        x.assign(origin.add(u.mul(t)));
+        return () -> x.assign(origin);
+    }
+
+    /** The outputs with input[i] moved by t; at t = 0 those at x, unevaluated. */
+    public Map<String, INDArray> atElement(String input, int i, double t) {
+        if (t == 0) {
+            return atX;
+        }
+        INDArray x = inputs.get(input);
+        double xi = x.getDouble(i);
+        x.putScalar(i, xi + t);
+        try {
+            return evaluate(() -> input + Arrays.toString(Flat.unravel(i, x.shape())) + " moved by " + t);
+        } finally {
+            x.putScalar(i, xi);
+        }
+    }
+
+    /** The outputs at the inputs as they are now, the function's own arrays: read them before its next call. */
+    private Map<String, INDArray> evaluate(java.util.function.Supplier<String> where) {
+        Map<String, INDArray> y = f.forwardTransient(inputs);
+        evaluations.add(1);
+        for (String out : outputs) {
+            INDArray v = y.get(out);
+            if (v == null || !Arrays.equals(v.shape(), shapes.get(out)) || v.dataType() != dtypes.get(out)) {
+                throw new UnstableOutputException(out, "output " + out + " is " + describe(shapes.get(out),
+                        dtypes.get(out)) + " at the spec's inputs but " + (v == null ? "missing"
+                        : describe(v.shape(), v.dataType())) + " with " + where.get());
+            }
+        }
+        return y;
+    }
+
+    private Map<String, double[]> combine(double[][][] values, double h) {
+        Map<String, double[]> d = new HashMap<>();
+        for (int o = 0; o < outputs.size(); o++) {
+            d.put(outputs.get(o), FiniteDifferences.derivative(stencil, h, values[o]));
+        }
+        return d;
+    }
+
+    private static String describe(long[] shape, DataType dtype) {
+        return dtype.toString().toLowerCase(java.util.Locale.ROOT) + " " + Arrays.toString(shape);
+    }
+}

@@ -1,0 +1,160 @@
+package dev.gradcheck.check.numeric;
+
+import dev.gradcheck.result.Stencil;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What the numerical side can resolve: a bound on |numerical − true derivative| for each entry of a block, by its
+ * position in the block. {@link JacobianComparison} counts an entry as a mismatch only when it is off by more than
+ * the tolerance <em>and</em> by more than this bound: a difference the finite differences cannot see is no
+ * evidence against the backward.
+ *
+ * <p>Two sources, both documented with their numbers in docs/checking.md:
+ * <ul>
+ *   <li><b>rounding</b>, for every entry: the forward's outputs carry rounding of about ε·|y|, which the stencil
+ *       divides by the step: {@link #rounding} = {@value #ROUNDING_MARGIN}·gain·ε·|y_j|/h_i (gain 1 for central
+ *       differences). Measured on conv3d on [0, 10], std over normal(0, 100) and reduce_sum of values near 5000,
+ *       the real error was 0.15 to 2.5 times ε·|y|/h: the margin covers that;</li>
+ *   <li><b>truncation</b> (and rounding the first bound misses, such as cancellation inside the forward), for the
+ *       entries that disagree: the same stencil at the half step, from the evaluations the kink probe makes anyway,
+ *       gives D(h) − D(h/2) ≈ (1 − 2^−p)·(error of D(h)) for a stencil of order p; {@link #fromHalfStep} turns
+ *       that into a bound with a margin of {@value #HALF_STEP_MARGIN}.</li>
+ * </ul>
+ * A compressed Jacobian (whose entries come out of group differences divided by a weight) supplies its own
+ * bound per entry through this interface.
+ */
+public interface NumericalError {
+
+    /** The machine epsilon of float64, in which every numerical reference is evaluated. */
+    double EPSILON = Math.ulp(1.0);
+
+    /** The rounding bound is this many times the plain ε·|y|/h. */
+    double ROUNDING_MARGIN = 4;
+
+    /** The half-step estimate of the truncation error is widened by this much. */
+    double HALF_STEP_MARGIN = 1.25;
+
+    /**
+     * A projection vᵀρ of roundings ρ onto fast mode's random v stays within this many times ‖v∘ρ‖₂ except with
+     * probability 2·e^(−18) = 3e-8: v's signs are independent of ρ (the rounding of outputs at x ± t·u, which v
+     * does not enter), and Hoeffding's inequality over them bounds the sum of ±|vⱼ·ρⱼ| by x·‖v∘ρ‖₂ but for
+     * 2·e^(−x²/2). The L1 worst case Σ|vⱼ·ρⱼ| is about 0.8·√n times ‖v∘ρ‖₂ over n outputs.
+     */
+    double SIGNS_MARGIN = 6;
+
+    /** No bound at all: the tolerance alone decides (a reference with no model of its own error). */
+    NumericalError NONE = (row, col) -> 0;
+
+    /** The bound for the entry at these positions of the block. */
+    double at(int row, int col);
+
+    /**
+     * The entry's numerical value as judged: the one given, unless it was taken again at a more precise step
+     * ({@link MostPreciseStep}).
+     */
+    default double value(int row, int col, double numerical) {
+        return numerical;
+    }
+
+    /** The one per-entry rule: the entry's score under the tolerance and this bound ({@link JacobianComparison}). */
+    default double score(dev.gradcheck.spec.Tolerance rule, int row, int col, double analytic, double numerical) {
+        return JacobianComparison.score(rule, analytic, value(row, col, numerical), at(row, col));
+    }
+
+    /** The rounding bound of one derivative of an output of magnitude |y| taken with step h. */
+    public static double rounding(Stencil stencil, double outputMagnitude, double step) {
+        return ROUNDING_MARGIN * FiniteDifferences.gain(stencil) * EPSILON * Math.abs(outputMagnitude) / step;
+    }
+
+    /**
+     * The magnitude whose rounding a projection vᵀy carries ({@link #SIGNS_MARGIN}): the rounding of each yⱼ is
+     * at most about ε·|yⱼ|, so |vᵀρ| ≤ {@value #SIGNS_MARGIN}·ε·‖v∘y‖₂ with probability 1 − 3e-8.
+     */
+    static double projected(double[] v, double[] y) {
+        double sum = 0;
+        for (int j = 0; j < v.length; j++) {
+            sum += v[j] * y[j] * v[j] * y[j];
+        }
+        return SIGNS_MARGIN * Math.sqrt(sum);
+    }
+
+    /**
+     * The error of the stencil's value at step h, from its value at h/2: for a stencil of order p,
+     * D(h) − true ≈ (D(h) − D(h/2))·2^p/(2^p − 1); widened by {@value #HALF_STEP_MARGIN}.
+     */
+    static double fromHalfStep(Stencil stencil, double atStep, double atHalfStep) {
+        double twoP = Math.pow(2, FiniteDifferences.order(stencil));
+        return HALF_STEP_MARGIN * twoP / (twoP - 1) * Math.abs(atStep - atHalfStep);
+    }
+
+    /**
+     * The rounding bound of every entry of a block, from the magnitudes of its rows' outputs and its columns'
+     * steps, and a measured bound where one has been taken ({@link Block#measured}).
+     */
+    static Block block(Stencil stencil, double[] rowMagnitudes, double[] colSteps) {
+        return new Block(stencil, rowMagnitudes, colSteps);
+    }
+
+    /** The bounds of one block: rounding everywhere, the larger of that and a measured bound where there is one. */
+    final class Block implements NumericalError {
+        private final Stencil stencil;
+        private final double[] rowMagnitudes;
+        private final double[] colSteps;
+        private final Map<Long, Double> measured = new HashMap<>();
+        private final Map<Long, MostPreciseStep.Estimate> resolved = new HashMap<>();
+
+        private Block(Stencil stencil, double[] rowMagnitudes, double[] colSteps) {
+            this.stencil = stencil;
+            this.rowMagnitudes = rowMagnitudes;
+            this.colSteps = colSteps;
+        }
+
+        @Override
+        public double at(int row, int col) {
+            if (resolved.isEmpty() && measured.isEmpty()) {
+                return rounding(row, col); // the common case, without a lookup
+            }
+            MostPreciseStep.Estimate e = resolved.get(key(row, col));
+            if (e != null) {
+                return e.bound();
+            }
+            double rounding = rounding(row, col);
+            Double m = measured.get(key(row, col));
+            return m == null ? rounding : Math.max(rounding, m);
+        }
+
+        @Override
+        public double value(int row, int col, double numerical) {
+            MostPreciseStep.Estimate e = resolved.get(key(row, col));
+            return e == null ? numerical : e.value();
+        }
+
+        /** The rounding model's bound for the entry, at the block's own step. */
+        public double rounding(int row, int col) {
+            return NumericalError.rounding(stencil, rowMagnitudes[row], colSteps[col]);
+        }
+
+        /** The same bounds, measured and resolved ones included, to measure more on without changing these. */
+        public Block copy() {
+            Block c = new Block(stencil, rowMagnitudes, colSteps);
+            c.measured.putAll(measured);
+            c.resolved.putAll(resolved);
+            return c;
+        }
+
+        /** Records an entry taken again at a more precise step: its value and bound there replace these. */
+        public void resolved(int row, int col, MostPreciseStep.Estimate estimate) {
+            resolved.put(key(row, col), estimate);
+        }
+
+        /** Records a measured bound for one entry (from a second step). */
+        public void measured(int row, int col, double bound) {
+            measured.merge(key(row, col), bound, Math::max);
+        }
+
+        private static long key(int row, int col) {
+            return ((long) row << 32) | (col & 0xFFFFFFFFL);
+        }
+    }
+}

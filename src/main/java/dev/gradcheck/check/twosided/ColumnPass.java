@@ -1,0 +1,122 @@
+package dev.gradcheck.check.twosided;
+
+import dev.gradcheck.check.colouring.CompressedJacobians;
+import dev.gradcheck.check.colouring.WindowPattern;
+import dev.gradcheck.check.numeric.Flat;
+import dev.gradcheck.check.numeric.JacobianComparison;
+import dev.gradcheck.check.numeric.MostPreciseStep;
+import dev.gradcheck.spec.Tolerance;
+
+/** One input's directional differences attributed to their columns inside the pattern, each entry screened. */
+final class ColumnPass {
+    private final TwoSidedCompression c;
+    private final TwoSidedCompression.Entries e;
+    private final Tolerance rule;
+    /** The rule's score of a value 1 against 0: a value v against 0 scores |v| times this. */
+    private final double zeroRate;
+
+    private int inputIndex() {
+        return e.index();
+    }
+
+    ColumnPass(TwoSidedCompression c, TwoSidedCompression.Entries e) {
+        this.c = c;
+        this.e = e;
+        this.rule = e.screenRule()[0];
+        this.zeroRate = rule.score(1, 0);
+    }
+
+    void run() {
+        String in = e.input().name();
+        int[][] groups = LocatedLines.isolate(c.pattern().columnGroups(e.input()), c.located().columns(in));
+        int bits = c.sides().numerical().weightBits(in);
+        double[][] weights = new double[groups.length][];
+        for (int g = 0; g < groups.length; g++) {
+            weights[g] = groups[g].length == 1 ? new double[] {1}
+                    : CompressedJacobians.weights(c.settings().seed(), "two-sided:columns:" + in + ":" + g,
+                            groups[g].length, bits);
+        }
+        c.columnGroups(in, new GroupBatches.Groups(c.sides().numerical(), in, groups, weights));
+        GroupBatches.run(c.columnGroups(in), c.batch(), c.screen(), c.threads(), (g, values) -> attribute(g,
+                groups[g], c.sides().numerical().applied(in, groups[g], weights[g]), values.get(c.output())));
+    }
+
+    /** A group of columns with the weights its difference applied and its two lightest members. */
+    private record ColumnGroup(int index, int[] members, double[] applied, int[] light) {}
+
+    private void attribute(int g, int[] members, double[] applied, double[] n) {
+        boolean[] owned = new boolean[n.length];
+        ColumnGroup group = new ColumnGroup(g, members, applied, TwoSidedCompression.lightestTwo(applied));
+        int[] boxes = c.pattern().rowBoxes(e.input());
+        for (int k = 0; k < members.length; k++) {
+            int member = k;
+            int col = members[k];
+            long[] colAt = Flat.unravel(col, e.input().shape());
+            WindowPattern.forEach(c.pattern().column(e.input(), col), c.pattern().outShape(), p -> take(p,
+                    e.rowStart()[p] + WindowPattern.rankInRow(p, boxes, colAt), group, member, n[p], owned));
+            for (int p : e.extras().ofColumn(col)) {
+                take(p, e.extraAt(p, col), group, member, n[p], owned);
+            }
+        }
+        int lightest = group.light()[0];
+        for (int p = 0; p < n.length; p++) {
+            if (!owned[p] && n[p] != 0 && !(JacobianComparison.score(rule, 0, n[p] / applied[lightest],
+                    e.errors().at(p, members[lightest])) <= CompressedJacobians.SCREEN)) {
+                c.screen().flag("the finite differences see a dependency outside the guessed pattern: d" + c.output()
+                        + "[" + p + "]/d" + e.input().name() + " along columns from " + members[0],
+                        new TwoSidedScreen.Suspect(false, e.index(), g, p));
+            }
+        }
+    }
+
+    /** Row p's value in the group's difference, as the member's entry stored at {@code at}: kept and screened. */
+    private void take(int p, int at, ColumnGroup group, int member, double difference, boolean[] owned) {
+        double value = difference / group.applied()[member];
+        e.values().numerical(at, value);
+        owned[p] = true;
+        screen(p, at, group, member, value);
+    }
+
+    /**
+     * Entry (p, col) by the one rule against the other side's value, and what each evaluation holds beyond it
+     * as the strictest other member's value, which should be zero.
+     */
+    private void screen(int p, int at, ColumnGroup group, int member, double n) {
+        int col = group.members()[member];
+        double[] applied = group.applied();
+        double a = e.values().analytic(at);
+        int otherRow = c.rowGroups().strictestOther()[p];
+        int otherCol = member == group.light()[0] ? group.light()[1] : group.light()[0];
+        boolean restsPass = true;
+        if (otherRow >= 0) {
+            double rest = c.rowGroups().weightOf()[p] * (a - n) / c.rowGroups().weightOf()[otherRow];
+            restsPass = restPasses(rest, () -> JacobianComparison.score(rule, rest, 0,
+                    e.errors().at(otherRow, col)));
+        }
+        if (restsPass && otherCol >= 0) {
+            double rest = applied[member] * (n - a) / applied[otherCol];
+            int other = group.members()[otherCol];
+            restsPass = restPasses(rest, () -> JacobianComparison.score(rule, 0, rest, e.errors().at(p, other)));
+        }
+        double byTolerance = rule.score(a, n);
+        if (restsPass && byTolerance <= MostPreciseStep.AGAIN_ABOVE) {
+            return;
+        }
+        TwoSidedScreen.Flagged f = new TwoSidedScreen.Flagged(inputIndex(), group.index(), p, col, at, applied[member],
+                otherCol < 0 ? -1 : group.members()[otherCol], otherCol < 0 ? 1 : applied[otherCol]);
+        if (restsPass) {
+            c.screen().near(f); // near or beyond the tolerance: judged at its most precise step, as densely
+        } else {
+            c.screen().entry(f, "d" + c.output() + "[" + p + "]/d" + e.input().name() + "[" + col + "]: analytic " + a
+                    + ", numerical " + n);
+        }
+    }
+    /**
+     * A rest against zero at a quarter of the rule: the rule alone first (linear in the value against zero, so
+     * one multiplication), the entry's error bound only where the rule alone does not pass it.
+     */
+    private boolean restPasses(double rest, java.util.function.DoubleSupplier withBound) {
+        return Math.abs(rest) * zeroRate <= CompressedJacobians.SCREEN
+                || withBound.getAsDouble() <= CompressedJacobians.SCREEN;
+    }
+}

@@ -1,0 +1,347 @@
+package dev.gradcheck.check.twosided;
+
+import dev.gradcheck.check.colouring.CompressedJacobians;
+import dev.gradcheck.check.colouring.WindowPattern;
+import dev.gradcheck.check.numeric.FiniteDifferences;
+import dev.gradcheck.check.numeric.Flat;
+import dev.gradcheck.check.numeric.JacobianComparison;
+import dev.gradcheck.check.numeric.NumericalError;
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Mismatches;
+import dev.gradcheck.result.Sampling;
+import dev.gradcheck.result.Verdict;
+import dev.gradcheck.spec.Tolerance;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiPredicate;
+import java.util.function.IntConsumer;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Where dense blocks do not fit, what a two-sided check's screen sent back that single entries cannot settle (a value
+ * outside the guessed pattern, an evaluation holding more than its pattern explains) is looked for rather than
+ * refused. An entry it could not settle has its own row and column located; an evaluation holding a value it does not
+ * explain is split in halves, and each half that still holds a value at the position evaluated again, down to the
+ * single rows or columns that hold it: a group of k lines with one culprit costs 2·log₂k evaluations. Those lines are computed alone, and so, until none is left, is every line that an entry outside the
+ * pattern in a located line reaches. The check then runs again with the located lines as groups of their own and
+ * their entries outside the pattern judged like the pattern's ({@link LocatedLines}): every entry judged, its values
+ * exact where a located line holds it, so a wrong entry is named and counted as densely. Where the search runs out
+ * of its budget first (a backward wrong everywhere), the entries of the located lines are judged alone, as the dense
+ * judge takes them; one that fails fails the target, reported as at least that many mismatches among the lines
+ * located. Why this cannot fail a right backward, nor pass a wrong one: docs/checking.md ("Values outside the
+ * pattern").
+ */
+final class Culprits {
+
+    /** Runs of the check with more lines located, before the search gives up on explaining every evaluation. */
+    static final int MAX_ROUNDS = 3;
+
+    /** Lines located at most, rows and columns together. */
+    static final int MAX_LINES = 512;
+
+    /** Forward evaluations (a backward pass counting {@link CompressedJacobians#BACKWARD_COST}) the search may spend. */
+    static final double MIN_BUDGET = 4096;
+
+    private final LocatedLines located = new LocatedLines();
+    /** The located rows' backward values per input, where nonzero. */
+    private final Map<Integer, Map<String, Nonzeros>> rowLines = new HashMap<>();
+    /** The located columns' differences, per input, where nonzero. */
+    private final Map<String, Map<Integer, Nonzeros>> columnLines = new HashMap<>();
+    private final Deque<Integer> pendingRows = new ArrayDeque<>();
+    /** Per input, each column's weight in its group of the run being searched. */
+    private final Map<String, double[]> columnWeights = new HashMap<>();
+    private final Deque<int[]> pendingColumns = new ArrayDeque<>();
+    private final double budget;
+    private final int points;
+    private double spent;
+    private final long started = System.nanoTime();
+    private boolean exhausted;
+
+    /** A line's nonzero values, by position, ascending. */
+    private record Nonzeros(int[] at, double[] values) {
+
+        static Nonzeros of(double[] v) {
+            int[] at = java.util.stream.IntStream.range(0, v.length).filter(k -> v[k] != 0).toArray();
+            return new Nonzeros(at, Arrays.stream(at).mapToDouble(k -> v[k]).toArray());
+        }
+
+        double get(int position) {
+            int k = Arrays.binarySearch(at, position);
+            return k < 0 ? 0 : values[k];
+        }
+    }
+
+    private Culprits(TwoSidedCompression first) {
+        this.points = FiniteDifferences.offsets(first.settings().stencil()).length;
+        this.budget = Math.max(MIN_BUDGET, 2 * TwoSidedCompression.cost(first.pattern(), points));
+    }
+
+    /** The check's verdict once the lines behind what its screen sent back are located, or what stopped it. */
+    static TwoSidedCompression.Attempt settle(TwoSidedCompression first) {
+        Culprits search = new Culprits(first);
+        TwoSidedCompression c = first;
+        for (int round = 0; round < MAX_ROUNDS && search.locate(c); round++) {
+            TwoSidedCompression before = c;
+            c = c.again(search.located);
+            before.release(); // a run's entries are as large as the check's: one held at a time
+            List<GradientResult> rows = c.run();
+            if (rows != null || c.screen().clean()) {
+                return c.attempt(rows);
+            }
+        }
+        return c.attempt(search.failuresFound(c));
+    }
+
+    /**
+     * Whether this located new lines behind what c's screen sent back, within the budget: each entry it could not
+     * settle by its own row and column (the lines that hold it), then each suspect evaluation by halving.
+     */
+    private boolean locate(TwoSidedCompression c) {
+        int before = located.count();
+        columnWeights.clear();
+        for (TwoSidedScreen.Flagged f : c.screen().entries()) {
+            if (spent >= budget || located.count() >= MAX_LINES) {
+                exhausted = true;
+                return false;
+            }
+            if (located.addRow(f.row())) {
+                pendingRows.add(f.row());
+            }
+            if (located.addColumn(c.input(f.input()).name(), f.col())) {
+                pendingColumns.add(new int[] {f.input(), f.col()});
+            }
+            close(c);
+        }
+        for (TwoSidedScreen.Suspect x : c.screen().suspects()) {
+            if (spent >= budget || located.count() >= MAX_LINES) {
+                exhausted = true;
+                break;
+            }
+            if (x.rowSide()) {
+                searchRows(c, x, without(c.rowGroups().groups()[x.group()], located.rows()));
+            } else {
+                String in = c.input(x.input()).name();
+                searchColumns(c, x, without(c.columnGroups(in).lines()[x.group()], located.columns(in)));
+            }
+            close(c);
+        }
+        exhausted |= !(pendingRows.isEmpty() && pendingColumns.isEmpty());
+        return !exhausted && located.count() > before;
+    }
+
+    private static int[] without(int[] lines, Set<Integer> located) {
+        return Arrays.stream(lines).filter(l -> !located.contains(l)).sorted().toArray();
+    }
+
+    /** The rows among these whose backward holds a value at the suspect's column, halving. */
+    private void searchRows(TwoSidedCompression c, TwoSidedScreen.Suspect x, int[] rows) {
+        String in = c.input(x.input()).name();
+        halve(rows, new Halving(CompressedJacobians.BACKWARD_COST, lines -> c.sides().analytic().evaluate(c.output(),
+                lines, Arrays.stream(lines).mapToDouble(p -> c.rowGroups().weightOf()[p]).toArray()).get(in)[x.position()],
+                (first, v) -> nonzero(c, x.input(), first, x.position(), v), p -> {
+                    if (located.addRow(p)) {
+                        pendingRows.add(p);
+                    }
+                }));
+    }
+
+    /** The columns among these whose difference holds a value at the suspect's row, halving. */
+    private void searchColumns(TwoSidedCompression c, TwoSidedScreen.Suspect x, int[] columns) {
+        String in = c.input(x.input()).name();
+        double[] weightOf = columnWeights.computeIfAbsent(in, k -> columnWeights(c.columnGroups(k)));
+        halve(columns, new Halving(points, lines -> c.sides().numerical().evaluate(in, lines,
+                Arrays.stream(lines).mapToDouble(l -> weightOf[l]).toArray()).get(c.output())[x.position()],
+                (first, v) -> nonzero(c, x.input(), x.position(), first, v), l -> {
+                    if (located.addColumn(in, l)) {
+                        pendingColumns.add(new int[] {x.input(), l});
+                    }
+                }));
+    }
+
+    /**
+     * One side's halving of a suspect's group: what an evaluation over some of its lines costs and holds at the
+     * suspect's position, whether that value is one (given the subset's first line, whose bound it is judged by),
+     * and what becomes of a single line that holds it.
+     */
+    private record Halving(double cost, ToDoubleFunction<int[]> valueAt, BiPredicate<Integer, Double> holds,
+                           IntConsumer found) {}
+
+    /** The lines among these whose evaluation holds a value at the position, each half evaluated again. */
+    private void halve(int[] lines, Halving h) {
+        if (lines.length == 0 || spent >= budget) {
+            return;
+        }
+        spent += h.cost();
+        if (!h.holds().test(lines[0], h.valueAt().applyAsDouble(lines))) {
+            return;
+        }
+        if (lines.length == 1) {
+            h.found().accept(lines[0]);
+            return;
+        }
+        halve(Arrays.copyOfRange(lines, 0, lines.length / 2), h);
+        halve(Arrays.copyOfRange(lines, lines.length / 2, lines.length), h);
+    }
+
+    /** Each column's weight in its group's difference. */
+    private static double[] columnWeights(GroupBatches.Groups groups) {
+        int n = Arrays.stream(groups.lines()).mapToInt(g -> g.length).sum();
+        double[] weightOf = new double[n];
+        for (int g = 0; g < groups.lines().length; g++) {
+            for (int k = 0; k < groups.lines()[g].length; k++) {
+                weightOf[groups.lines()[g][k]] = groups.weights()[g][k];
+            }
+        }
+        return weightOf;
+    }
+
+    /** A value the screen would not pass as zero at entry (row, col) of input {@code index}. */
+    private static boolean nonzero(TwoSidedCompression c, int index, int row, int col, double value) {
+        return !(JacobianComparison.score(c.screenRule(index), value, 0, c.errors(index).at(row, col))
+                <= CompressedJacobians.SCREEN);
+    }
+
+    /**
+     * Every located line computed alone, and every line that an entry of it outside the pattern reaches located in
+     * turn, so that an extra's row and column are both located.
+     */
+    private void close(TwoSidedCompression c) {
+        while (!(pendingRows.isEmpty() && pendingColumns.isEmpty()) && located.count() < MAX_LINES) {
+            if (!pendingRows.isEmpty()) {
+                row(c, pendingRows.poll());
+            } else {
+                int[] col = pendingColumns.poll();
+                column(c, col[0], col[1]);
+            }
+        }
+    }
+
+    /** Whether another line may be located; once not, the search is exhausted. */
+    private boolean withinLines() {
+        exhausted |= located.count() >= MAX_LINES;
+        return !exhausted;
+    }
+
+    private void row(TwoSidedCompression c, int p) {
+        spent += CompressedJacobians.BACKWARD_COST;
+        Map<String, double[]> line = c.sides().analytic().evaluate(c.output(), new int[] {p}, new double[] {1});
+        Map<String, Nonzeros> kept = new HashMap<>();
+        for (int i = 0; i < c.inputCount(); i++) {
+            WindowPattern.Input x = c.input(i);
+            double[] v = line.get(x.name());
+            kept.put(x.name(), Nonzeros.of(v));
+            int[][] window = c.pattern().window(p, x);
+            for (int l = 0; l < v.length; l++) {
+                if (v[l] != 0 && nonzero(c, i, p, l, v[l]) && !WindowPattern.contains(window, x.shape(), l)
+                        && withinLines()) {
+                    located.addExtra(x.name(), v.length, p, l);
+                    if (located.addColumn(x.name(), l)) {
+                        pendingColumns.add(new int[] {i, l});
+                    }
+                }
+            }
+        }
+        rowLines.put(p, kept);
+    }
+
+    private void column(TwoSidedCompression c, int index, int l) {
+        WindowPattern.Input x = c.input(index);
+        spent += points;
+        double[] v = c.sides().numerical().evaluate(x.name(), new int[] {l}, new double[] {1}).get(c.output());
+        columnLines.computeIfAbsent(x.name(), k -> new HashMap<>()).put(l, Nonzeros.of(v));
+        int[][] rows = c.pattern().column(x, l);
+        for (int p = 0; p < v.length; p++) {
+            if (v[p] != 0 && nonzero(c, index, p, l, v[p]) && !WindowPattern.contains(rows, c.pattern().outShape(),
+                    p) && withinLines()) {
+                located.addExtra(x.name(), Flat.size(x.shape()), p, l);
+                if (located.addRow(p)) {
+                    pendingRows.add(p);
+                }
+            }
+        }
+    }
+
+    /**
+     * Where the search ran out before every evaluation was explained: the located lines' entries judged alone, as
+     * the dense judge takes them (along the column alone, at the most precise step, kinks left out). Null when none
+     * fails: then nothing here can say the target fails, and it is refused as too large.
+     */
+    private List<GradientResult> failuresFound(TwoSidedCompression c) {
+        List<GradientResult> results = new ArrayList<>();
+        boolean failed = false;
+        for (int i = 0; i < c.inputCount(); i++) {
+            List<Judged> judged = judgeAlone(c, i);
+            Tolerance rule = c.blockRule(i);
+            NumericalError errors = c.errors(i);
+            long failing = judged.stream().filter(j -> errors.score(rule, j.row(), j.col(), j.analytic(),
+                    j.numerical()) > 1).count();
+            failed |= failing > 0;
+            results.add(result(c, i, judged, failing, rule));
+        }
+        return failed ? results : null;
+    }
+
+    /** An entry of the located lines, both its values taken alone. */
+    private record Judged(int row, int col, double analytic, double numerical) {}
+
+    private List<Judged> judgeAlone(TwoSidedCompression c, int index) {
+        String in = c.input(index).name();
+        List<Judged> judged = new ArrayList<>();
+        Map<Integer, Nonzeros> columns = columnLines.getOrDefault(in, Map.of());
+        for (Map.Entry<Integer, Nonzeros> column : new java.util.TreeMap<>(columns).entrySet()) {
+            int col = column.getKey();
+            int[] rows = rowLines.keySet().stream().filter(p -> rowLines.get(p).get(in).get(col) != 0
+                    || column.getValue().get(p) != 0).mapToInt(Integer::intValue).sorted().toArray();
+            if (rows.length == 0) {
+                continue;
+            }
+            double[] analytic = Arrays.stream(rows).mapToDouble(p -> rowLines.get(p).get(in).get(col)).toArray();
+            TwoSidedCompression.Alone alone = c.alone(index, col, rows, analytic);
+            for (int k = 0; k < rows.length; k++) {
+                if (!alone.probe().kinks()[k]) {
+                    alone.keepBound((NumericalError.Block) c.errors(index), k);
+                    judged.add(new Judged(rows[k], col, analytic[k], alone.probe().values()[k]));
+                }
+            }
+        }
+        judged.sort(java.util.Comparator.comparingInt(Judged::row).thenComparingInt(Judged::col));
+        return judged;
+    }
+
+    /** Why the search ended before every evaluation was explained, for the report's note. */
+    private String whyStopped() {
+        return located.count() >= MAX_LINES ? "at its limit of " + MAX_LINES + " lines (" + Math.round(spent)
+                + " evaluations)" : spent >= budget ? "at its budget of " + Math.round(budget) + " evaluations"
+                : "with evaluations still unexplained after " + MAX_ROUNDS + " rounds";
+    }
+
+    private GradientResult result(TwoSidedCompression c, int index, List<Judged> judged, long failing,
+                                  Tolerance rule) {
+        WindowPattern.Input x = c.input(index);
+        NumericalError errors = c.errors(index);
+        String out = c.output();
+        JacobianComparison.Row row = JacobianComparison.compare(sink -> judged.forEach(j -> sink.add(j.row(),
+                j.col(), j.analytic(), errors.value(j.row(), j.col(), j.numerical()), errors.at(j.row(), j.col()))),
+                c.pattern().outShape(), x.shape(), new JacobianComparison.Criteria(rule, c.settings().delta(),
+                        c.target().scale(out)));
+        row = row.withVerdict(failing > 0 ? Verdict.MISMATCH : Verdict.PASS);
+        int columns = located.columns(x.name()).size();
+        Sampling lines = new Sampling(columns, Flat.size(x.shape()), located.rows().size(),
+                c.pattern().rows());
+        String note = (failing > 0 ? "at least " + failing + (failing == 1 ? " entry mismatches" : " entries mismatch")
+                : "no mismatch") + " among the " + judged.size() + " entries of the " + located.rows().size()
+                + " rows and " + columns + " columns located and judged alone; the search for what both sides"
+                + " compressed could not explain stopped " + whyStopped() + ", so the rest of the block was not judged";
+        long evaluations = c.sides().analytic().evaluations(out) + c.sides().numerical().evaluations(x.name());
+        Mismatches found = new Mismatches(failing, judged.size(), 0, null, List.of(), null, null);
+        return row.toResult(new JacobianComparison.Compared(out, x.name(), CheckKind.JACOBIAN, c.target().order()),
+                evaluations, (System.nanoTime() - started) / 1e9, note, lines).withDiagnosis(found, null);
+    }
+}

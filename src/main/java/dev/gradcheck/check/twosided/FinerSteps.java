@@ -1,0 +1,138 @@
+package dev.gradcheck.check.twosided;
+
+import dev.gradcheck.check.jacobian.NumericalJacobian;
+import dev.gradcheck.check.jacobian.ParallelLines;
+import dev.gradcheck.check.numeric.Flat;
+import dev.gradcheck.check.numeric.JacobianComparison;
+import dev.gradcheck.check.numeric.KinkDetector;
+import dev.gradcheck.check.numeric.MostPreciseStep;
+import dev.gradcheck.check.numeric.NumericalDerivative;
+import dev.gradcheck.check.numeric.NumericalError;
+import dev.gradcheck.op.Differentiable;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * Entries of a two-sided check whose evaluations were clean but whose own score lies near the tolerance, judged at
+ * their most precise step as the dense judge does ({@link MostPreciseStep}), a group of columns at a time: along the
+ * group's direction only the owner column moves an entry's row (the pattern says so, and the screen's rests held
+ * it), so the difference along it at steps H, 10·H, 100·H is the owner column's, times its applied weight, at its
+ * own step times its weight. The groups are taken on the run's threads, each result kept in group order on the
+ * calling thread. An entry still beyond the tolerance there goes on to be recomputed alone
+ * ({@link TwoSidedCompression}); one at a kink sends the target to the dense path's probes.
+ */
+final class FinerSteps {
+
+    private final TwoSidedCompression c;
+
+    FinerSteps(TwoSidedCompression c) {
+        this.c = c;
+    }
+
+    void resolve(List<TwoSidedScreen.Flagged> near) {
+        Map<String, List<TwoSidedScreen.Flagged>> byGroup = new LinkedHashMap<>();
+        for (TwoSidedScreen.Flagged f : near) {
+            byGroup.computeIfAbsent(f.input() + ":" + f.group(), k -> new ArrayList<>()).add(f);
+        }
+        List<List<TwoSidedScreen.Flagged>> groups = new ArrayList<>(byGroup.values());
+        List<Outcome> outcomes = c.threads().run(groups.size(), new Groups(c, groups, c.sides().numerical()));
+        for (int g = 0; g < groups.size(); g++) {
+            List<TwoSidedScreen.Flagged> entries = groups.get(g);
+            Outcome o = outcomes.get(g);
+            if (o.kink() >= 0) {
+                TwoSidedScreen.Flagged at = entries.get(o.kink());
+                c.screen().flag("d" + c.output() + "[" + at.row() + "] sits at a kink along the columns of "
+                        + c.inputName(at.input()) + "[" + at.col() + "]'s group");
+                return;
+            }
+            for (int k = 0; k < entries.size(); k++) {
+                keep(entries.get(k), o.estimates()[k]);
+            }
+        }
+    }
+
+    /** A group's entries along its direction: each one's estimate at its chosen step, or the first at a kink. */
+    private record Outcome(int kink, MostPreciseStep.Estimate[] estimates) {}
+
+    /** The groups' entries taken along their directions, one group a task, on a side of each thread's own. */
+    private record Groups(TwoSidedCompression c, List<List<TwoSidedScreen.Flagged>> groups, NumericalJacobian side)
+            implements ParallelLines.Evaluator<Outcome> {
+
+        @Override
+        public Outcome evaluate(int task) {
+            List<TwoSidedScreen.Flagged> entries = groups.get(task);
+            TwoSidedScreen.Flagged first = entries.get(0);
+            String in = c.inputName(first.input());
+            GroupBatches.Groups columns = c.columnGroups(in);
+            int[] members = columns.lines()[first.group()];
+            double[] applied = side.applied(in, members, columns.weights()[first.group()]);
+            NumericalDerivative d = side.derivative(in);
+            double[] direction = new double[Math.toIntExact(Flat.size(d.inputs().get(in).shape()))];
+            double step = 0;
+            for (int k = 0; k < members.length; k++) {
+                direction[members[k]] = applied[k];
+                step = Math.max(step, d.stepAt(in, members[k]));
+            }
+            Map<String, INDArray> u = Map.of(in, Flat.array(direction, d.inputs().get(in).shape()));
+            String out = c.output();
+            KinkDetector.Line line = t -> Flat.values(d.atDirection(u, t).get(out));
+            return judge(entries, line, step, d);
+        }
+
+        private Outcome judge(List<TwoSidedScreen.Flagged> entries, KinkDetector.Line line, double step,
+                              NumericalDerivative d) {
+            int n = entries.size();
+            int[] rows = new int[n];
+            double[] scaled = new double[n]; // the backward's values times the owner's weight: d/dt along the group
+            double[] magnitudes = c.target().magnitudes(c.output());
+            for (int k = 0; k < n; k++) {
+                TwoSidedScreen.Flagged f = entries.get(k);
+                rows[k] = f.row();
+                scaled[k] = c.analyticAt(f.input(), f.at()) * f.colWeight();
+            }
+            double scale = c.target().scale(c.output());
+            KinkDetector.Probe probe = KinkDetector.probe(line, step, rows, scaled, scale, d.stencil());
+            MostPreciseStep.Estimate[] atH = new MostPreciseStep.Estimate[n];
+            for (int k = 0; k < n; k++) {
+                if (probe.kinks()[k]) {
+                    return new Outcome(k, null);
+                }
+                atH[k] = MostPreciseStep.Estimate.of(probe, k, NumericalError.rounding(d.stencil(), magnitudes[rows[k]],
+                        step), step);
+            }
+            MostPreciseStep.Estimate[] best = MostPreciseStep.choose(line, step,
+                    new MostPreciseStep.Rows(rows, scaled), atH, scale, d.stencil());
+            for (int k = 0; k < n; k++) {
+                best[k] = best[k] == null ? atH[k] : best[k];
+            }
+            return new Outcome(-1, best);
+        }
+
+        @Override
+        public Groups copy(ParallelLines.Copies copies) {
+            return new Groups(c, groups, side.copy(copies));
+        }
+
+        @Override
+        public List<Differentiable> functions() {
+            return side.functions();
+        }
+    }
+
+    /** The entry's value and bound at the chosen step, per unit of its own column; beyond the rule: recomputed. */
+    private void keep(TwoSidedScreen.Flagged f, MostPreciseStep.Estimate alongGroup) {
+        double w = f.colWeight();
+        MostPreciseStep.Estimate own = new MostPreciseStep.Estimate(alongGroup.value() / w, alongGroup.bound() / w,
+                alongGroup.rounding() / w, alongGroup.step() * w);
+        NumericalError.Block errors = c.errors(f.input());
+        errors.resolved(f.row(), f.col(), own);
+        double a = c.analyticAt(f.input(), f.at());
+        if (!(JacobianComparison.score(c.screenRule(f.input()), a, own.value(), own.bound()) <= 1)) {
+            c.screen().entry(f, "d" + c.output() + "[" + f.row() + "]/d" + c.inputName(f.input()) + "[" + f.col()
+                    + "]: analytic " + a + ", numerical " + own.value() + " at its most precise step");
+        }
+    }
+}

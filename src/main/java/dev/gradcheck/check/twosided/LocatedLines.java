@@ -1,0 +1,113 @@
+package dev.gradcheck.check.twosided;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Lines of a two-sided check that {@link Culprits} located as holding what the guessed pattern does not: output rows
+ * whose backward pass, and input columns whose difference, a check then takes alone (each its own group), and the
+ * entries outside the pattern that those lines hold (extras), judged like the pattern's own. Every extra's row and
+ * column are located lines, so both its values are exact and no other group's evaluation holds it.
+ */
+final class LocatedLines {
+
+    private final TreeSet<Integer> rows = new TreeSet<>();
+    private final Map<String, TreeSet<Integer>> columns = new HashMap<>();
+    /** Per input, its extras as row · (input size) + column. */
+    private final Map<String, TreeSet<Long>> extras = new HashMap<>();
+
+    Set<Integer> rows() {
+        return rows;
+    }
+
+    Set<Integer> columns(String in) {
+        return columns.computeIfAbsent(in, k -> new TreeSet<>());
+    }
+
+    boolean addRow(int p) {
+        return rows.add(p);
+    }
+
+    boolean addColumn(String in, int l) {
+        return columns(in).add(l);
+    }
+
+    void addExtra(String in, long inputSize, int p, int l) {
+        extras.computeIfAbsent(in, k -> new TreeSet<>()).add(p * inputSize + l);
+    }
+
+    /** How many lines are located, rows and columns of every input. */
+    int count() {
+        return rows.size() + columns.values().stream().mapToInt(Set::size).sum();
+    }
+
+    /**
+     * A side's groups with the located lines taken out and put back as groups of their own, after the others (a
+     * group left empty dropped): a subset of a group shares no more than the group did.
+     */
+    static int[][] isolate(int[][] groups, Set<Integer> located) {
+        if (located.isEmpty()) {
+            return groups;
+        }
+        java.util.List<int[]> out = new java.util.ArrayList<>();
+        for (int[] g : groups) {
+            int[] kept = Arrays.stream(g).filter(l -> !located.contains(l)).toArray();
+            if (kept.length > 0) {
+                out.add(kept);
+            }
+        }
+        located.forEach(l -> out.add(new int[] {l}));
+        return out.toArray(int[][]::new);
+    }
+
+    /** Input {@code in}'s extras, indexed for a check: by row, by column, and their place in storage. */
+    Extras extras(String in, long inputSize) {
+        long[] keys = extras.getOrDefault(in, new TreeSet<>()).stream().mapToLong(Long::longValue).toArray();
+        Map<Integer, int[]> byRow = new TreeMap<>();
+        Map<Integer, int[]> byColumn = new TreeMap<>();
+        Map<Integer, java.util.List<Integer>> rowLists = new TreeMap<>();
+        Map<Integer, java.util.List<Integer>> columnLists = new TreeMap<>();
+        for (long key : keys) {
+            int p = (int) (key / inputSize);
+            int l = (int) (key % inputSize);
+            rowLists.computeIfAbsent(p, k -> new java.util.ArrayList<>()).add(l);
+            columnLists.computeIfAbsent(l, k -> new java.util.ArrayList<>()).add(p);
+        }
+        rowLists.forEach((p, ls) -> byRow.put(p, ls.stream().mapToInt(Integer::intValue).toArray()));
+        columnLists.forEach((l, ps) -> byColumn.put(l, ps.stream().mapToInt(Integer::intValue).toArray()));
+        return new Extras(keys, inputSize, byRow, byColumn);
+    }
+
+    /**
+     * One input's entries outside the pattern, row-major: the k-th is stored at k past the pattern's entries.
+     *
+     * @param keys row · inputSize + column, ascending
+     */
+    record Extras(long[] keys, long inputSize, Map<Integer, int[]> byRow, Map<Integer, int[]> byColumn) {
+
+        private static final int[] NONE = {};
+
+        int size() {
+            return keys.length;
+        }
+
+        /** Where entry (p, l) is among the extras. */
+        int index(int p, int l) {
+            return Arrays.binarySearch(keys, p * inputSize + l);
+        }
+
+        /** Row p's extras' columns, ascending. */
+        int[] ofRow(int p) {
+            return byRow.getOrDefault(p, NONE);
+        }
+
+        /** Column l's extras' rows, ascending. */
+        int[] ofColumn(int l) {
+            return byColumn.getOrDefault(l, NONE);
+        }
+    }
+}

@@ -1,0 +1,568 @@
+package dev.gradcheck.check.twosided;
+
+import dev.gradcheck.check.colouring.CompressedJacobians;
+import dev.gradcheck.check.colouring.PatternProbe;
+import dev.gradcheck.check.colouring.Sides;
+import dev.gradcheck.check.colouring.WindowPattern;
+import dev.gradcheck.check.dense.BlockJudge;
+import dev.gradcheck.check.jacobian.ParallelLines;
+import dev.gradcheck.check.numeric.FiniteDifferences;
+import dev.gradcheck.check.numeric.Flat;
+import dev.gradcheck.check.numeric.JacobianComparison;
+import dev.gradcheck.check.numeric.KinkDetector;
+import dev.gradcheck.check.numeric.MostPreciseStep;
+import dev.gradcheck.check.numeric.NumericalDerivative;
+import dev.gradcheck.check.numeric.NumericalError;
+import dev.gradcheck.check.target.CheckTarget;
+import dev.gradcheck.check.target.Settings;
+import dev.gradcheck.check.twosided.TwoSidedScreen.Flagged;
+import dev.gradcheck.check.twosided.TwoSidedScreen.Suspect;
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Mismatches;
+import dev.gradcheck.result.Verdict;
+import dev.gradcheck.spec.MemoryBudget;
+import dev.gradcheck.spec.Tolerance;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Full mode at the sizes layers run at: both sides of the Jacobian compressed, neither computed line by line. A
+ * guessed pattern of windows ({@link PatternProbe}) groups the output rows that share no input element into one
+ * backward pass each, and the input columns that share no output element into one directional difference each
+ * ({@link WindowPattern}); every entry inside the pattern is read off its row's backward pass (divided by the row's
+ * weight) and off its column's difference (divided by the column's applied weight), and judged as
+ * {@link CompressedJacobians} judges an entry against a known side: by the one per-entry rule against the other
+ * side's value, with what is left of each evaluation once that entry's share is taken away judged as the value of
+ * the strictest other member, and every value outside the pattern judged against zero. Everything at a quarter of
+ * the tolerance: any entry that would not pass sends the target back to the one-sided path, whose values are the
+ * dense check's where it disagrees. Why a wrong backward cannot pass, and why a wrong guess costs only evaluations:
+ * docs/checking.md ("Both sides compressed").
+ *
+ * <p>Memory is the pattern's entries, a double and a float each, and one batch of evaluations: never an m×n block.
+ */
+public final class TwoSidedCompression {
+
+    /**
+     * Below this cost of the one-sided path's known side (in forward evaluations, a backward pass counting
+     * {@link CompressedJacobians#BACKWARD_COST}), that path is cheap enough and keeps its evaluation counts.
+     */
+    static final double MIN_KNOWN_COST = 4096;
+
+    /** Taken only where it costs at most this share of the one-sided path's known side. */
+    static final double MAX_SHARE = 0.5;
+
+    /**
+     * At most this many entries whose own judgement fails on compressed values are recomputed from their row's and
+     * column's own evaluations; more, and the target takes the one-sided path.
+     */
+    static final int MAX_RECOMPUTED = 1024;
+
+    /** Evaluations held at once, per thread: each is one vector per cross unit. */
+    private static final int BATCH_PER_THREAD = 8;
+
+    /** What the budget weighs before the pattern is known: doubles held per element of either side's vectors. */
+    public static final long VECTORS_HELD = 2L * BATCH_PER_THREAD;
+
+    private final CheckTarget t;
+    private final Settings s;
+    private final Sides sides;
+    private final WindowPattern pattern;
+    private final String out;
+    private final ParallelLines threads;
+    /** Lines taken alone, and the entries outside the pattern they hold ({@link Culprits}). */
+    private final LocatedLines located;
+    /** Per checked input, in order: its position in this list is the index a {@link Flagged} entry names. */
+    private final List<Entries> entries = new ArrayList<>();
+    private final RowGroups rowGroups;
+    private final TwoSidedScreen screen = new TwoSidedScreen();
+    /** Each input's groups of columns and their weights, once its directional differences are taken. */
+    private final Map<String, GroupBatches.Groups> columnGroups = new LinkedHashMap<>();
+    private double analyticSeconds;
+    private final Map<String, Double> numericalSeconds = new LinkedHashMap<>();
+
+    /**
+     * One input's entries inside the pattern, row after row, each row's in ascending column order: both sides'
+     * values, the rule the screen judges them by and their error bounds.
+     */
+    record Entries(int index, WindowPattern.Input input, int[] rowStart, EntryValues values, NumericalError errors,
+                           Tolerance[] screenRule, LocatedLines.Extras extras) {
+
+        /** Where extra (p, l) is stored: after the pattern's entries. */
+        int extraAt(int p, int l) {
+            return rowStart[rowStart.length - 1] + extras.index(p, l);
+        }
+    }
+
+    /** Each row's weight in its backward pass and the strictest other member of its group (-1: alone). */
+    record RowGroups(int[][] groups, double[][] weights, double[] weightOf, int[] strictestOther) {}
+
+    private TwoSidedCompression(CheckTarget t, Settings s, Sides sides, WindowPattern pattern,
+                                ParallelLines threads, LocatedLines located) {
+        this.t = t;
+        this.s = s;
+        this.sides = sides;
+        this.pattern = pattern;
+        this.out = t.outputs().get(0);
+        this.threads = threads;
+        this.located = located;
+        this.rowGroups = rowGroups(LocatedLines.isolate(pattern.rowGroups(), located.rows()), pattern.rows(),
+                sides.analytic().weightBits(out), s.seed(), out);
+    }
+
+    /** Lets go of this run's entries: it is not read again. */
+    void release() {
+        entries.clear();
+    }
+
+    /** The same check again, the located lines taken alone. */
+    TwoSidedCompression again(LocatedLines lines) {
+        TwoSidedCompression c = new TwoSidedCompression(t, s, sides, pattern, threads, lines);
+        c.analyticSeconds = analyticSeconds;
+        return c;
+    }
+
+    /**
+     * What trying this path gave: the rows, or null with why it was declined or what the screen sent back.
+     *
+     * @param rowGroups backward passes over groups of rows (0 when declined before grouping)
+     */
+    public record Attempt(List<GradientResult> rows, String declined, TwoSidedScreen screen, int rowGroups) {
+
+        public boolean passed() {
+            return rows != null && rows.stream().allMatch(r -> r.verdict().passed());
+        }
+
+        /** Why the target was not settled here, in a phrase; null when the path was not tried (declined). */
+        public String why() {
+            return declined != null ? null : screen != null && screen.first() != null ? screen.first()
+                    : "a block disagrees";
+        }
+    }
+
+    /**
+     * When the path is worth taking: the one-sided path's known side costs at least {@code minKnownCost} (in
+     * forward evaluations) and this path at most {@code maxShare} of it.
+     *
+     * @param locate whether to look for the lines behind what the screen sends back that single entries cannot
+     *               settle ({@link Culprits}), rather than leave them to the paths that need dense blocks (set where
+     *               those do not fit)
+     */
+    public record Gate(double minKnownCost, double maxShare, boolean locate) {
+        public static final Gate DEFAULT = new Gate(MIN_KNOWN_COST, MAX_SHARE, false);
+        /** Whatever the costs (tests, on shapes dense mode can check too). */
+        static final Gate ALWAYS = new Gate(0, Double.POSITIVE_INFINITY, false);
+
+        public Gate locating(boolean yes) {
+            return new Gate(minKnownCost, maxShare, yes);
+        }
+    }
+
+    public static Attempt attempt(CheckTarget t, Settings s, List<String> inputs, ParallelLines threads,
+                           MemoryBudget budget, Gate gate) {
+        if (t.outputs().size() != 1) {
+            return new Attempt(null, "several outputs", null, 0);
+        }
+        Sides sides = Sides.of(t, s, inputs);
+        String out = t.outputs().get(0);
+        int points = FiniteDifferences.offsets(s.stencil()).length;
+        double known = knownCost(sides, points);
+        if (known < gate.minKnownCost()) {
+            return new Attempt(null, "the one-sided path is cheap", null, 0);
+        }
+        long start = System.nanoTime();
+        WindowPattern pattern = PatternProbe.guess(sides.analytic(), out, t.refAtX().get(out).shape(), inputs,
+                inputShapes(t, inputs));
+        String declined = pattern == null ? "no window pattern"
+                : cost(pattern, points) > gate.maxShare() * known ? "too little to gain"
+                : !budget.fits(bytes(pattern, threads(s))) ? "over the memory budget" : null;
+        if (declined != null) {
+            return new Attempt(null, declined, null, 0);
+        }
+        TwoSidedCompression c = new TwoSidedCompression(t, s, sides, pattern, threads, new LocatedLines());
+        c.analyticSeconds = (System.nanoTime() - start) / 1e9;
+        List<GradientResult> rows = c.run();
+        return rows == null && gate.locate() && !c.screen.clean() ? Culprits.settle(c) : c.attempt(rows);
+    }
+
+    /** What this run gave, as an attempt: its rows, or what its screen sent back. */
+    public Attempt attempt(List<GradientResult> rows) {
+        return new Attempt(rows, rows == null && screen.clean() ? "a block does not pass" : null, screen,
+                rowGroups.groups().length);
+    }
+
+    private static int threads(Settings s) {
+        return Math.max(1, s.threads());
+    }
+
+    private static Map<String, long[]> inputShapes(CheckTarget t, List<String> inputs) {
+        Map<String, long[]> shapes = new LinkedHashMap<>();
+        inputs.forEach(in -> shapes.put(in, t.refInputs().get(in).shape()));
+        return shapes;
+    }
+
+    /** What the one-sided path's known side costs: the cheaper of every row's backward and every column's stencil. */
+    private static double knownCost(Sides sides, int points) {
+        double backwards = 0;
+        for (String o : sides.analytic().units()) {
+            backwards += CompressedJacobians.BACKWARD_COST * sides.analytic().lineCount(o);
+        }
+        double forwards = 0;
+        for (String in : sides.numerical().units()) {
+            forwards += (double) points * sides.numerical().lineCount(in);
+        }
+        return Math.min(backwards, forwards);
+    }
+
+    /** What this path costs: a backward pass per row group, a stencil per column group. */
+    static double cost(WindowPattern pattern, int points) {
+        double c = CompressedJacobians.BACKWARD_COST * pattern.rowGroups().length;
+        for (WindowPattern.Input x : pattern.inputs()) {
+            c += (double) points * pattern.columnGroups(x).length;
+        }
+        return c;
+    }
+
+    /** A double and a float per entry inside the pattern ({@link Values}), and a batch of evaluations. */
+    static long bytes(WindowPattern pattern, int threads) {
+        long entries = 0;
+        long vectors = pattern.rows();
+        for (WindowPattern.Input x : pattern.inputs()) {
+            for (int p = 0; p < pattern.rows(); p++) {
+                entries += WindowPattern.size(pattern.window(p, x));
+            }
+            vectors += Flat.size(x.shape());
+        }
+        return (Double.BYTES + Float.BYTES) * entries + (long) BATCH_PER_THREAD * threads * vectors * Double.BYTES;
+    }
+
+    private static RowGroups rowGroups(int[][] groups, int rows, int bits, long seed, String out) {
+        double[][] weights = new double[groups.length][];
+        double[] weightOf = new double[rows];
+        int[] strictestOther = new int[rows];
+        for (int g = 0; g < groups.length; g++) {
+            int[] members = groups[g];
+            weights[g] = members.length == 1 ? new double[] {1}
+                    : CompressedJacobians.weights(seed, "two-sided:rows:" + out + ":" + g, members.length, bits);
+            int[] light = lightestTwo(weights[g]);
+            for (int k = 0; k < members.length; k++) {
+                weightOf[members[k]] = weights[g][k];
+                strictestOther[members[k]] = members.length == 1 ? -1 : members[k == light[0] ? light[1] : light[0]];
+            }
+        }
+        return new RowGroups(groups, weights, weightOf, strictestOther);
+    }
+
+    /** The positions of the smallest and second smallest weight (the second -1 for a single weight). */
+    static int[] lightestTwo(double[] w) {
+        int min1 = 0;
+        int min2 = -1;
+        for (int k = 1; k < w.length; k++) {
+            if (w[k] < w[min1]) {
+                min2 = min1;
+                min1 = k;
+            } else if (min2 < 0 || w[k] < w[min2]) {
+                min2 = k;
+            }
+        }
+        return new int[] {min1, min2};
+    }
+
+    /** The rows, or null when the screen sent back what single entries cannot settle, or a diagnosis is needed. */
+    List<GradientResult> run() {
+        layOut();
+        long start = System.nanoTime();
+        RowPass rows = new RowPass(this);
+        GroupBatches.run(new GroupBatches.Groups(sides.analytic(), out, rowGroups.groups(), rowGroups.weights()),
+                batch(), screen, threads, rows::attribute);
+        for (Entries e : entries) {
+            e.screenRule()[0] = sides.judging().rule(out, e.input().name(), e.values().largestAnalytic());
+        }
+        rows.judgeOutside();
+        analyticSeconds += (System.nanoTime() - start) / 1e9;
+        for (Entries e : entries) {
+            if (screen.clean()) {
+                long begin = System.nanoTime();
+                new ColumnPass(this, e).run();
+                numericalSeconds.put(e.input().name(), (System.nanoTime() - begin) / 1e9);
+            }
+        }
+        if (!screen.clean()) {
+            return null;
+        }
+        new FinerSteps(this).resolve(screen.near());
+        if (!screen.clean()) {
+            return null;
+        }
+        recompute();
+        return screen.clean() ? rows() : null;
+    }
+
+    /**
+     * Each entry sent back, recomputed as the dense check computes it: its row by one backward pass, its column by the
+     * stencil along it alone, probed for kinks and taken at its most precise step ({@link MostPreciseStep}). What
+     * its row's backward pass and its column's difference held beyond those values is what the other members of its
+     * groups contributed there, which the pattern says is zero: judged so, as the strictest other member's value, at
+     * a quarter of the rule. A contribution that is not zero is a value outside the guessed pattern, and a kink is
+     * for the dense path's probes: either sends the target on.
+     */
+    private void recompute() {
+        Map<Integer, Map<String, double[]>> rows = new java.util.HashMap<>();
+        Map<String, List<Flagged>> byColumn = new LinkedHashMap<>();
+        for (Flagged f : screen.entries()) {
+            byColumn.computeIfAbsent(f.input() + ":" + f.col(), k -> new ArrayList<>()).add(f);
+        }
+        for (List<Flagged> column : byColumn.values()) {
+            Entries e = entries.get(column.get(0).input());
+            double[] analytic = new double[column.size()];
+            for (int k = 0; k < analytic.length; k++) {
+                analytic[k] = rows.computeIfAbsent(column.get(k).row(), p -> sides.analytic().evaluate(out,
+                        new int[] {p}, new double[] {1})).get(e.input().name())[column.get(k).col()];
+            }
+            if (!resolveColumn(e, column, analytic)) {
+                return;
+            }
+        }
+    }
+
+    /** One column's flagged entries, their numerical side taken along the column alone, as the dense judge does. */
+    private boolean resolveColumn(Entries e, List<Flagged> column, double[] analytic) {
+        int col = column.get(0).col();
+        int[] flatRows = column.stream().mapToInt(Flagged::row).toArray();
+        Alone alone = alone(e.index(), col, flatRows, analytic);
+        for (int k = 0; k < flatRows.length; k++) {
+            if (alone.probe().kinks()[k]) {
+                screen.flag("d" + out + "[" + flatRows[k] + "]/d" + e.input().name() + "[" + col + "] sits at a kink");
+                return false;
+            }
+        }
+        for (int k = 0; k < flatRows.length; k++) {
+            Flagged f = column.get(k);
+            double n = alone.probe().values()[k];
+            if (Double.isNaN(n) || !othersContributeNothing(e, f, analytic[k], n)) {
+                screen.flag("d" + out + "[" + f.row() + "]/d" + e.input().name() + "[" + col
+                        + "] could not be recomputed alone");
+                return false;
+            }
+            e.values().exact(f.at(), analytic[k], n);
+            alone.keepBound((NumericalError.Block) e.errors(), k);
+        }
+        return true;
+    }
+
+    /**
+     * Entries of one column at these rows, as the dense judge takes them: along the column alone, probed for kinks,
+     * and each beyond half the rule at its most precise step.
+     */
+    record Alone(int col, int[] rows, KinkDetector.Probe probe, MostPreciseStep.Estimate[] precise, double h) {
+
+        /** Row k's bound into the block: the more precise step's where one was taken, else what the probe measured. */
+        void keepBound(NumericalError.Block block, int k) {
+            if (precise[k] != null && precise[k].step() != h) {
+                block.resolved(rows[k], col, precise[k]);
+            } else if (probe.errors()[k] > 0) {
+                block.measured(rows[k], col, probe.errors()[k]);
+            }
+        }
+    }
+
+    /** Column {@code col} of input {@code index} at these rows, alone ({@link Alone}); kinks are the probe's. */
+    Alone alone(int index, int col, int[] flatRows, double[] analytic) {
+        Entries e = entries.get(index);
+        String in = e.input().name();
+        NumericalDerivative d = sides.numerical().derivative(in);
+        KinkDetector.Line line = new BlockJudge.Columns(d, in, out).line(col);
+        double h = d.stepAt(in, col);
+        KinkDetector.Probe probe = KinkDetector.probe(line, h, flatRows, analytic, t.scale(out), d.stencil());
+        NumericalError.Block block = (NumericalError.Block) e.errors();
+        MostPreciseStep.Estimate[] atH = new MostPreciseStep.Estimate[flatRows.length];
+        for (int k = 0; k < atH.length; k++) {
+            if (probe.kinks()[k]) {
+                return new Alone(col, flatRows, probe, new MostPreciseStep.Estimate[flatRows.length], h);
+            }
+            atH[k] = MostPreciseStep.Estimate.of(probe, k, block.rounding(flatRows[k], col), h);
+        }
+        MostPreciseStep.Estimate[] precise = MostPreciseStep.choose(line, h,
+                new MostPreciseStep.Rows(flatRows, analytic), atH, t.scale(out), d.stencil());
+        return new Alone(col, flatRows, probe, precise, h);
+    }
+
+    private boolean othersContributeNothing(Entries e, Flagged f, double a, double n) {
+        Tolerance rule = e.screenRule()[0];
+        int p = f.row();
+        int otherRow = rowGroups.strictestOther()[p];
+        double byRows = otherRow < 0 ? 0 : JacobianComparison.score(rule,
+                rowGroups.weightOf()[p] * (e.values().analytic(f.at()) - a) / rowGroups.weightOf()[otherRow], 0,
+                e.errors().at(otherRow, f.col()));
+        double byColumns = f.otherCol() < 0 ? 0 : JacobianComparison.score(rule, 0,
+                f.colWeight() * (e.values().numerical(f.at()) - n) / f.otherWeight(), e.errors().at(p, f.otherCol()));
+        if (!(byRows <= CompressedJacobians.SCREEN && byColumns <= CompressedJacobians.SCREEN)) {
+            screen.flag("other members contribute to d" + out + "[" + p + "]/d" + e.input().name() + "[" + f.col()
+                    + "]: a value outside the guessed pattern");
+            return false;
+        }
+        return true;
+    }
+
+    CheckTarget target() {
+        return t;
+    }
+
+    Settings settings() {
+        return s;
+    }
+
+    WindowPattern pattern() {
+        return pattern;
+    }
+
+    RowGroups rowGroups() {
+        return rowGroups;
+    }
+
+    List<Entries> entries() {
+        return entries;
+    }
+
+    LocatedLines located() {
+        return located;
+    }
+
+    ParallelLines threads() {
+        return threads;
+    }
+
+    /** Input {@code in}'s groups of columns and their weights, as its column pass takes its differences. */
+    void columnGroups(String in, GroupBatches.Groups groups) {
+        columnGroups.put(in, groups);
+    }
+
+    /** The checked inputs' entries, in the order {@link Flagged} and {@link Suspect} index them. */
+    WindowPattern.Input input(int index) {
+        return entries.get(index).input();
+    }
+
+    int inputCount() {
+        return entries.size();
+    }
+
+    /** The rule a report judges input {@code index}'s block by, as {@link #rows()} does. */
+    Tolerance blockRule(int index) {
+        Entries e = entries.get(index);
+        return sides.judging().rule(out, e.input().name(), e.values().largestNumerical());
+    }
+
+    Sides sides() {
+        return sides;
+    }
+
+    String output() {
+        return out;
+    }
+
+    TwoSidedScreen screen() {
+        return screen;
+    }
+
+    GroupBatches.Groups columnGroups(String in) {
+        return columnGroups.get(in);
+    }
+
+    /** Input {@code index}'s name, error bounds and rule, for {@link FinerSteps}. */
+    NumericalError.Block errors(int index) {
+        return (NumericalError.Block) entries.get(index).errors();
+    }
+
+    String inputName(int index) {
+        return entries.get(index).input().name();
+    }
+
+    double analyticAt(int index, int at) {
+        return entries.get(index).values().analytic(at);
+    }
+
+    Tolerance screenRule(int index) {
+        return entries.get(index).screenRule()[0];
+    }
+
+    int batch() {
+        return BATCH_PER_THREAD * threads(s);
+    }
+
+    /** Where each row's entries of each input go: the pattern's windows, row after row. */
+    private void layOut() {
+        for (WindowPattern.Input x : pattern.inputs()) {
+            int[] start = new int[pattern.rows() + 1];
+            for (int p = 0; p < pattern.rows(); p++) {
+                start[p + 1] = Math.addExact(start[p], (int) WindowPattern.size(pattern.window(p, x)));
+            }
+            LocatedLines.Extras extras = located.extras(x.name(), Flat.size(x.shape()));
+            int n = Math.addExact(start[pattern.rows()], extras.size());
+            entries.add(new Entries(entries.size(), x, start, new EntryValues(n),
+                    sides.judging().errors(out, x.name()), new Tolerance[1], extras));
+        }
+    }
+
+    /**
+     * The report's rows: every entry inside the pattern, by the dense rule, in row-major order. An entry that fails
+     * was sent back by the screen, so its values are the dense check's own.
+     */
+    private List<GradientResult> rows() {
+        List<GradientResult> results = new ArrayList<>();
+        long m = pattern.rows();
+        for (Entries e : entries) {
+            long begin = System.nanoTime();
+            String in = e.input().name();
+            Tolerance rule = sides.judging().rule(out, in, e.values().largestNumerical());
+            JacobianComparison.Row row = JacobianComparison.compare(sink -> feed(e, sink), pattern.outShape(),
+                    e.input().shape(), new JacobianComparison.Criteria(rule, s.delta(), t.scale(out)));
+            if (row.verdict() != Verdict.PASS && row.verdict() != Verdict.MISMATCH) {
+                return null; // non-finite values, a zero gradient: the one-sided path's diagnoses
+            }
+            long[] failing = {0};
+            if (row.verdict() == Verdict.MISMATCH) {
+                feed(e, (r, c, a, n, err) -> failing[0] += JacobianComparison.score(rule, a, n, err) <= 1 ? 0 : 1);
+            }
+            double seconds = analyticSeconds + numericalSeconds.getOrDefault(in, 0.0)
+                    + (System.nanoTime() - begin) / 1e9;
+            Mismatches found = new Mismatches(failing[0], m * Flat.size(e.input().shape()), 0, null, List.of(), null,
+                    null);
+            results.add(row.toResult(new JacobianComparison.Compared(out, in, CheckKind.JACOBIAN, t.order()),
+                    sides.analytic().evaluations(out) + sides.numerical().evaluations(in), seconds, row.errorNote(),
+                    null).withDiagnosis(found, null));
+        }
+        return results;
+    }
+
+    private void feed(Entries e, JacobianComparison.EntrySink sink) {
+        long[] shape = e.input().shape();
+        int[][] first = pattern.window(0, e.input());
+        int[] extrasOfFirst = e.extras().ofRow(0);
+        if ((WindowPattern.size(first) == 0 || !WindowPattern.contains(first, shape, 0))
+                && (extrasOfFirst.length == 0 || extrasOfFirst[0] != 0)) {
+            sink.add(0, 0, 0, 0, e.errors().at(0, 0)); // as a sparse block lists it: the dense check's first entry
+        }
+        for (int p = 0; p < pattern.rows(); p++) {
+            int row = p;
+            int[] k = {e.rowStart()[p]};
+            int[] extras = e.extras().ofRow(p);
+            int[] next = {0}; // the row's next extra, fed in column order among the window's entries
+            WindowPattern.forEach(pattern.window(p, e.input()), shape, l -> {
+                for (; next[0] < extras.length && extras[next[0]] < l; next[0]++) {
+                    feedEntry(e, sink, row, extras[next[0]], e.extraAt(row, extras[next[0]]));
+                }
+                feedEntry(e, sink, row, l, k[0]++);
+            });
+            for (; next[0] < extras.length; next[0]++) {
+                feedEntry(e, sink, row, extras[next[0]], e.extraAt(row, extras[next[0]]));
+            }
+        }
+    }
+
+    private static void feedEntry(Entries e, JacobianComparison.EntrySink sink, int row, int l, int at) {
+        sink.add(row, l, e.values().analytic(at), e.errors().value(row, l, e.values().numerical(at)),
+                e.errors().at(row, l));
+    }
+}

@@ -1,0 +1,81 @@
+package dev.gradcheck.check.twosided;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a two-sided check's screen saw ({@link RowPass}, {@link ColumnPass}, {@link FinerSteps}): entries whose own judgement failed on compressed values (to be recomputed line by line,
+ * as the one-sided screen recomputes a group), and what no recomputation of one entry can settle (a value
+ * outside the guessed pattern, an evaluation whose rest is not zero), the first of each named.
+ */
+final class TwoSidedScreen {
+
+    /**
+     * An entry inside the pattern that its judgements sent back: where it is stored, and its column's applied weight
+     * with the strictest other member of its column group (-1: alone) and that member's applied weight.
+     */
+    record Flagged(int input, int group, int row, int col, int at, double colWeight, int otherCol,
+                   double otherWeight) {}
+
+    /**
+     * A group's evaluation that holds what its pattern does not explain, at one position: on the rows' side a
+     * backward pass over row group {@code group} at column {@code position} of input {@code input}; on the
+     * columns' side a difference over that input's column group {@code group} at output row {@code position}.
+     */
+    record Suspect(boolean rowSide, int input, int group, int position) {}
+
+    private final List<Flagged> entries = new ArrayList<>();
+    /** Entries whose evaluations are clean but whose own score is near the tolerance: to take at a finer step. */
+    private final List<Flagged> near = new ArrayList<>();
+    private final List<Suspect> suspects = new ArrayList<>();
+    private long hard;
+    private String first;
+
+    void flag(String what) {
+        if (hard++ == 0 && first == null) {
+            first = what;
+        }
+    }
+
+    /** A value outside the pattern, at a known evaluation and position: {@link Culprits} can look for it. */
+    void flag(String what, Suspect where) {
+        flag(what);
+        if (suspects.size() <= TwoSidedCompression.MAX_RECOMPUTED) {
+            suspects.add(where);
+        }
+    }
+
+    List<Suspect> suspects() {
+        return suspects;
+    }
+
+    void entry(Flagged f, String what) {
+        if (entries.size() <= TwoSidedCompression.MAX_RECOMPUTED) {
+            entries.add(f);
+        }
+        if (first == null) {
+            first = what;
+        }
+    }
+
+    /** Nothing sent back that a recomputation of single entries cannot settle. */
+    boolean clean() {
+        return hard == 0 && entries.size() <= TwoSidedCompression.MAX_RECOMPUTED;
+    }
+
+    List<Flagged> entries() {
+        return entries;
+    }
+
+    void near(Flagged f) {
+        near.add(f);
+    }
+
+    List<Flagged> near() {
+        return near;
+    }
+
+    String first() {
+        return first;
+    }
+}
