@@ -1,5 +1,10 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.check.numeric.Flat;
+import dev.gradcheck.check.numeric.Seeded;
+import dev.gradcheck.check.target.CheckTarget;
+import dev.gradcheck.check.target.Defaults;
+import dev.gradcheck.check.target.Settings;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Verdict;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;

@@ -48,7 +48,7 @@ public final class Defaults {
     public static final DType REFERENCE = DType.FLOAT64;
 
     /** The unit roundoff of a floating dtype (2^-52, 2^-23, 2^-10, 2^-7). */
-    static double epsilon(DType dtype) {
+    public static double epsilon(DType dtype) {
         return switch (dtype) {
             case FLOAT32 -> Math.ulp(1.0f);
             case FLOAT16 -> 0x1p-10;
