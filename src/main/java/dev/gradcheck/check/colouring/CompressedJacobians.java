@@ -154,7 +154,7 @@ public final class CompressedJacobians {
      * @param recomputedGroups of those, the groups evaluated again line by line
      */
     public record Blocks(Map<String, Map<String, SparseBlock>> byOutput, Map<String, Double> analyticSeconds,
-                  Map<String, Double> numericalSeconds, Compressed which, int groups, int recomputedGroups) {
+                  Map<String, Double> numericalSeconds, int groups, int recomputedGroups) {
 
         public SparseBlock block(String out, String in) {
             return byOutput.get(out).get(in);
@@ -178,7 +178,7 @@ public final class CompressedJacobians {
             byOutput.put(out, byInput);
         }
         return new Blocks(byOutput, c.seconds.getOrDefault(analytic, Map.of()),
-                c.seconds.getOrDefault(numerical, Map.of()), which, c.groups, c.recomputedGroups);
+                c.seconds.getOrDefault(numerical, Map.of()), c.groups, c.recomputedGroups);
     }
 
     /** One evaluation of a side: a unit's lines with their weights. */

@@ -124,12 +124,8 @@ public final class TwoSidedCompression {
         return c;
     }
 
-    /**
-     * What trying this path gave: the rows, or null with why it was declined or what the screen sent back.
-     *
-     * @param rowGroups backward passes over groups of rows (0 when declined before grouping)
-     */
-    public record Attempt(List<GradientResult> rows, String declined, TwoSidedScreen screen, int rowGroups) {
+    /** What trying this path gave: the rows, or null with why it was declined or what the screen sent back. */
+    public record Attempt(List<GradientResult> rows, String declined, TwoSidedScreen screen) {
 
         public boolean passed() {
             return rows != null && rows.stream().allMatch(r -> r.verdict().passed());
@@ -163,14 +159,14 @@ public final class TwoSidedCompression {
     public static Attempt attempt(CheckTarget t, Settings s, List<String> inputs, ParallelLines threads,
                            MemoryBudget budget, Gate gate) {
         if (t.outputs().size() != 1) {
-            return new Attempt(null, "several outputs", null, 0);
+            return new Attempt(null, "several outputs", null);
         }
         Sides sides = Sides.of(t, s, inputs);
         String out = t.outputs().get(0);
         int points = FiniteDifferences.offsets(s.stencil()).length;
         double known = knownCost(sides, points);
         if (known < gate.minKnownCost()) {
-            return new Attempt(null, "the one-sided path is cheap", null, 0);
+            return new Attempt(null, "the one-sided path is cheap", null);
         }
         long start = System.nanoTime();
         WindowPattern pattern = PatternProbe.guess(sides.analytic(), out, t.refAtX().get(out).shape(), inputs,
@@ -179,7 +175,7 @@ public final class TwoSidedCompression {
                 : cost(pattern, points) > gate.maxShare() * known ? "too little to gain"
                 : !budget.fits(bytes(pattern, threads(s))) ? "over the memory budget" : null;
         if (declined != null) {
-            return new Attempt(null, declined, null, 0);
+            return new Attempt(null, declined, null);
         }
         TwoSidedCompression c = new TwoSidedCompression(t, s, sides, pattern, threads, new LocatedLines());
         c.analyticSeconds = (System.nanoTime() - start) / 1e9;
@@ -189,8 +185,7 @@ public final class TwoSidedCompression {
 
     /** What this run gave, as an attempt: its rows, or what its screen sent back. */
     public Attempt attempt(List<GradientResult> rows) {
-        return new Attempt(rows, rows == null && screen.clean() ? "a block does not pass" : null, screen,
-                rowGroups.groups().length);
+        return new Attempt(rows, rows == null && screen.clean() ? "a block does not pass" : null, screen);
     }
 
     private static int threads(Settings s) {
