@@ -136,12 +136,6 @@ public record WorkerOptions(
         return new WorkerOptions(engine, environment, props, jvmArgs, mainClass, classPath, args);
     }
 
-    public WorkerOptions withJvmArg(String arg) {
-        List<String> all = new ArrayList<>(jvmArgs);
-        all.add(arg);
-        return new WorkerOptions(engine, environment, properties, all, mainClass, classPath, args);
-    }
-
     /** Plugin jars or class directories the worker loads its operators from (as {@code --plugin}). */
     public WorkerOptions withPlugins(List<java.nio.file.Path> paths) {
         return withProperty(PLUGINS_PROPERTY, String.join(java.io.File.pathSeparator,

@@ -2,6 +2,7 @@ package dev.gradcheck.check;
 
 import dev.gradcheck.check.dense.BlockMask;
 import dev.gradcheck.check.numeric.Flat;
+import dev.gradcheck.check.numeric.Meter;
 import dev.gradcheck.check.numeric.UnstableOutputException;
 import dev.gradcheck.check.target.CheckTarget;
 import dev.gradcheck.check.target.Defaults;
@@ -58,7 +59,7 @@ public final class GradientChecker {
 
     /** @param capture which compared blocks hand back their matrices ({@link GradientResult#jacobians()}) */
     public CheckResult check(OpSpec spec, JacobianCapture capture) {
-        long start = System.nanoTime();
+        Meter start = Meter.timing();
         Settings settings = Settings.of(spec, capture);
         List<GradientResult> rows = new ArrayList<>();
         List<String> defaulted = new ArrayList<>();
@@ -78,7 +79,7 @@ public final class GradientChecker {
             outcome = Judgement.Outcome.ERROR;
             message = ErrorText.of(e);
         }
-        double seconds = (System.nanoTime() - start) / 1e9;
+        double seconds = start.seconds();
         return new CheckResult(spec.name(), spec.pos().toString(), spec.op().value(), backend,
                 Defaults.dtypeUnderTest(spec).specName(), Judgement.status(outcome, spec.expect()),
                 spec.expect().kind().specName(), spec.expect().reason(), message, List.copyOf(rows),

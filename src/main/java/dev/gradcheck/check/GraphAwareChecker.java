@@ -1,5 +1,6 @@
 package dev.gradcheck.check;
 
+import dev.gradcheck.check.numeric.Meter;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.JacobianCapture;
 import dev.gradcheck.result.Status;
@@ -38,9 +39,9 @@ public final class GraphAwareChecker {
         if (spec.graph() == null || !mismatch) {
             return result;
         }
-        long start = System.nanoTime();
+        Meter start = Meter.timing();
         try {
-            return result.withNodes(locator.locate(spec), result.seconds() + (System.nanoTime() - start) / 1e9);
+            return result.withNodes(locator.locate(spec), result.seconds() + start.seconds());
         } catch (Exception e) { // locating is a help: its failure must not hide the graph's own result
             LoggerFactory.getLogger(GraphAwareChecker.class).warn("{}: could not check the graph's nodes on their"
                     + " own: {}", spec.name(), ErrorText.of(e));

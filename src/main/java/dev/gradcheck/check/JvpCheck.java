@@ -6,6 +6,7 @@ import dev.gradcheck.check.numeric.EntryFilter;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.Jacobian;
 import dev.gradcheck.check.numeric.JacobianComparison;
+import dev.gradcheck.check.numeric.Meter;
 import dev.gradcheck.check.numeric.NumericalDerivative;
 import dev.gradcheck.check.numeric.NumericalError;
 import dev.gradcheck.check.numeric.Seeded;
@@ -35,7 +36,7 @@ final class JvpCheck {
     static List<GradientResult> run(ForwardMode f, CheckTarget t, Settings s) {
         List<GradientResult> results = new ArrayList<>();
         for (String in : t.wrt()) {
-            long start = System.nanoTime();
+            Meter start = Meter.timing();
             INDArray x = t.testInputs().get(in);
             INDArray u = Seeded.unit(s.seed(), "jvp-u:" + in, x.shape()).castTo(x.dataType());
             Counter evaluations = new Counter();
@@ -51,7 +52,7 @@ final class JvpCheck {
                 }
             });
             Map<String, INDArray> jvp = f.jvp(t.testInputs(), tangents);
-            double seconds = (System.nanoTime() - start) / 1e9;
+            double seconds = start.seconds();
             for (String out : t.outputs()) {
                 double[] analytic = Flat.values(jvp.get(out));
                 double[] num = numerical.get(out);

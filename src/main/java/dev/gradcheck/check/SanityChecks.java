@@ -1,6 +1,7 @@
 package dev.gradcheck.check;
 
 import dev.gradcheck.check.numeric.Flat;
+import dev.gradcheck.check.numeric.Meter;
 import dev.gradcheck.check.numeric.Seeded;
 import dev.gradcheck.check.numeric.UnstableOutputException;
 import dev.gradcheck.check.target.CheckTarget;
@@ -32,7 +33,7 @@ final class SanityChecks {
     static Forward forwardWatchingInputs(Differentiable f, Map<String, INDArray> inputs) {
         Map<String, INDArray> before = new LinkedHashMap<>();
         inputs.forEach((name, x) -> before.put(name, x.dup()));
-        long start = System.nanoTime();
+        Meter start = Meter.timing();
         Map<String, INDArray> y = f.forward(inputs);
         List<String> changed = new ArrayList<>();
         List<String> changes = new ArrayList<>();
@@ -49,9 +50,9 @@ final class SanityChecks {
             changed.add(name);
             changes.add(name + " (the op's own copy)");
         }
-        GradientResult row = changes.isEmpty() ? held(CheckKind.INPUT_MUTATION, 1, seconds(start))
+        GradientResult row = changes.isEmpty() ? held(CheckKind.INPUT_MUTATION, 1, start.seconds())
                 : broken(CheckKind.INPUT_MUTATION, Verdict.INPUT_MUTATED, At.input(changed.get(0)), 1,
-                        seconds(start), "the forward changed " + String.join("; ", changes));
+                        start.seconds(), "the forward changed " + String.join("; ", changes));
         return new Forward(y, row);
     }
 
@@ -133,7 +134,7 @@ final class SanityChecks {
 
     /** Zero cotangents on every output must give zero gradients (PyTorch's check_backward_ad zero-grad test). */
     static GradientResult zeroGrad(CheckTarget t) {
-        long start = System.nanoTime();
+        Meter start = Meter.timing();
         Map<String, INDArray> grads = t.test().vjpTransient(t.testInputs(), t.zeroCotangents(), t.wrt());
         for (String in : t.wrt()) {
             INDArray g = grads.get(in);
@@ -143,12 +144,12 @@ final class SanityChecks {
             double[] values = Flat.values(g);
             Difference d = Difference.of(new double[values.length], values);
             if (d.max() > 0) {
-                return broken(CheckKind.ZERO_GRAD, Verdict.NONZERO_FOR_ZERO_GRAD, At.input(in), 1, seconds(start),
+                return broken(CheckKind.ZERO_GRAD, Verdict.NONZERO_FOR_ZERO_GRAD, At.input(in), 1, start.seconds(),
                         "zero output gradients gave " + in + index(d.index(), t.testInputs().get(in)) + " = "
                                 + d.second());
             }
         }
-        return held(CheckKind.ZERO_GRAD, 1, seconds(start));
+        return held(CheckKind.ZERO_GRAD, 1, start.seconds());
     }
 
     /**
@@ -158,7 +159,7 @@ final class SanityChecks {
      * throws at that other point only skips this last part.
      */
     static GradientResult determinism(CheckTarget t, Settings s, Map<String, INDArray> elsewhere) {
-        long start = System.nanoTime();
+        Meter start = Meter.timing();
         Map<String, INDArray> cotangents = t.zeroCotangents();
         for (String out : t.outputs()) {
             INDArray c = cotangents.get(out);
@@ -168,7 +169,7 @@ final class SanityChecks {
         Map<String, double[]> second = flatVjp(t, cotangents);
         for (String in : t.wrt()) {
             if ((first.get(in) == null) != (second.get(in) == null)) {
-                return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, At.input(in), 2, seconds(start),
+                return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, At.input(in), 2, start.seconds(),
                         "one run gave " + in + " a gradient, the other did not");
             }
             if (first.get(in) == null) {
@@ -176,7 +177,7 @@ final class SanityChecks {
             }
             Difference d = Difference.of(first.get(in), second.get(in));
             if (d.max() > s.nondetTol()) {
-                return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, At.input(in), 2, seconds(start),
+                return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, At.input(in), 2, start.seconds(),
                         "two runs of the backward gave " + in + index(d.index(), t.testInputs().get(in)) + " = "
                                 + d.first() + " and " + d.second() + " (nondet_tol " + s.nondetTol() + ")");
             }
@@ -188,14 +189,14 @@ final class SanityChecks {
             }
             Difference d = Difference.of(first.get(in), third.get(in));
             if (d.max() > s.nondetTol()) {
-                return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, At.input(in), 4, seconds(start),
+                return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, At.input(in), 4, start.seconds(),
                         "the backward at the same point gave " + in + index(d.index(), t.testInputs().get(in)) + " = "
                                 + d.first() + ", then " + d.second() + " after a forward at another point: it reads"
                                 + " state the last forward left behind (e.g. cached outputs) instead of its"
                                 + " arguments");
             }
         }
-        return held(CheckKind.DETERMINISM, third == null ? 3 : 4, seconds(start));
+        return held(CheckKind.DETERMINISM, third == null ? 3 : 4, start.seconds());
     }
 
     /** The backward at x after a forward elsewhere; null when that forward fails (the probe is then skipped). */
@@ -249,10 +250,6 @@ final class SanityChecks {
 
     private static String index(int flat, INDArray of) {
         return Arrays.toString(Flat.unravel(flat, of.shape()));
-    }
-
-    private static double seconds(long start) {
-        return (System.nanoTime() - start) / 1e9;
     }
 
     /**

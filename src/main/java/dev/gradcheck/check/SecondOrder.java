@@ -6,6 +6,7 @@ import dev.gradcheck.check.numeric.Counter;
 import dev.gradcheck.check.numeric.EntryFilter;
 import dev.gradcheck.check.numeric.Jacobian;
 import dev.gradcheck.check.numeric.JacobianComparison;
+import dev.gradcheck.check.numeric.Meter;
 import dev.gradcheck.check.numeric.NumericalDerivative;
 import dev.gradcheck.check.numeric.NumericalError;
 import dev.gradcheck.check.numeric.Seeded;
@@ -107,7 +108,7 @@ final class SecondOrder {
 
     /** H·w for every checked input, against the finite difference of the gradient along w. */
     static List<GradientResult> hessianVectorProducts(CheckTarget second, List<String> xs, Settings s) {
-        long start = System.nanoTime();
+        Meter start = Meter.timing();
         Map<String, INDArray> w = new LinkedHashMap<>();
         for (String x : xs) {
             w.put(x, Seeded.unit(s.seed(), "hvp-w:" + x, second.refInputs().get(x).shape()));
@@ -122,7 +123,7 @@ final class SecondOrder {
             cotangents.put(grad, w.get(x).castTo(cotangents.get(grad).dataType()));
         }
         Map<String, INDArray> analytic = second.test().vjp(second.testInputs(), cotangents, xs);
-        double seconds = (System.nanoTime() - start) / 1e9;
+        double seconds = start.seconds();
         List<GradientResult> results = new ArrayList<>();
         for (String x : xs) {
             INDArray input = second.testInputs().get(x);

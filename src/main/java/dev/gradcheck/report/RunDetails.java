@@ -58,8 +58,4 @@ public record RunDetails(OffsetDateTime startedAt, String hostname, String shard
      */
     public record Source(String file, String shard, OffsetDateTime startedAt, String hostname, int checks,
                          int exitCode, double seconds) {}
-
-    public RunDetails withOrigins(Origins checks) {
-        return new RunDetails(startedAt, hostname, shard, notRun, stoppedEarly, checks, sources);
-    }
 }

@@ -24,9 +24,4 @@ public record Summary(Map<Status, Integer> counts, int total, int exitCode, doub
     public int count(Status s) {
         return counts.get(s);
     }
-
-    /** The same counts with another exit code (the process's, which usage problems may raise). */
-    public Summary withExitCode(int code) {
-        return new Summary(counts, total, code, seconds);
-    }
 }

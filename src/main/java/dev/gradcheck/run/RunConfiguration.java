@@ -81,11 +81,6 @@ public final class RunConfiguration {
         return toBuilder().failFast(stop).build();
     }
 
-    /** The same run, its results carrying the matrices of these blocks ({@link JacobianCapture}). */
-    public RunConfiguration withJacobians(JacobianCapture capture) {
-        return toBuilder().jacobians(capture).build();
-    }
-
     /** The selected spec documents, in report order. */
     public List<LoadedSpec> specs() {
         return specs;

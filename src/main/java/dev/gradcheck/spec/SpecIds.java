@@ -49,10 +49,4 @@ public final class SpecIds {
         int line = col <= 0 ? -1 : location.lastIndexOf(':', col - 1);
         return line <= 0 ? location : location.substring(0, line);
     }
-
-    /** The file part of an id ({@code specs/a.yaml} of {@code specs/a.yaml::tanh}). */
-    public static String fileOfId(String id) {
-        int sep = id.indexOf("::");
-        return sep < 0 ? id : id.substring(0, sep);
-    }
 }

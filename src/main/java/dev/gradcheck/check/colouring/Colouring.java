@@ -11,12 +11,6 @@ import java.util.List;
  */
 final class Colouring {
 
-    /**
-     * Work allowed for one colouring: the sum over positions of (lines at the position)², the number of conflicts
-     * the first-fit search may look at. Denser patterns than this compress little anyway; their lines stay alone.
-     */
-    static final long MAX_WORK = 50_000_000L;
-
     private Colouring() {}
 
     /**
@@ -37,7 +31,7 @@ final class Colouring {
         for (int d : degree) {
             work += (long) d * d;
         }
-        if (work > MAX_WORK) {
+        if (work > ColouringTuning.MAX_WORK) {
             return alone(lines);
         }
         int[][] linesAt = new int[positions][];

@@ -5,6 +5,7 @@ import dev.gradcheck.check.jacobian.JacobianSide;
 import dev.gradcheck.check.jacobian.NumericalJacobian;
 import dev.gradcheck.check.jacobian.ParallelLines;
 import dev.gradcheck.check.numeric.JacobianComparison;
+import dev.gradcheck.check.numeric.Meter;
 import dev.gradcheck.check.numeric.NumericalError;
 import dev.gradcheck.check.numeric.Seeded;
 import dev.gradcheck.check.numeric.SparseBlock;
@@ -37,23 +38,6 @@ import java.util.SplittableRandom;
  * <p>Why a wrong backward cannot pass: docs/checking.md ("Compressed Jacobians").
  */
 public final class CompressedJacobians {
-
-    /**
-     * A group is evaluated again line by line when an entry attributed to one of its members scores above this
-     * (a quarter of what the tolerance allows): well below a failure, so that a disagreement near the tolerance is
-     * judged on dense values, and well above the rounding of a correct backward.
-     */
-    public static final double SCREEN = 0.25;
-
-    /** What one backward pass costs, in forward evaluations, for choosing the side computed in full. */
-    public static final double BACKWARD_COST = 1.5;
-
-    /**
-     * Compression needs a rule that fails a relative difference this large at magnitude 1 (the default tolerances
-     * of float64 and float32 do; float16's and bfloat16's do not): random weights differ by less than the
-     * tolerance too often for a looser rule to tell a swap of two entries from their right order.
-     */
-    public static final double RESOLUTION = 2e-3;
 
     /** Which side is compressed. */
     enum Compressed { ANALYTIC, NUMERICAL }
@@ -120,7 +104,7 @@ public final class CompressedJacobians {
         if (s.capture() != dev.gradcheck.result.JacobianCapture.NONE) {
             return "the run asked for the matrices";
         }
-        if (!(rule.score(1 + RESOLUTION, 1) > 1)) {
+        if (!(rule.score(1 + ColouringTuning.RESOLUTION, 1) > 1)) {
             return "a tolerance this loose cannot tell random weights apart";
         }
         return null;
@@ -139,7 +123,7 @@ public final class CompressedJacobians {
         double backwards = 0;
         boolean preciseCotangents = true;
         for (String out : analytic.units()) {
-            backwards += BACKWARD_COST * analytic.lineCount(out);
+            backwards += ColouringTuning.BACKWARD_COST * analytic.lineCount(out);
             preciseCotangents &= analytic.weightBits(out) >= 23;
         }
         return forwards <= backwards && preciseCotangents ? Compressed.ANALYTIC : Compressed.NUMERICAL;
@@ -154,7 +138,7 @@ public final class CompressedJacobians {
      * @param recomputedGroups of those, the groups evaluated again line by line
      */
     public record Blocks(Map<String, Map<String, SparseBlock>> byOutput, Map<String, Double> analyticSeconds,
-                  Map<String, Double> numericalSeconds, Compressed which, int groups, int recomputedGroups) {
+                  Map<String, Double> numericalSeconds, int groups, int recomputedGroups) {
 
         public SparseBlock block(String out, String in) {
             return byOutput.get(out).get(in);
@@ -178,7 +162,7 @@ public final class CompressedJacobians {
             byOutput.put(out, byInput);
         }
         return new Blocks(byOutput, c.seconds.getOrDefault(analytic, Map.of()),
-                c.seconds.getOrDefault(numerical, Map.of()), which, c.groups, c.recomputedGroups);
+                c.seconds.getOrDefault(numerical, Map.of()), c.groups, c.recomputedGroups);
     }
 
     /** One evaluation of a side: a unit's lines with their weights. */
@@ -190,10 +174,10 @@ public final class CompressedJacobians {
      */
     private <R> List<R> evaluate(JacobianSide side, List<Task> tasks,
                                  java.util.function.Function<Map<String, double[]>, R> keep) {
-        long start = System.nanoTime();
+        Meter start = Meter.timing();
         long[] taskNanos = new long[tasks.size()];
         List<R> results = threads.run(tasks.size(), new Evaluations<>(side, tasks, keep, taskNanos));
-        double wall = (System.nanoTime() - start) / 1e9;
+        double wall = start.seconds();
         double total = java.util.Arrays.stream(taskNanos).sum();
         Map<String, Double> bySide = seconds.computeIfAbsent(side, k -> new HashMap<>());
         for (int k = 0; k < tasks.size(); k++) {
@@ -208,10 +192,10 @@ public final class CompressedJacobians {
             implements ParallelLines.Evaluator<R> {
         @Override
         public R evaluate(int k) {
-            long start = System.nanoTime();
+            Meter start = Meter.timing();
             Task t = tasks.get(k);
             R r = keep.apply(side.evaluate(t.unit(), t.lines(), t.weights()));
-            taskNanos[k] = System.nanoTime() - start;
+            taskNanos[k] = start.nanos();
             return r;
         }
 
@@ -451,7 +435,7 @@ public final class CompressedJacobians {
                 attributed.add(new Attribution(cross, members[group.lightest()], p, c[p] / w[group.lightest()]));
             }
             double restScore = score(rule, rest / w[strictest], 0, bound(errors, members[strictest], p));
-            if (!(ownerScore <= SCREEN && restScore <= SCREEN)) { // NaN too
+            if (!(ownerScore <= ColouringTuning.SCREEN && restScore <= ColouringTuning.SCREEN)) { // NaN too
                 return false;
             }
         }

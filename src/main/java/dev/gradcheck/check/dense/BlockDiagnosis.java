@@ -25,9 +25,6 @@ public final class BlockDiagnosis {
 
     /** Letters that tie an output axis to an input axis, in order of use. */
     private static final String LETTERS = "ijklmnpqrstuvw";
-    /** Past this many separate runs, an axis's indices are summarised as a count. */
-    private static final int MAX_RUNS = 6;
-
     /** Entries of a block by position, r and c. */
     @FunctionalInterface
     private interface Entries {
@@ -289,7 +286,7 @@ public final class BlockDiagnosis {
             runs.add(i == j ? Integer.toString(i) : i + "-" + j);
             i = j;
         }
-        if (runs.size() > MAX_RUNS) {
+        if (runs.size() > DenseTuning.MAX_RUNS) {
             return "(" + k + " of " + seen.length + ")";
         }
         return runs.size() == 1 ? runs.get(0) : "{" + String.join(", ", runs) + "}";

@@ -6,6 +6,7 @@ import dev.gradcheck.check.numeric.Jacobian;
 import dev.gradcheck.check.numeric.JacobianComparison;
 import dev.gradcheck.check.numeric.KinkDetector;
 import dev.gradcheck.check.numeric.MostPreciseStep;
+import dev.gradcheck.check.numeric.NumericTuning;
 import dev.gradcheck.check.numeric.NumericalDerivative;
 import dev.gradcheck.check.numeric.NumericalError;
 import dev.gradcheck.result.Verdict;
@@ -108,7 +109,7 @@ public final class BlockJudge {
         JacobianComparison.Row row = JacobianComparison.compare(a, n, bounds, masked, criteria);
         // a passing block is probed too where entries lie within the bound alone or near the tolerance: a more
         // precise step may resolve what the bound hides, or clear what noise put near the line (MostPreciseStep)
-        if ((row.verdict().passed() && row.withinError() == 0 && !(row.maxScore() > MostPreciseStep.AGAIN_ABOVE))
+        if ((row.verdict().passed() && row.withinError() == 0 && !(row.maxScore() > NumericTuning.AGAIN_ABOVE))
                 || columns == null || errors == null) {
             return new Judged(row, row.errorNote(), List.of(), bounds);
         }
@@ -196,14 +197,14 @@ public final class BlockJudge {
         }
 
         /**
-         * The rows of column c whose score under the tolerance alone is above {@link MostPreciseStep#AGAIN_ABOVE}
+         * The rows of column c whose score under the tolerance alone is above {@link NumericTuning#AGAIN_ABOVE}
          * (masked entries aside), within their bounds or not: a bound may hide what a more precise step resolves.
          */
         private List<Integer> disagreeing(int c) {
             List<Integer> rows = new ArrayList<>();
             for (int r = 0; r < n.rowCount(); r++) {
                 if (!masked.skips(r, c) && !(criteria.tolerance().score(a.values()[r][c], n.values()[r][c])
-                        <= MostPreciseStep.AGAIN_ABOVE)) {
+                        <= NumericTuning.AGAIN_ABOVE)) {
                     rows.add(r);
                 }
             }

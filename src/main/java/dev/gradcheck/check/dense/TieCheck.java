@@ -35,9 +35,6 @@ import org.nd4j.linalg.factory.Nd4j;
  */
 public final class TieCheck {
 
-    /** Output elements with a tie tested per output; the rest are counted in the note. */
-    static final int MOST_TIES = 64;
-
     private TieCheck() {}
 
     /** The line a probe follows along a direction across inputs (per output element, or a projection of them). */
@@ -89,7 +86,7 @@ public final class TieCheck {
         int tested = 0;
         for (Map.Entry<Integer, List<BlockJudge.KinkEntry>> tie : byRow.entrySet()) {
             for (List<BlockJudge.KinkEntry> members : pieces(tie.getValue())) {
-                if (members.size() < 2 || ++tested > MOST_TIES) {
+                if (members.size() < 2 || ++tested > DenseTuning.MOST_TIES) {
                     continue;
                 }
                 Violation v = judge(members, derivative, inputs, output, tie.getKey(), rule);

@@ -12,7 +12,7 @@ import dev.gradcheck.check.numeric.Counter;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.JacobianComparison;
 import dev.gradcheck.check.numeric.Meter;
-import dev.gradcheck.check.numeric.MostPreciseStep;
+import dev.gradcheck.check.numeric.NumericTuning;
 import dev.gradcheck.check.numeric.NumericalDerivative;
 import dev.gradcheck.check.numeric.Seeded;
 import dev.gradcheck.check.target.BlockSizes;
@@ -193,7 +193,7 @@ public final class FastCheck implements CheckMode {
             return new FastProbe.Outcome(Verdict.PASS, analytic, numerical, Math.abs(numerical) / noiseFloor, null);
         }
         double score = JacobianComparison.score(rule, analytic, numerical, probe.roundingAlong());
-        if (rule.score(analytic, numerical) <= MostPreciseStep.AGAIN_ABOVE) {
+        if (rule.score(analytic, numerical) <= NumericTuning.AGAIN_ABOVE) {
             return new FastProbe.Outcome(Verdict.PASS, analytic, numerical, score, null);
         }
         // near or beyond the tolerance, within the rounding bound or not: judged at the most precise step

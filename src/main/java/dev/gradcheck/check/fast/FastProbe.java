@@ -36,15 +36,6 @@ import org.nd4j.linalg.factory.Nd4j;
  */
 final class FastProbe {
 
-    /** At most this many kink elements are isolated. */
-    static final int MOST_KINKS = 16;
-
-    /** At most this many probes are spent isolating them. */
-    static final int MOST_PROBES = 256;
-
-    /** The 5% quantile of |z₁·z₂| for independent standard normals (measured over 2·10⁷ draws). */
-    static final double SINGLE_ENTRY_QUANTILE = 0.0147;
-
     /**
      * The verdict on a fast block, with the projections it rests on.
      *
@@ -147,7 +138,7 @@ final class FastProbe {
      */
     double singleEntryResolution(double numerical) {
         double allowance = Math.max(rule.allowance(numerical), roundingAlong());
-        return allowance * Math.sqrt((double) direction.support() * output.support()) / SINGLE_ENTRY_QUANTILE;
+        return allowance * Math.sqrt((double) direction.support() * output.support()) / FastTuning.SINGLE_ENTRY_QUANTILE;
     }
 
     private static long nonZero(double[] values) {
@@ -269,12 +260,12 @@ final class FastProbe {
             if (q.kind() == KinkDetector.Kind.WRONG_AT_KINK) {
                 wrong.add(name(i));
             }
-            return kinks.size() <= MOST_KINKS;
+            return kinks.size() <= FastTuning.MOST_KINKS;
         }
         int half = support.length / 2;
         int[] first = Arrays.copyOfRange(support, 0, half);
         int[] second = Arrays.copyOfRange(support, half, support.length);
-        if (probes >= MOST_PROBES) {
+        if (probes >= FastTuning.MOST_PROBES) {
             return false;
         }
         INDArray w = restricted(u, first);
@@ -282,7 +273,7 @@ final class FastProbe {
         if (!q.kinks()[0]) {
             return isolate(second, u, null, kinks, wrong);
         }
-        if (!isolate(first, u, q, kinks, wrong) || probes >= MOST_PROBES) {
+        if (!isolate(first, u, q, kinks, wrong) || probes >= FastTuning.MOST_PROBES) {
             return false;
         }
         INDArray rest = restricted(u, second);

@@ -3,6 +3,7 @@ package dev.gradcheck.check.full;
 import static dev.gradcheck.spec.MemoryBudget.saturatingAdd;
 import static dev.gradcheck.spec.MemoryBudget.saturatingMul;
 
+import dev.gradcheck.check.colouring.ColouringTuning;
 import dev.gradcheck.check.colouring.CompressedJacobians;
 import dev.gradcheck.check.colouring.Sides;
 import dev.gradcheck.check.dense.BlockDiagnosis;
@@ -20,7 +21,7 @@ import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.Jacobian;
 import dev.gradcheck.check.numeric.JacobianComparison;
 import dev.gradcheck.check.numeric.Meter;
-import dev.gradcheck.check.numeric.MostPreciseStep;
+import dev.gradcheck.check.numeric.NumericTuning;
 import dev.gradcheck.check.numeric.NumericalDerivative;
 import dev.gradcheck.check.numeric.NumericalError;
 import dev.gradcheck.check.numeric.Seeded;
@@ -31,6 +32,7 @@ import dev.gradcheck.check.target.CheckTarget;
 import dev.gradcheck.check.target.OverBudget;
 import dev.gradcheck.check.target.Settings;
 import dev.gradcheck.check.twosided.TwoSidedCompression;
+import dev.gradcheck.check.twosided.TwoSidedTuning;
 import dev.gradcheck.op.ClippedGraph;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.GradientResult;
@@ -64,7 +66,7 @@ public final class FullCheck implements CheckMode {
             // what is weighed before the forward pass: both sides' vectors; the pattern's entries are weighed
             // once the pattern is known, and dense blocks only when a target needs them (OverBudget)
             return new Footprint(blocks.bytesOverBlocks((n, m) -> saturatingMul(saturatingAdd(n, m),
-                    TwoSidedCompression.VECTORS_HELD)), "its compressed evaluations");
+                    TwoSidedTuning.VECTORS_HELD)), "its compressed evaluations");
         }
         return denseFootprint(blocks);
     }
@@ -131,7 +133,7 @@ public final class FullCheck implements CheckMode {
         Tolerance loosest = s.toleranceFor(0, 1);
         for (String out : t.outputs()) {
             Tolerance rule = s.toleranceFor(t.forwardNoise(out), 1);
-            if (rule.score(1 + CompressedJacobians.RESOLUTION, 1) < loosest.score(1 + CompressedJacobians.RESOLUTION,
+            if (rule.score(1 + ColouringTuning.RESOLUTION, 1) < loosest.score(1 + ColouringTuning.RESOLUTION,
                     1)) {
                 loosest = rule;
             }
@@ -155,7 +157,7 @@ public final class FullCheck implements CheckMode {
                 Meter meter = Meter.timing();
                 SparseBlock block = compressed.blocks().block(out, in);
                 JacobianComparison.Row row = compressed.compare(out, in, s, scale);
-                if (!row.verdict().passed() || row.withinError() > 0 || row.maxScore() > MostPreciseStep.AGAIN_ABOVE) {
+                if (!row.verdict().passed() || row.withinError() > 0 || row.maxScore() > NumericTuning.AGAIN_ABOVE) {
                     return null; // entries near or beyond the tolerance are judged at their most precise step
                 }
                 // a passing block agrees everywhere (no mask, no capture here: CompressedJacobians.denseBecause)

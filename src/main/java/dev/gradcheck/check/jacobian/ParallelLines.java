@@ -1,5 +1,6 @@
 package dev.gradcheck.check.jacobian;
 
+import dev.gradcheck.check.numeric.Meter;
 import dev.gradcheck.op.Differentiable;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -136,7 +137,7 @@ public final class ParallelLines implements AutoCloseable {
         List<Future<?>> helpers = new ArrayList<>();
         long startAfter = copiesAtHand(evaluator.functions()) ? Math.min(startAfterNanos, startWithCopiesAfterNanos)
                 : startAfterNanos;
-        long start = System.nanoTime();
+        Meter start = Meter.timing();
         try {
             for (int task = tasks.take(); task < count; task = tasks.take()) {
                 tasks.run(evaluator, task);
@@ -176,8 +177,8 @@ public final class ParallelLines implements AutoCloseable {
         }
     }
 
-    private static boolean worthHelpers(long start, int done, int count, long startAfter) {
-        long elapsed = System.nanoTime() - start;
+    private static boolean worthHelpers(Meter start, int done, int count, long startAfter) {
+        long elapsed = start.nanos();
         return elapsed >= startAfter && (double) elapsed / done * (count - done) >= startAfter;
     }
 

@@ -18,17 +18,11 @@ import dev.gradcheck.spec.Tolerance;
  */
 public final class JacobianComparison {
 
-    /**
-     * Finite differences of a function whose true derivative is zero still show rounding noise of about
-     * ε·|y|/δ; numerical values below this many times that bound count as zero.
-     */
-    private static final double NOISE_MARGIN = 64;
-
     private JacobianComparison() {}
 
     /** The noise floor of a finite difference with step {@code delta} on outputs of magnitude {@code scale}. */
     public static double noiseFloor(double outputScale, double delta) {
-        return NOISE_MARGIN * Math.ulp(1.0) * Math.max(1, outputScale) / delta;
+        return NumericTuning.NOISE_MARGIN * Math.ulp(1.0) * Math.max(1, outputScale) / delta;
     }
 
     /**

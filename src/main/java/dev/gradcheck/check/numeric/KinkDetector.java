@@ -21,9 +21,6 @@ import dev.gradcheck.result.Stencil;
  */
 public final class KinkDetector {
 
-    /** A leftover this large, relative to the slopes themselves, is a kink and not curvature. */
-    private static final double RELATIVE_JUMP = 1e-3;
-
     /** Where a probe evaluates, in steps h. */
     private static final double[] OFFSETS = {-2, -1, -0.5, 0, 0.5, 1, 2};
 
@@ -86,7 +83,7 @@ public final class KinkDetector {
             int j = flatRows[r];
             Slopes coarse = new Slopes(y[1][j], y[0][j], y[3][j], y[5][j], y[6][j], h); // f(−h), f(−2h), ...
             Slopes fine = new Slopes(y[2][j], y[1][j], y[3][j], y[4][j], y[5][j], h / 2);
-            double threshold = Math.max(RELATIVE_JUMP * Math.max(coarse.largest(), fine.largest()), noise);
+            double threshold = Math.max(NumericTuning.RELATIVE_JUMP * Math.max(coarse.largest(), fine.largest()), noise);
             boolean here = Math.abs(coarse.leftover()) > threshold && Math.abs(fine.leftover()) > threshold
                     && Math.abs(fine.leftover()) > Math.abs(coarse.leftover()) / 4; // curvature would shrink 8-fold
             kinks[r] = here;

@@ -53,6 +53,11 @@ public final class Meter {
 
     /** The seconds since the start. */
     public double seconds() {
-        return (System.nanoTime() - start) / 1e9;
+        return nanos() / 1e9;
+    }
+
+    /** The nanoseconds since the start (for sums and comparisons in whole nanoseconds). */
+    public long nanos() {
+        return System.nanoTime() - start;
     }
 }

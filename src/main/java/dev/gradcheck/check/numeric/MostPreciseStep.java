@@ -18,13 +18,6 @@ import dev.gradcheck.result.Stencil;
  */
 public final class MostPreciseStep {
 
-    /**
-     * An entry whose score under the tolerance alone is above this is judged again at its most precise step,
-     * within its bound or not: where the noise at h reaches the tolerance, the entries just under it would
-     * otherwise pass with scores near 1, and the margin of a correct backward would be chance.
-     */
-    public static final double AGAIN_ABOVE = 0.5;
-
     /** The larger steps tried, in multiples of h. */
     private static final double[] RUNGS = {10, 100};
 

@@ -55,7 +55,7 @@ public final class Seeded {
      * and the determinism row's cotangent), a quarter of its time. The values are a function of the draw, so a
      * kept draw is the one that would be made; callers get arrays of their own ({@link Flat#array} copies).
      */
-    private static final DrawCache DRAWN = new DrawCache(16L << 20);
+    private static final DrawCache DRAWN = new DrawCache(NumericTuning.DRAW_CACHE_BYTES);
 
     /** Draws kept up to a number of values in all, least recently used dropped first. */
     private static final class DrawCache {

@@ -1,10 +1,11 @@
 package dev.gradcheck.check.twosided;
 
+import dev.gradcheck.check.colouring.ColouringTuning;
 import dev.gradcheck.check.colouring.CompressedJacobians;
 import dev.gradcheck.check.colouring.WindowPattern;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.JacobianComparison;
-import dev.gradcheck.check.numeric.MostPreciseStep;
+import dev.gradcheck.check.numeric.NumericTuning;
 import dev.gradcheck.spec.Tolerance;
 
 /** One input's directional differences attributed to their columns inside the pattern, each entry screened. */
@@ -61,7 +62,7 @@ final class ColumnPass {
         int lightest = group.light()[0];
         for (int p = 0; p < n.length; p++) {
             if (!owned[p] && n[p] != 0 && !(JacobianComparison.score(rule, 0, n[p] / applied[lightest],
-                    e.errors().at(p, members[lightest])) <= CompressedJacobians.SCREEN)) {
+                    e.errors().at(p, members[lightest])) <= ColouringTuning.SCREEN)) {
                 c.screen().flag("the finite differences see a dependency outside the guessed pattern: d" + c.output()
                         + "[" + p + "]/d" + e.input().name() + " along columns from " + members[0],
                         new TwoSidedScreen.Suspect(false, e.index(), g, p));
@@ -99,7 +100,7 @@ final class ColumnPass {
             restsPass = restPasses(rest, () -> JacobianComparison.score(rule, 0, rest, e.errors().at(p, other)));
         }
         double byTolerance = rule.score(a, n);
-        if (restsPass && byTolerance <= MostPreciseStep.AGAIN_ABOVE) {
+        if (restsPass && byTolerance <= NumericTuning.AGAIN_ABOVE) {
             return;
         }
         TwoSidedScreen.Flagged f = new TwoSidedScreen.Flagged(inputIndex(), group.index(), p, col, at, applied[member],
@@ -116,7 +117,7 @@ final class ColumnPass {
      * one multiplication), the entry's error bound only where the rule alone does not pass it.
      */
     private boolean restPasses(double rest, java.util.function.DoubleSupplier withBound) {
-        return Math.abs(rest) * zeroRate <= CompressedJacobians.SCREEN
-                || withBound.getAsDouble() <= CompressedJacobians.SCREEN;
+        return Math.abs(rest) * zeroRate <= ColouringTuning.SCREEN
+                || withBound.getAsDouble() <= ColouringTuning.SCREEN;
     }
 }

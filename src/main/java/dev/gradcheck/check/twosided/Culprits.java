@@ -1,10 +1,11 @@
 package dev.gradcheck.check.twosided;
 
-import dev.gradcheck.check.colouring.CompressedJacobians;
+import dev.gradcheck.check.colouring.ColouringTuning;
 import dev.gradcheck.check.colouring.WindowPattern;
 import dev.gradcheck.check.numeric.FiniteDifferences;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.JacobianComparison;
+import dev.gradcheck.check.numeric.Meter;
 import dev.gradcheck.check.numeric.NumericalError;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.GradientResult;
@@ -40,15 +41,6 @@ import java.util.function.ToDoubleFunction;
  */
 final class Culprits {
 
-    /** Runs of the check with more lines located, before the search gives up on explaining every evaluation. */
-    static final int MAX_ROUNDS = 3;
-
-    /** Lines located at most, rows and columns together. */
-    static final int MAX_LINES = 512;
-
-    /** Forward evaluations (a backward pass counting {@link CompressedJacobians#BACKWARD_COST}) the search may spend. */
-    static final double MIN_BUDGET = 4096;
-
     private final LocatedLines located = new LocatedLines();
     /** The located rows' backward values per input, where nonzero. */
     private final Map<Integer, Map<String, Nonzeros>> rowLines = new HashMap<>();
@@ -61,7 +53,7 @@ final class Culprits {
     private final double budget;
     private final int points;
     private double spent;
-    private final long started = System.nanoTime();
+    private final Meter started = Meter.timing();
     private boolean exhausted;
 
     /** A line's nonzero values, by position, ascending. */
@@ -80,14 +72,14 @@ final class Culprits {
 
     private Culprits(TwoSidedCompression first) {
         this.points = FiniteDifferences.offsets(first.settings().stencil()).length;
-        this.budget = Math.max(MIN_BUDGET, 2 * TwoSidedCompression.cost(first.pattern(), points));
+        this.budget = Math.max(TwoSidedTuning.MIN_BUDGET, 2 * TwoSidedCompression.cost(first.pattern(), points));
     }
 
     /** The check's verdict once the lines behind what its screen sent back are located, or what stopped it. */
     static TwoSidedCompression.Attempt settle(TwoSidedCompression first) {
         Culprits search = new Culprits(first);
         TwoSidedCompression c = first;
-        for (int round = 0; round < MAX_ROUNDS && search.locate(c); round++) {
+        for (int round = 0; round < TwoSidedTuning.MAX_ROUNDS && search.locate(c); round++) {
             TwoSidedCompression before = c;
             c = c.again(search.located);
             before.release(); // a run's entries are as large as the check's: one held at a time
@@ -107,7 +99,7 @@ final class Culprits {
         int before = located.count();
         columnWeights.clear();
         for (TwoSidedScreen.Flagged f : c.screen().entries()) {
-            if (spent >= budget || located.count() >= MAX_LINES) {
+            if (spent >= budget || located.count() >= TwoSidedTuning.MAX_LINES) {
                 exhausted = true;
                 return false;
             }
@@ -120,7 +112,7 @@ final class Culprits {
             close(c);
         }
         for (TwoSidedScreen.Suspect x : c.screen().suspects()) {
-            if (spent >= budget || located.count() >= MAX_LINES) {
+            if (spent >= budget || located.count() >= TwoSidedTuning.MAX_LINES) {
                 exhausted = true;
                 break;
             }
@@ -143,7 +135,7 @@ final class Culprits {
     /** The rows among these whose backward holds a value at the suspect's column, halving. */
     private void searchRows(TwoSidedCompression c, TwoSidedScreen.Suspect x, int[] rows) {
         String in = c.input(x.input()).name();
-        halve(rows, new Halving(CompressedJacobians.BACKWARD_COST, lines -> c.sides().analytic().evaluate(c.output(),
+        halve(rows, new Halving(ColouringTuning.BACKWARD_COST, lines -> c.sides().analytic().evaluate(c.output(),
                 lines, Arrays.stream(lines).mapToDouble(p -> c.rowGroups().weightOf()[p]).toArray()).get(in)[x.position()],
                 (first, v) -> nonzero(c, x.input(), first, x.position(), v), p -> {
                     if (located.addRow(p)) {
@@ -205,7 +197,7 @@ final class Culprits {
     /** A value the screen would not pass as zero at entry (row, col) of input {@code index}. */
     private static boolean nonzero(TwoSidedCompression c, int index, int row, int col, double value) {
         return !(JacobianComparison.score(c.screenRule(index), value, 0, c.errors(index).at(row, col))
-                <= CompressedJacobians.SCREEN);
+                <= ColouringTuning.SCREEN);
     }
 
     /**
@@ -213,7 +205,7 @@ final class Culprits {
      * turn, so that an extra's row and column are both located.
      */
     private void close(TwoSidedCompression c) {
-        while (!(pendingRows.isEmpty() && pendingColumns.isEmpty()) && located.count() < MAX_LINES) {
+        while (!(pendingRows.isEmpty() && pendingColumns.isEmpty()) && located.count() < TwoSidedTuning.MAX_LINES) {
             if (!pendingRows.isEmpty()) {
                 row(c, pendingRows.poll());
             } else {
@@ -225,12 +217,12 @@ final class Culprits {
 
     /** Whether another line may be located; once not, the search is exhausted. */
     private boolean withinLines() {
-        exhausted |= located.count() >= MAX_LINES;
+        exhausted |= located.count() >= TwoSidedTuning.MAX_LINES;
         return !exhausted;
     }
 
     private void row(TwoSidedCompression c, int p) {
-        spent += CompressedJacobians.BACKWARD_COST;
+        spent += ColouringTuning.BACKWARD_COST;
         Map<String, double[]> line = c.sides().analytic().evaluate(c.output(), new int[] {p}, new double[] {1});
         Map<String, Nonzeros> kept = new HashMap<>();
         for (int i = 0; i < c.inputCount(); i++) {
@@ -317,9 +309,9 @@ final class Culprits {
 
     /** Why the search ended before every evaluation was explained, for the report's note. */
     private String whyStopped() {
-        return located.count() >= MAX_LINES ? "at its limit of " + MAX_LINES + " lines (" + Math.round(spent)
+        return located.count() >= TwoSidedTuning.MAX_LINES ? "at its limit of " + TwoSidedTuning.MAX_LINES + " lines (" + Math.round(spent)
                 + " evaluations)" : spent >= budget ? "at its budget of " + Math.round(budget) + " evaluations"
-                : "with evaluations still unexplained after " + MAX_ROUNDS + " rounds";
+                : "with evaluations still unexplained after " + TwoSidedTuning.MAX_ROUNDS + " rounds";
     }
 
     private GradientResult result(TwoSidedCompression c, int index, List<Judged> judged, long failing,
@@ -342,6 +334,6 @@ final class Culprits {
         long evaluations = c.sides().analytic().evaluations(out) + c.sides().numerical().evaluations(x.name());
         Mismatches found = new Mismatches(failing, judged.size(), 0, null, List.of(), null, null);
         return row.toResult(new JacobianComparison.Compared(out, x.name(), CheckKind.JACOBIAN, c.target().order()),
-                evaluations, (System.nanoTime() - started) / 1e9, note, lines).withDiagnosis(found, null);
+                evaluations, started.seconds(), note, lines).withDiagnosis(found, null);
     }
 }

@@ -1,6 +1,6 @@
 package dev.gradcheck.check.twosided;
 
-import dev.gradcheck.check.colouring.CompressedJacobians;
+import dev.gradcheck.check.colouring.ColouringTuning;
 import dev.gradcheck.check.colouring.WindowPattern;
 import dev.gradcheck.check.numeric.JacobianComparison;
 import java.util.ArrayList;
@@ -51,7 +51,7 @@ final class RowPass {
         for (Outside v : outside) {
             TwoSidedCompression.Entries e = v.entries();
             if (!(JacobianComparison.score(e.screenRule()[0], v.value(), 0, e.errors().at(v.row(), v.col()))
-                    <= CompressedJacobians.SCREEN)) {
+                    <= ColouringTuning.SCREEN)) {
                 c.screen().flag("the backward has a value outside the guessed pattern: d" + c.output() + "[" + v.row()
                         + "]/d" + e.input().name() + "[" + v.col() + "] = " + v.value(),
                         new TwoSidedScreen.Suspect(true, e.index(), v.group(), v.col()));

@@ -1,5 +1,6 @@
 package dev.gradcheck.check.twosided;
 
+import dev.gradcheck.check.colouring.ColouringTuning;
 import dev.gradcheck.check.colouring.CompressedJacobians;
 import dev.gradcheck.check.colouring.PatternProbe;
 import dev.gradcheck.check.colouring.Sides;
@@ -10,6 +11,7 @@ import dev.gradcheck.check.numeric.FiniteDifferences;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.JacobianComparison;
 import dev.gradcheck.check.numeric.KinkDetector;
+import dev.gradcheck.check.numeric.Meter;
 import dev.gradcheck.check.numeric.MostPreciseStep;
 import dev.gradcheck.check.numeric.NumericalDerivative;
 import dev.gradcheck.check.numeric.NumericalError;
@@ -44,27 +46,6 @@ import java.util.Map;
  * <p>Memory is the pattern's entries, a double and a float each, and one batch of evaluations: never an m×n block.
  */
 public final class TwoSidedCompression {
-
-    /**
-     * Below this cost of the one-sided path's known side (in forward evaluations, a backward pass counting
-     * {@link CompressedJacobians#BACKWARD_COST}), that path is cheap enough and keeps its evaluation counts.
-     */
-    static final double MIN_KNOWN_COST = 4096;
-
-    /** Taken only where it costs at most this share of the one-sided path's known side. */
-    static final double MAX_SHARE = 0.5;
-
-    /**
-     * At most this many entries whose own judgement fails on compressed values are recomputed from their row's and
-     * column's own evaluations; more, and the target takes the one-sided path.
-     */
-    static final int MAX_RECOMPUTED = 1024;
-
-    /** Evaluations held at once, per thread: each is one vector per cross unit. */
-    private static final int BATCH_PER_THREAD = 8;
-
-    /** What the budget weighs before the pattern is known: doubles held per element of either side's vectors. */
-    public static final long VECTORS_HELD = 2L * BATCH_PER_THREAD;
 
     private final CheckTarget t;
     private final Settings s;
@@ -124,12 +105,8 @@ public final class TwoSidedCompression {
         return c;
     }
 
-    /**
-     * What trying this path gave: the rows, or null with why it was declined or what the screen sent back.
-     *
-     * @param rowGroups backward passes over groups of rows (0 when declined before grouping)
-     */
-    public record Attempt(List<GradientResult> rows, String declined, TwoSidedScreen screen, int rowGroups) {
+    /** What trying this path gave: the rows, or null with why it was declined or what the screen sent back. */
+    public record Attempt(List<GradientResult> rows, String declined, TwoSidedScreen screen) {
 
         public boolean passed() {
             return rows != null && rows.stream().allMatch(r -> r.verdict().passed());
@@ -151,7 +128,7 @@ public final class TwoSidedCompression {
      *               those do not fit)
      */
     public record Gate(double minKnownCost, double maxShare, boolean locate) {
-        public static final Gate DEFAULT = new Gate(MIN_KNOWN_COST, MAX_SHARE, false);
+        public static final Gate DEFAULT = new Gate(TwoSidedTuning.MIN_KNOWN_COST, TwoSidedTuning.MAX_SHARE, false);
         /** Whatever the costs (tests, on shapes dense mode can check too). */
         static final Gate ALWAYS = new Gate(0, Double.POSITIVE_INFINITY, false);
 
@@ -163,34 +140,33 @@ public final class TwoSidedCompression {
     public static Attempt attempt(CheckTarget t, Settings s, List<String> inputs, ParallelLines threads,
                            MemoryBudget budget, Gate gate) {
         if (t.outputs().size() != 1) {
-            return new Attempt(null, "several outputs", null, 0);
+            return new Attempt(null, "several outputs", null);
         }
         Sides sides = Sides.of(t, s, inputs);
         String out = t.outputs().get(0);
         int points = FiniteDifferences.offsets(s.stencil()).length;
         double known = knownCost(sides, points);
         if (known < gate.minKnownCost()) {
-            return new Attempt(null, "the one-sided path is cheap", null, 0);
+            return new Attempt(null, "the one-sided path is cheap", null);
         }
-        long start = System.nanoTime();
+        Meter start = Meter.timing();
         WindowPattern pattern = PatternProbe.guess(sides.analytic(), out, t.refAtX().get(out).shape(), inputs,
                 inputShapes(t, inputs));
         String declined = pattern == null ? "no window pattern"
                 : cost(pattern, points) > gate.maxShare() * known ? "too little to gain"
                 : !budget.fits(bytes(pattern, threads(s))) ? "over the memory budget" : null;
         if (declined != null) {
-            return new Attempt(null, declined, null, 0);
+            return new Attempt(null, declined, null);
         }
         TwoSidedCompression c = new TwoSidedCompression(t, s, sides, pattern, threads, new LocatedLines());
-        c.analyticSeconds = (System.nanoTime() - start) / 1e9;
+        c.analyticSeconds = start.seconds();
         List<GradientResult> rows = c.run();
         return rows == null && gate.locate() && !c.screen.clean() ? Culprits.settle(c) : c.attempt(rows);
     }
 
     /** What this run gave, as an attempt: its rows, or what its screen sent back. */
     public Attempt attempt(List<GradientResult> rows) {
-        return new Attempt(rows, rows == null && screen.clean() ? "a block does not pass" : null, screen,
-                rowGroups.groups().length);
+        return new Attempt(rows, rows == null && screen.clean() ? "a block does not pass" : null, screen);
     }
 
     private static int threads(Settings s) {
@@ -207,7 +183,7 @@ public final class TwoSidedCompression {
     private static double knownCost(Sides sides, int points) {
         double backwards = 0;
         for (String o : sides.analytic().units()) {
-            backwards += CompressedJacobians.BACKWARD_COST * sides.analytic().lineCount(o);
+            backwards += ColouringTuning.BACKWARD_COST * sides.analytic().lineCount(o);
         }
         double forwards = 0;
         for (String in : sides.numerical().units()) {
@@ -218,7 +194,7 @@ public final class TwoSidedCompression {
 
     /** What this path costs: a backward pass per row group, a stencil per column group. */
     static double cost(WindowPattern pattern, int points) {
-        double c = CompressedJacobians.BACKWARD_COST * pattern.rowGroups().length;
+        double c = ColouringTuning.BACKWARD_COST * pattern.rowGroups().length;
         for (WindowPattern.Input x : pattern.inputs()) {
             c += (double) points * pattern.columnGroups(x).length;
         }
@@ -235,7 +211,7 @@ public final class TwoSidedCompression {
             }
             vectors += Flat.size(x.shape());
         }
-        return (Double.BYTES + Float.BYTES) * entries + (long) BATCH_PER_THREAD * threads * vectors * Double.BYTES;
+        return (Double.BYTES + Float.BYTES) * entries + (long) TwoSidedTuning.BATCH_PER_THREAD * threads * vectors * Double.BYTES;
     }
 
     private static RowGroups rowGroups(int[][] groups, int rows, int bits, long seed, String out) {
@@ -273,7 +249,7 @@ public final class TwoSidedCompression {
     /** The rows, or null when the screen sent back what single entries cannot settle, or a diagnosis is needed. */
     List<GradientResult> run() {
         layOut();
-        long start = System.nanoTime();
+        Meter start = Meter.timing();
         RowPass rows = new RowPass(this);
         GroupBatches.run(new GroupBatches.Groups(sides.analytic(), out, rowGroups.groups(), rowGroups.weights()),
                 batch(), screen, threads, rows::attribute);
@@ -281,12 +257,12 @@ public final class TwoSidedCompression {
             e.screenRule()[0] = sides.judging().rule(out, e.input().name(), e.values().largestAnalytic());
         }
         rows.judgeOutside();
-        analyticSeconds += (System.nanoTime() - start) / 1e9;
+        analyticSeconds += start.seconds();
         for (Entries e : entries) {
             if (screen.clean()) {
-                long begin = System.nanoTime();
+                Meter begin = Meter.timing();
                 new ColumnPass(this, e).run();
-                numericalSeconds.put(e.input().name(), (System.nanoTime() - begin) / 1e9);
+                numericalSeconds.put(e.input().name(), begin.seconds());
             }
         }
         if (!screen.clean()) {
@@ -398,7 +374,7 @@ public final class TwoSidedCompression {
                 e.errors().at(otherRow, f.col()));
         double byColumns = f.otherCol() < 0 ? 0 : JacobianComparison.score(rule, 0,
                 f.colWeight() * (e.values().numerical(f.at()) - n) / f.otherWeight(), e.errors().at(p, f.otherCol()));
-        if (!(byRows <= CompressedJacobians.SCREEN && byColumns <= CompressedJacobians.SCREEN)) {
+        if (!(byRows <= ColouringTuning.SCREEN && byColumns <= ColouringTuning.SCREEN)) {
             screen.flag("other members contribute to d" + out + "[" + p + "]/d" + e.input().name() + "[" + f.col()
                     + "]: a value outside the guessed pattern");
             return false;
@@ -488,7 +464,7 @@ public final class TwoSidedCompression {
     }
 
     int batch() {
-        return BATCH_PER_THREAD * threads(s);
+        return TwoSidedTuning.BATCH_PER_THREAD * threads(s);
     }
 
     /** Where each row's entries of each input go: the pattern's windows, row after row. */
@@ -513,7 +489,7 @@ public final class TwoSidedCompression {
         List<GradientResult> results = new ArrayList<>();
         long m = pattern.rows();
         for (Entries e : entries) {
-            long begin = System.nanoTime();
+            Meter begin = Meter.timing();
             String in = e.input().name();
             Tolerance rule = sides.judging().rule(out, in, e.values().largestNumerical());
             JacobianComparison.Row row = JacobianComparison.compare(sink -> feed(e, sink), pattern.outShape(),
@@ -526,7 +502,7 @@ public final class TwoSidedCompression {
                 feed(e, (r, c, a, n, err) -> failing[0] += JacobianComparison.score(rule, a, n, err) <= 1 ? 0 : 1);
             }
             double seconds = analyticSeconds + numericalSeconds.getOrDefault(in, 0.0)
-                    + (System.nanoTime() - begin) / 1e9;
+                    + begin.seconds();
             Mismatches found = new Mismatches(failing[0], m * Flat.size(e.input().shape()), 0, null, List.of(), null,
                     null);
             results.add(row.toResult(new JacobianComparison.Compared(out, in, CheckKind.JACOBIAN, t.order()),

@@ -40,7 +40,7 @@ final class TwoSidedScreen {
     /** A value outside the pattern, at a known evaluation and position: {@link Culprits} can look for it. */
     void flag(String what, Suspect where) {
         flag(what);
-        if (suspects.size() <= TwoSidedCompression.MAX_RECOMPUTED) {
+        if (suspects.size() <= TwoSidedTuning.MAX_RECOMPUTED) {
             suspects.add(where);
         }
     }
@@ -50,7 +50,7 @@ final class TwoSidedScreen {
     }
 
     void entry(Flagged f, String what) {
-        if (entries.size() <= TwoSidedCompression.MAX_RECOMPUTED) {
+        if (entries.size() <= TwoSidedTuning.MAX_RECOMPUTED) {
             entries.add(f);
         }
         if (first == null) {
@@ -60,7 +60,7 @@ final class TwoSidedScreen {
 
     /** Nothing sent back that a recomputation of single entries cannot settle. */
     boolean clean() {
-        return hard == 0 && entries.size() <= TwoSidedCompression.MAX_RECOMPUTED;
+        return hard == 0 && entries.size() <= TwoSidedTuning.MAX_RECOMPUTED;
     }
 
     List<Flagged> entries() {

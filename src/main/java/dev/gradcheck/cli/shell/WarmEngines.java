@@ -31,7 +31,6 @@ public final class WarmEngines implements RunHost, AutoCloseable {
     private final RunConfiguration template;
     private final EnginePool pool;
     private volatile Runnable interrupt;
-    private volatile Thread warming;
 
     /**
      * @param workers how to start worker JVMs; null checks in this JVM ({@code --in-process}, and tests)
@@ -63,16 +62,7 @@ public final class WarmEngines implements RunHost, AutoCloseable {
             }
         }, "gradcheck-shell-warm-up");
         t.setDaemon(true);
-        warming = t;
         t.start();
-    }
-
-    /** Waits for a warm-up under way (tests, and measurements of a warm check). */
-    void awaitWarm() throws InterruptedException {
-        Thread t = warming;
-        if (t != null) {
-            t.join();
-        }
     }
 
     /**
