@@ -1,6 +1,7 @@
 package dev.gradcheck.check;
 
 import dev.gradcheck.check.numeric.Flat;
+import dev.gradcheck.check.numeric.Meter;
 import dev.gradcheck.check.numeric.Seeded;
 import dev.gradcheck.check.target.CheckTarget;
 import dev.gradcheck.check.target.Defaults;
@@ -43,7 +44,7 @@ final class Linearity {
     private Linearity() {}
 
     static GradientResult row(CheckTarget t, Settings s) {
-        long start = System.nanoTime();
+        Meter start = Meter.timing();
         if (t.outputs().isEmpty() || t.wrt().isEmpty()) {
             return held(0, start);
         }
@@ -133,10 +134,10 @@ final class Linearity {
             return null;
         }
 
-        GradientResult broken(int calls, long start, String what) {
+        GradientResult broken(int calls, Meter start, String what) {
             return new GradientResult("*", input, CheckKind.LINEARITY, 1, Verdict.NONLINEAR_BACKWARD,
                     Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, null, calls,
-                    seconds(start), what + ": " + input + index + " = " + got + " where linearity gives " + expected,
+                    start.seconds(), what + ": " + input + index + " = " + got + " where linearity gives " + expected,
                     null);
         }
     }
@@ -201,12 +202,8 @@ final class Linearity {
         return scale == -1 ? "−1" : scale > 1 ? "2^10" : "2^-10";
     }
 
-    private static GradientResult held(int calls, long start) {
+    private static GradientResult held(int calls, Meter start) {
         return new GradientResult("*", "*", CheckKind.LINEARITY, 1, Verdict.PASS, 0, 0, 0, null, calls,
-                seconds(start), null, null);
-    }
-
-    private static double seconds(long start) {
-        return (System.nanoTime() - start) / 1e9;
+                start.seconds(), null, null);
     }
 }

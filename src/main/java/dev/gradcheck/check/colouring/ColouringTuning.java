@@ -33,4 +33,13 @@ public final class ColouringTuning {
      * the first-fit search may look at. Denser patterns than this compress little anyway; their lines stay alone.
      */
     static final long MAX_WORK = 50_000_000L;
+
+    // read by PatternProbe
+    /**
+     * How many steps a probe's base point may move past rows whose backward is zero (a relu's rows at inputs below
+     * or at zero): with half the rows zero, the chance that 16 shifts find no base whose rows are all nonzero is
+     * (7/8)^17 ≈ 10% per base for a two-dimensional output; 32 brings it near 1%. Each shift costs one backward
+     * pass per output dimension and one more.
+     */
+    static final int MOST_PROBE_SHIFTS = 32;
 }

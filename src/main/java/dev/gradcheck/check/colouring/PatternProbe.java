@@ -52,33 +52,78 @@ public final class PatternProbe {
         return new WindowPattern(outShape, windows);
     }
 
+    /**
+     * The probed rows: at each base point and its neighbour along every output dimension. A row whose backward is
+     * zero on every input shows no window (relu's rows at negative or zero inputs, half of them and more), and a
+     * missing neighbour shows no stride, so where any of a base's rows is zero the base moves one step along the
+     * last output dimension, up to {@link ColouringTuning#MOST_PROBE_SHIFTS} times, keeping the first rows that are
+     * all nonzero (or, failing that, the first ones tried).
+     */
     private static List<Probe> probe(AnalyticJacobian side, String out, long[] outShape, List<String> inputs,
                                      Map<String, long[]> inShapes) {
-        Map<Long, int[]> rows = new LinkedHashMap<>();
+        Map<Long, Probe> probed = new LinkedHashMap<>();
+        List<Probe> probes = new ArrayList<>();
+        int last = outShape.length - 1;
         for (double f : BASES) {
             int[] base = new int[outShape.length];
             for (int d = 0; d < base.length; d++) {
                 base[d] = (int) Math.floor(f * (outShape[d] - 1));
             }
-            rows.putIfAbsent(flat(base, outShape), base);
-            for (int d = 0; d < base.length; d++) {
-                if (outShape[d] > 1) {
-                    int[] next = base.clone();
-                    next[d] += next[d] + 1 < outShape[d] ? 1 : -1;
-                    rows.putIfAbsent(flat(next, outShape), next);
+            List<Probe> first = null;
+            for (int shift = 0; shift <= ColouringTuning.MOST_PROBE_SHIFTS; shift++) {
+                if (shift > 0 && (last < 0 || base[last] + shift + 1 >= outShape[last])) {
+                    break;
+                }
+                int[] at = base.clone();
+                if (shift > 0) {
+                    at[last] += shift;
+                }
+                List<Probe> around = new ArrayList<>();
+                for (int[] row : around(at, outShape)) {
+                    around.add(probed.computeIfAbsent(flat(row, outShape),
+                            p -> probeRow(side, out, row, p, inputs, inShapes)));
+                }
+                first = first == null ? around : first;
+                if (around.stream().allMatch(PatternProbe::nonzero)) {
+                    first = around;
+                    break;
+                }
+            }
+            for (Probe p : first) {
+                if (!probes.contains(p)) {
+                    probes.add(p);
                 }
             }
         }
-        List<Probe> probes = new ArrayList<>();
-        rows.forEach((p, at) -> {
-            Map<String, double[]> values = side.evaluate(out, new int[] {Math.toIntExact(p)}, new double[] {1});
-            Map<String, Spread> spreads = new LinkedHashMap<>();
-            for (String in : inputs) {
-                spreads.put(in, spread(values.get(in), inShapes.get(in)));
-            }
-            probes.add(new Probe(at, spreads));
-        });
         return probes;
+    }
+
+    /** A base point and its neighbour along every output dimension (back one step at the last index). */
+    private static List<int[]> around(int[] base, long[] outShape) {
+        List<int[]> rows = new ArrayList<>();
+        rows.add(base);
+        for (int d = 0; d < base.length; d++) {
+            if (outShape[d] > 1) {
+                int[] next = base.clone();
+                next[d] += next[d] + 1 < outShape[d] ? 1 : -1;
+                rows.add(next);
+            }
+        }
+        return rows;
+    }
+
+    private static Probe probeRow(AnalyticJacobian side, String out, int[] at, long p, List<String> inputs,
+                                  Map<String, long[]> inShapes) {
+        Map<String, double[]> values = side.evaluate(out, new int[] {Math.toIntExact(p)}, new double[] {1});
+        Map<String, Spread> spreads = new LinkedHashMap<>();
+        for (String in : inputs) {
+            spreads.put(in, spread(values.get(in), inShapes.get(in)));
+        }
+        return new Probe(at, spreads);
+    }
+
+    private static boolean nonzero(Probe p) {
+        return p.spreads().values().stream().anyMatch(java.util.Objects::nonNull);
     }
 
     private static long flat(int[] at, long[] shape) {

@@ -218,9 +218,7 @@ public final class BlockJudge {
             JacobianComparison.Row judged = JacobianComparison.compare(a, n, errors, kinkOrMasked, criteria);
             List<String> notes = new ArrayList<>();
             if (kinkColumns > 0) {
-                notes.add(kinkColumns + " of " + n.colCount() + " elements of " + in + " sit at a nondifferentiable"
-                        + " point (e.g. " + in + Arrays.toString(firstKink) + ") and were left out; the backward"
-                        + " gives a subgradient there");
+                notes.add(kinkNote(kinkColumns, n.colCount(), in, firstKink));
                 if (judged.verdict().passed()) {
                     judged = judged.withVerdict(Verdict.NONDIFFERENTIABLE);
                 }
@@ -234,6 +232,12 @@ public final class BlockJudge {
             }
             return new Judged(judged, notes.isEmpty() ? null : String.join("; ", notes), kinks, errors);
         }
+    }
+
+    /** What a block's row says of the input elements whose entries were left out at kinks. */
+    public static String kinkNote(long kinkColumns, long columns, String in, long[] firstKink) {
+        return kinkColumns + " of " + columns + " elements of " + in + " sit at a nondifferentiable point (e.g. " + in
+                + Arrays.toString(firstKink) + ") and were left out; the backward gives a subgradient there";
     }
 
     /** An entry's position as one key: column in the low half, row in the high half. */

@@ -22,7 +22,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * it), so the difference along it at steps H, 10·H, 100·H is the owner column's, times its applied weight, at its
  * own step times its weight. The groups are taken on the run's threads, each result kept in group order on the
  * calling thread. An entry still beyond the tolerance there goes on to be recomputed alone
- * ({@link TwoSidedCompression}); one at a kink sends the target to the dense path's probes.
+ * ({@link TwoSidedCompression}), and so does every entry of a group along which one sits at a kink: alone, an entry
+ * at a kink of its own column is left out as the dense judge leaves it out.
  */
 final class FinerSteps {
 
@@ -42,11 +43,13 @@ final class FinerSteps {
         for (int g = 0; g < groups.size(); g++) {
             List<TwoSidedScreen.Flagged> entries = groups.get(g);
             Outcome o = outcomes.get(g);
-            if (o.kink() >= 0) {
+            if (o.kink() >= 0) { // each of the group's entries taken alone: kinks there are left out or judged
                 TwoSidedScreen.Flagged at = entries.get(o.kink());
-                c.screen().flag("d" + c.output() + "[" + at.row() + "] sits at a kink along the columns of "
-                        + c.inputName(at.input()) + "[" + at.col() + "]'s group");
-                return;
+                for (TwoSidedScreen.Flagged f : entries) {
+                    c.screen().entry(f, "d" + c.output() + "[" + at.row() + "] sits at a kink along the columns of "
+                            + c.inputName(at.input()) + "[" + at.col() + "]'s group");
+                }
+                continue;
             }
             for (int k = 0; k < entries.size(); k++) {
                 keep(entries.get(k), o.estimates()[k]);

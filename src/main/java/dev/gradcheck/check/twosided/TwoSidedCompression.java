@@ -69,7 +69,7 @@ public final class TwoSidedCompression {
      * values, the rule the screen judges them by and their error bounds.
      */
     record Entries(int index, WindowPattern.Input input, int[] rowStart, EntryValues values, NumericalError errors,
-                           Tolerance[] screenRule, LocatedLines.Extras extras) {
+                           Tolerance[] screenRule, LocatedLines.Extras extras, Kinks kinks) {
 
         /** Where extra (p, l) is stored: after the pattern's entries. */
         int extraAt(int p, int l) {
@@ -308,15 +308,23 @@ public final class TwoSidedCompression {
         int col = column.get(0).col();
         int[] flatRows = column.stream().mapToInt(Flagged::row).toArray();
         Alone alone = alone(e.index(), col, flatRows, analytic);
-        for (int k = 0; k < flatRows.length; k++) {
-            if (alone.probe().kinks()[k]) {
-                screen.flag("d" + out + "[" + flatRows[k] + "]/d" + e.input().name() + "[" + col + "] sits at a kink");
-                return false;
-            }
-        }
+        boolean wrongAtKink = alone.probe().kind() == KinkDetector.Kind.WRONG_AT_KINK;
         for (int k = 0; k < flatRows.length; k++) {
             Flagged f = column.get(k);
             double n = alone.probe().values()[k];
+            if (alone.probe().kinks()[k]) {
+                if (!othersContributeNothingAtKink(e, f, analytic[k])) {
+                    return false;
+                }
+                if (!wrongAtKink) { // left out, as the dense judge leaves it out: the backward gives a subgradient
+                    e.values().exact(f.at(), analytic[k], analytic[k]);
+                    e.kinks().add(f.at(), col);
+                    continue;
+                }
+                e.values().exact(f.at(), analytic[k], n); // no subgradient: judged on its central difference
+                alone.keepBound((NumericalError.Block) e.errors(), k);
+                continue;
+            }
             if (Double.isNaN(n) || !othersContributeNothing(e, f, analytic[k], n)) {
                 screen.flag("d" + out + "[" + f.row() + "]/d" + e.input().name() + "[" + col
                         + "] could not be recomputed alone");
@@ -363,6 +371,52 @@ public final class TwoSidedCompression {
         MostPreciseStep.Estimate[] precise = MostPreciseStep.choose(line, h,
                 new MostPreciseStep.Rows(flatRows, analytic), atH, t.scale(out), d.stencil());
         return new Alone(col, flatRows, probe, precise, h);
+    }
+
+    /**
+     * At a kink the column's difference alone and its group's straddle the kink with different steps, so what the
+     * other members contributed cannot be read as their difference. It is taken directly instead: the group's
+     * difference without this column, at this row, judged against zero as the rests are (the pattern says every
+     * other member contributes nothing here). The row's side is the backward's, untouched by kinks.
+     */
+    private boolean othersContributeNothingAtKink(Entries e, Flagged f, double a) {
+        Tolerance rule = e.screenRule()[0];
+        int p = f.row();
+        int otherRow = rowGroups.strictestOther()[p];
+        double byRows = otherRow < 0 ? 0 : JacobianComparison.score(rule,
+                rowGroups.weightOf()[p] * (e.values().analytic(f.at()) - a) / rowGroups.weightOf()[otherRow], 0,
+                e.errors().at(otherRow, f.col()));
+        double byColumns = 0;
+        if (f.otherCol() >= 0) {
+            GroupBatches.Groups groups = columnGroups.get(e.input().name());
+            Rest rest = Rest.without(groups.lines()[f.group()], groups.weights()[f.group()], f.col());
+            double[] applied = sides.numerical().applied(e.input().name(), rest.lines(), rest.weights());
+            int lightest = lightestTwo(applied)[0];
+            double value = sides.numerical().evaluate(e.input().name(), rest.lines(), rest.weights()).get(out)[p];
+            byColumns = JacobianComparison.score(rule, 0, value / applied[lightest],
+                    e.errors().at(p, rest.lines()[lightest]));
+        }
+        if (!(byRows <= ColouringTuning.SCREEN && byColumns <= ColouringTuning.SCREEN)) {
+            screen.flag("other members contribute to d" + out + "[" + p + "]/d" + e.input().name() + "[" + f.col()
+                    + "], which sits at a kink: a value outside the guessed pattern");
+            return false;
+        }
+        return true;
+    }
+
+    /** A column group's other members and their weights. */
+    private record Rest(int[] lines, double[] weights) {
+        static Rest without(int[] members, double[] weights, int col) {
+            int[] lines = new int[members.length - 1];
+            double[] w = new double[members.length - 1];
+            for (int k = 0, j = 0; k < members.length; k++) {
+                if (members[k] != col) {
+                    lines[j] = members[k];
+                    w[j++] = weights[k];
+                }
+            }
+            return new Rest(lines, w);
+        }
     }
 
     private boolean othersContributeNothing(Entries e, Flagged f, double a, double n) {
@@ -477,7 +531,7 @@ public final class TwoSidedCompression {
             LocatedLines.Extras extras = located.extras(x.name(), Flat.size(x.shape()));
             int n = Math.addExact(start[pattern.rows()], extras.size());
             entries.add(new Entries(entries.size(), x, start, new EntryValues(n),
-                    sides.judging().errors(out, x.name()), new Tolerance[1], extras));
+                    sides.judging().errors(out, x.name()), new Tolerance[1], extras, new Kinks()));
         }
     }
 
@@ -497,6 +551,10 @@ public final class TwoSidedCompression {
             if (row.verdict() != Verdict.PASS && row.verdict() != Verdict.MISMATCH) {
                 return null; // non-finite values, a zero gradient: the one-sided path's diagnoses
             }
+            String note = e.kinks().note(in, e.input().shape(), row.errorNote());
+            if (!e.kinks().isEmpty() && row.verdict().passed()) {
+                row = row.withVerdict(Verdict.NONDIFFERENTIABLE);
+            }
             long[] failing = {0};
             if (row.verdict() == Verdict.MISMATCH) {
                 feed(e, (r, c, a, n, err) -> failing[0] += JacobianComparison.score(rule, a, n, err) <= 1 ? 0 : 1);
@@ -506,7 +564,7 @@ public final class TwoSidedCompression {
             Mismatches found = new Mismatches(failing[0], m * Flat.size(e.input().shape()), 0, null, List.of(), null,
                     null);
             results.add(row.toResult(new JacobianComparison.Compared(out, in, CheckKind.JACOBIAN, t.order()),
-                    sides.analytic().evaluations(out) + sides.numerical().evaluations(in), seconds, row.errorNote(),
+                    sides.analytic().evaluations(out) + sides.numerical().evaluations(in), seconds, note,
                     null).withDiagnosis(found, null));
         }
         return results;
@@ -538,6 +596,9 @@ public final class TwoSidedCompression {
     }
 
     private static void feedEntry(Entries e, JacobianComparison.EntrySink sink, int row, int l, int at) {
+        if (e.kinks().contains(at)) {
+            return; // at a kink: left out, as the dense judge leaves it out
+        }
         sink.add(row, l, e.values().analytic(at), e.errors().value(row, l, e.values().numerical(at)),
                 e.errors().at(row, l));
     }
