@@ -30,7 +30,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * error); where it is not smooth, g·d must lie between the one-sided slopes. This is sound for ties whose kinks all
  * bend the same way (max, min, pooling, norms: convex or concave around the point), which is the only case tested:
  * ties with kinks of both signs are left alone. One probe (6 forward evaluations) per output element with a tie,
- * at most {@value #MOST_TIES} per output; entries that agree with the central difference are not part of a tie
+ * at most {@value DenseTuning#MOST_TIES} per output; entries that agree with the central difference are not part of a tie
  * here (they were never probed).
  */
 public final class TieCheck {

@@ -3,6 +3,7 @@ package dev.gradcheck.check.twosided;
 import dev.gradcheck.check.colouring.ColouringTuning;
 import dev.gradcheck.check.colouring.CompressedJacobians;
 import dev.gradcheck.check.colouring.PatternProbe;
+import dev.gradcheck.check.colouring.Screen;
 import dev.gradcheck.check.colouring.Sides;
 import dev.gradcheck.check.colouring.WindowPattern;
 import dev.gradcheck.check.dense.BlockJudge;
@@ -57,6 +58,8 @@ public final class TwoSidedCompression {
     private final LocatedLines located;
     /** Per checked input, in order: its position in this list is the index a {@link Flagged} entry names. */
     private final List<Entries> entries = new ArrayList<>();
+    /** Per input, in the order of {@link #entries}, the screen its entries are judged by. */
+    private final List<Screen> screens = new ArrayList<>();
     private final RowGroups rowGroups;
     private final TwoSidedScreen screen = new TwoSidedScreen();
     /** Each input's groups of columns and their weights, once its directional differences are taken. */
@@ -69,7 +72,7 @@ public final class TwoSidedCompression {
      * values, the rule the screen judges them by and their error bounds.
      */
     record Entries(int index, WindowPattern.Input input, int[] rowStart, EntryValues values, NumericalError errors,
-                           Tolerance[] screenRule, LocatedLines.Extras extras) {
+                           LocatedLines.Extras extras) {
 
         /** Where extra (p, l) is stored: after the pattern's entries. */
         int extraAt(int p, int l) {
@@ -253,8 +256,9 @@ public final class TwoSidedCompression {
         RowPass rows = new RowPass(this);
         GroupBatches.run(new GroupBatches.Groups(sides.analytic(), out, rowGroups.groups(), rowGroups.weights()),
                 batch(), screen, threads, rows::attribute);
+        screens.clear();
         for (Entries e : entries) {
-            e.screenRule()[0] = sides.judging().rule(out, e.input().name(), e.values().largestAnalytic());
+            screens.add(new Screen(sides.judging().rule(out, e.input().name(), e.values().largestAnalytic())));
         }
         rows.judgeOutside();
         analyticSeconds += start.seconds();
@@ -366,15 +370,15 @@ public final class TwoSidedCompression {
     }
 
     private boolean othersContributeNothing(Entries e, Flagged f, double a, double n) {
-        Tolerance rule = e.screenRule()[0];
+        Screen rule = entryScreen(e.index());
         int p = f.row();
         int otherRow = rowGroups.strictestOther()[p];
-        double byRows = otherRow < 0 ? 0 : JacobianComparison.score(rule,
+        double byRows = otherRow < 0 ? 0 : rule.score(
                 rowGroups.weightOf()[p] * (e.values().analytic(f.at()) - a) / rowGroups.weightOf()[otherRow], 0,
                 e.errors().at(otherRow, f.col()));
-        double byColumns = f.otherCol() < 0 ? 0 : JacobianComparison.score(rule, 0,
+        double byColumns = f.otherCol() < 0 ? 0 : rule.score(0,
                 f.colWeight() * (e.values().numerical(f.at()) - n) / f.otherWeight(), e.errors().at(p, f.otherCol()));
-        if (!(byRows <= ColouringTuning.SCREEN && byColumns <= ColouringTuning.SCREEN)) {
+        if (!(Screen.passes(byRows) && Screen.passes(byColumns))) {
             screen.flag("other members contribute to d" + out + "[" + p + "]/d" + e.input().name() + "[" + f.col()
                     + "]: a value outside the guessed pattern");
             return false;
@@ -459,8 +463,9 @@ public final class TwoSidedCompression {
         return entries.get(index).values().analytic(at);
     }
 
-    Tolerance screenRule(int index) {
-        return entries.get(index).screenRule()[0];
+    /** The screen of input {@code index}'s entries, decided once the backward passes gave its scale. */
+    Screen entryScreen(int index) {
+        return screens.get(index);
     }
 
     int batch() {
@@ -477,7 +482,7 @@ public final class TwoSidedCompression {
             LocatedLines.Extras extras = located.extras(x.name(), Flat.size(x.shape()));
             int n = Math.addExact(start[pattern.rows()], extras.size());
             entries.add(new Entries(entries.size(), x, start, new EntryValues(n),
-                    sides.judging().errors(out, x.name()), new Tolerance[1], extras));
+                    sides.judging().errors(out, x.name()), extras));
         }
     }
 
