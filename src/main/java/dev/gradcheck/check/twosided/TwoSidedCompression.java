@@ -214,7 +214,8 @@ public final class TwoSidedCompression {
             }
             vectors += Flat.size(x.shape());
         }
-        return (Double.BYTES + Float.BYTES) * entries + (long) TwoSidedTuning.BATCH_PER_THREAD * threads * vectors * Double.BYTES;
+        return (Double.BYTES + Float.BYTES) * entries
+                + (long) TwoSidedTuning.BATCH_PER_THREAD * threads * vectors * Double.BYTES;
     }
 
     private static RowGroups rowGroups(int[][] groups, int rows, int bits, long seed, String out) {
