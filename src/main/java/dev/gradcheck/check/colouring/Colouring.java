@@ -17,7 +17,8 @@ final class Colouring {
      * @param supports  for each line, the positions (ascending, each below {@code positions}) where it is nonzero
      * @param positions the number of positions
      * @return the groups, each a list of lines in ascending order, ordered by their first line; every line in
-     *         exactly one group, each alone when the pattern is too dense to colour within {@link #MAX_WORK}
+     *         exactly one group, each alone when the pattern is too dense to colour within
+     *         {@link ColouringTuning#MAX_WORK}
      */
     static int[][] groups(int[][] supports, int positions) {
         int lines = supports.length;

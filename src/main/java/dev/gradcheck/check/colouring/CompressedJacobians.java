@@ -23,16 +23,16 @@ import java.util.SplittableRandom;
 
 /**
  * Every Jacobian block of a target at the cost of one side plus a few evaluations of the other (Curtis, Powell and
- * Reid), made sound for checking. One side (the <em>known</em> side) is computed line by line in full; its pattern
- * of nonzeros groups the lines of the other (the <em>compressed</em> side) whose supports do not overlap
- * ({@link Colouring}), and each group costs one evaluation along Σ w_l·e_l, with w_l a seeded random weight in
- * [1, 2] per member (the numerical side scales each by its column's own step: {@link JacobianSide#applied}). Each
- * entry of that evaluation belongs to at most one member's known nonzero (its owner), so the entry, divided by the
- * owner's applied weight, is the owner's value: it is judged against the owner's known value by the one per-entry
- * rule ({@link JacobianComparison#score}: the block's tolerance and the owner entry's own finite-difference error
- * bound), and what is left once the owner's weighted known value is taken away is judged as the value of the
- * strictest other member (whose known value is 0), with that member's own bound. Either judgement scoring above
- * {@link #SCREEN} sends the whole group back to be evaluated line by line (the dense evaluation), so an entry that
+ * Reid), made sound for checking. One side (the <em>known</em> side) is computed line by line in full; its pattern of
+ * nonzeros groups the lines of the other (the <em>compressed</em> side) whose supports do not overlap
+ * ({@link Colouring}), and each group costs one evaluation along Σ w_l·e_l, with w_l a seeded random weight in [1, 2]
+ * per member (the numerical side scales each by its column's own step: {@link JacobianSide#applied}). Each entry of
+ * that evaluation belongs to at most one member's known nonzero (its owner), so the entry, divided by the owner's
+ * applied weight, is the owner's value: it is judged against the owner's known value by the one per-entry rule
+ * ({@link JacobianComparison#score}: the block's tolerance and the owner entry's own finite-difference error bound),
+ * and what is left once the owner's weighted known value is taken away is judged as the value of the strictest other
+ * member (whose known value is 0), with that member's own bound. Either judgement failing the {@link Screen} (a quarter
+ * of the tolerance) sends the whole group back to be evaluated line by line (the dense evaluation), so an entry that
  * disagrees is always judged on its own values.
  *
  * <p>Why a wrong backward cannot pass: docs/checking.md ("Compressed Jacobians").
@@ -111,9 +111,9 @@ public final class CompressedJacobians {
     }
 
     /**
-     * The side to compute in full: the cheaper by estimate (a forward evaluation per stencil point and input
-     * element against {@link #BACKWARD_COST} per output element), the compressed side's few evaluations aside. The
-     * analytic side is compressed only where its cotangents carry float32 weights or better.
+     * The side to compute in full: the cheaper by estimate (a forward evaluation per stencil point and input element
+     * against {@link ColouringTuning#BACKWARD_COST} per output element), the compressed side's few evaluations aside.
+     * The analytic side is compressed only where its cotangents carry float32 weights or better.
      */
     public static Compressed choose(AnalyticJacobian analytic, NumericalJacobian numerical, int stencilPoints) {
         double forwards = 0;
@@ -435,7 +435,7 @@ public final class CompressedJacobians {
                 attributed.add(new Attribution(cross, members[group.lightest()], p, c[p] / w[group.lightest()]));
             }
             double restScore = score(rule, rest / w[strictest], 0, bound(errors, members[strictest], p));
-            if (!(ownerScore <= ColouringTuning.SCREEN && restScore <= ColouringTuning.SCREEN)) { // NaN too
+            if (!(Screen.passes(ownerScore) && Screen.passes(restScore))) { // NaN too
                 return false;
             }
         }

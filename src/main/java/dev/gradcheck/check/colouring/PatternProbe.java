@@ -63,39 +63,40 @@ public final class PatternProbe {
                                      Map<String, long[]> inShapes) {
         Map<Long, Probe> probed = new LinkedHashMap<>();
         List<Probe> probes = new ArrayList<>();
-        int last = outShape.length - 1;
         for (double f : BASES) {
             int[] base = new int[outShape.length];
             for (int d = 0; d < base.length; d++) {
                 base[d] = (int) Math.floor(f * (outShape[d] - 1));
             }
-            List<Probe> first = null;
-            for (int shift = 0; shift <= ColouringTuning.MOST_PROBE_SHIFTS; shift++) {
-                if (shift > 0 && (last < 0 || base[last] + shift + 1 >= outShape[last])) {
-                    break;
-                }
-                int[] at = base.clone();
-                if (shift > 0) {
-                    at[last] += shift;
-                }
-                List<Probe> around = new ArrayList<>();
-                for (int[] row : around(at, outShape)) {
-                    around.add(probed.computeIfAbsent(flat(row, outShape),
-                            p -> probeRow(side, out, row, p, inputs, inShapes)));
-                }
-                first = first == null ? around : first;
-                if (around.stream().allMatch(PatternProbe::nonzero)) {
-                    first = around;
-                    break;
-                }
-            }
-            for (Probe p : first) {
+            for (Probe p : aroundNonzero(base, outShape, row -> probed.computeIfAbsent(flat(row, outShape),
+                    at -> probeRow(side, out, row, at, inputs, inShapes)))) {
                 if (!probes.contains(p)) {
                     probes.add(p);
                 }
             }
         }
         return probes;
+    }
+
+    /** The rows around {@code base}, or around the first base along the last dimension whose rows are nonzero. */
+    private static List<Probe> aroundNonzero(int[] base, long[] outShape, java.util.function.Function<int[], Probe> at) {
+        int last = outShape.length - 1;
+        List<Probe> first = null;
+        for (int shift = 0; shift <= ColouringTuning.MOST_PROBE_SHIFTS; shift++) {
+            if (shift > 0 && (last < 0 || base[last] + shift + 1 >= outShape[last])) {
+                break;
+            }
+            int[] moved = base.clone();
+            if (shift > 0) {
+                moved[last] += shift;
+            }
+            List<Probe> around = around(moved, outShape).stream().map(at).toList();
+            first = first == null ? around : first;
+            if (around.stream().allMatch(PatternProbe::nonzero)) {
+                return around;
+            }
+        }
+        return first;
     }
 
     /** A base point and its neighbour along every output dimension (back one step at the last index). */

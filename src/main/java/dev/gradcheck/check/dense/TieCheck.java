@@ -25,13 +25,13 @@ import org.nd4j.linalg.factory.Nd4j;
  * gradient g: along any direction d, g·d must lie between the op's one-sided slopes along d.
  *
  * <p>The direction tested moves every tied element up its own piece: d = Σ σᵢ·eᵢ, σᵢ the sign of the element's
- * non-zero one-sided slope (for max and min of equal values, all +1: x and y together). Along it the pieces move
- * alike, so the op is smooth there and g·d must equal its slope (under the tolerance and the numerical side's
- * error); where it is not smooth, g·d must lie between the one-sided slopes. This is sound for ties whose kinks all
- * bend the same way (max, min, pooling, norms: convex or concave around the point), which is the only case tested:
- * ties with kinks of both signs are left alone. One probe (6 forward evaluations) per output element with a tie,
- * at most {@value #MOST_TIES} per output; entries that agree with the central difference are not part of a tie
- * here (they were never probed).
+ * non-zero one-sided slope (for max and min of equal values, all +1: x and y together). Along it the pieces move alike,
+ * so the op is smooth there and g·d must equal its slope (under the tolerance and the numerical side's error); where it
+ * is not smooth, g·d must lie between the one-sided slopes. This is sound for ties whose kinks all bend the same way
+ * (max, min, pooling, norms: convex or concave around the point), which is the only case tested: ties with kinks of
+ * both signs are left alone. One probe (6 forward evaluations) per output element with a tie, at most
+ * {@value DenseTuning#MOST_TIES} per output; entries that agree with the central difference are not part of a tie here
+ * (they were never probed).
  */
 public final class TieCheck {
 

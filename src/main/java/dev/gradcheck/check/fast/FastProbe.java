@@ -27,11 +27,11 @@ import org.nd4j.linalg.factory.Nd4j;
  *       it passes, one beyond it is a mismatch;</li>
  *   <li>φ has a kink along u: some elements of x sit at kinks (relu at an exact 0). They are isolated by bisection
  *       over u's support (a half of u is probed; the halves with a kink are split again), each checked to be a
- *       subgradient on its own and, several together, as a tie ({@link TieCheck}); then φ′ along u with those
- *       elements left out is compared as usual. Only the rest agreeing makes the block
- *       {@link Verdict#NONDIFFERENTIABLE}. One kink among n elements costs about 2·log₂(n) probes of 6 forward
- *       evaluations; more than {@value #MOST_KINKS} kinks, or {@value #MOST_PROBES} probes, and fast mode can only
- *       say whether the projection lies between φ's one-sided slopes, which the note then says.</li>
+ *       subgradient on its own and, several together, as a tie ({@link TieCheck}); then φ′ along u with those elements
+ *       left out is compared as usual. Only the rest agreeing makes the block {@link Verdict#NONDIFFERENTIABLE}. One
+ *       kink among n elements costs about 2·log₂(n) probes of 6 forward evaluations; more than
+ *       {@value FastTuning#MOST_KINKS} kinks, or {@value FastTuning#MOST_PROBES} probes, and fast mode can only say
+ *       whether the projection lies between φ's one-sided slopes, which the note then says.</li>
  * </ul>
  */
 final class FastProbe {
@@ -131,10 +131,10 @@ final class FastProbe {
     }
 
     /**
-     * The error a single wrong entry must have to be caught at 95% of its positions. An error e at entry (j, i)
-     * moves φ′ by e·vⱼ·uᵢ, and for random unit u, v over n and m elements vⱼ·uᵢ is about z₁·z₂/√(n·m), whose
-     * magnitude is below {@value #SINGLE_ENTRY_QUANTILE}/√(n·m) at 5% of positions: what fast mode can promise,
-     * against the allowance (the rule's, or the rounding bound where that is larger).
+     * The error a single wrong entry must have to be caught at 95% of its positions. An error e at entry (j, i) moves
+     * φ′ by e·vⱼ·uᵢ, and for random unit u, v over n and m elements vⱼ·uᵢ is about z₁·z₂/√(n·m), whose magnitude is
+     * below {@value FastTuning#SINGLE_ENTRY_QUANTILE}/√(n·m) at 5% of positions: what fast mode can promise, against
+     * the allowance (the rule's, or the rounding bound where that is larger).
      */
     double singleEntryResolution(double numerical) {
         double allowance = Math.max(rule.allowance(numerical), roundingAlong());

@@ -85,29 +85,98 @@ public final class FullCheck implements CheckMode {
         return blocks(t, s, t.wrt(), budget);
     }
 
-    /** The blocks of the given inputs only (fast mode rechecks its failing inputs in full). */
+    /**
+     * The blocks of the given inputs only (fast mode rechecks its failing inputs in full): full mode's paths in
+     * turn, each settling the target, declining it (saying why), or failing it (a block disagrees); the dense path
+     * settles every target it is given.
+     */
     public static List<GradientResult> blocks(CheckTarget t, Settings s, List<String> inputs, MemoryBudget budget) {
         try (ParallelLines threads = new ParallelLines(s.threads())) {
-            if (CompressedJacobians.denseBecause(s, t.reference().clippedGraph().isPresent(), loosestRule(t, s))
-                    != null) {
-                requireDenseFits(t, s, budget, null);
-                return denseBlocks(t, s, inputs, threads);
+            Paths paths = new Paths(t, s, inputs, budget, threads,
+                    CompressedJacobians.denseBecause(s, t.reference().clippedGraph().isPresent(), loosestRule(t, s)));
+            Answer answer = new Answer.Declined(null);
+            for (Path next : List.<Path>of(paths::twoSided, paths::oneSided, paths::dense)) {
+                answer = next.take(answer);
+                if (answer instanceof Answer.Settled settled) {
+                    return settled.rows();
+                }
+            }
+            throw new IllegalStateException("the dense path settles every target");
+        }
+    }
+
+    /** What one of full mode's paths answers for a target. */
+    private sealed interface Answer {
+
+        /** Why the target was not settled, in a phrase, for a refusal's reason; null when no path tried it. */
+        String why();
+
+        /** The target's rows. */
+        record Settled(List<GradientResult> rows) implements Answer {
+            @Override
+            public String why() {
+                return null;
+            }
+        }
+
+        /** Not taken here, or sent on: the next path takes the target. */
+        record Declined(String why) implements Answer {}
+
+        /** A block disagrees: the dense path judges the target (kinks, ties, diagnoses), the paths between skip it. */
+        record Failed(String why) implements Answer {}
+    }
+
+    /** One of full mode's paths, given what the path before it answered. */
+    @FunctionalInterface
+    private interface Path {
+        Answer take(Answer before);
+    }
+
+    /**
+     * Full mode's three paths over one target: both sides compressed, one side compressed, dense blocks.
+     *
+     * @param denseBecause why compression cannot judge this target (a rule too loose, clips, a mask, a capture), or
+     *                     null
+     */
+    private record Paths(CheckTarget t, Settings s, List<String> inputs, MemoryBudget budget, ParallelLines threads,
+                         String denseBecause) {
+
+        /**
+         * Both sides compressed (TwoSidedCompression): it settles a passing target, and a failing one whose dense
+         * blocks do not fit (the failing entries' values are the dense check's own already); a failing target whose
+         * dense blocks fit is judged by the dense path, where kinks are probed and ties judged.
+         */
+        Answer twoSided(Answer before) {
+            if (denseBecause != null) {
+                return before;
             }
             boolean denseFits = budget.fits(denseBytes(t, s));
             TwoSidedCompression.Attempt twoSided = TwoSidedCompression.attempt(t, s, inputs, threads, budget,
                     TwoSidedCompression.Gate.DEFAULT.locating(!denseFits));
             if (twoSided.rows() != null && (twoSided.passed() || !denseFits)) {
-                // a failing target is judged by the paths below where its dense blocks fit: kinks and ties are
-                // probed there; beyond that, the failing entries' values are the dense check's own already
-                return twoSided.rows();
+                return new Answer.Settled(twoSided.rows());
             }
-            // what the two-sided path cannot settle goes where dense blocks can be computed (the one-sided path
-            // recomputes lines in full, and a block that disagrees anywhere is judged as plain full mode judges it:
-            // kinks probed, ties judged across inputs, diagnoses from dense values), so compression never changes a
-            // verdict
-            requireDenseFits(t, s, budget, twoSided.why());
+            return twoSided.rows() != null ? new Answer.Failed(twoSided.why()) : new Answer.Declined(twoSided.why());
+        }
+
+        /**
+         * One side compressed: what the two-sided path declined goes where dense blocks can be computed (the
+         * one-sided path recomputes lines in full, and a block that disagrees anywhere is judged as plain full mode
+         * judges it), so compression never changes a verdict.
+         */
+        Answer oneSided(Answer before) {
+            if (denseBecause != null || before instanceof Answer.Failed) {
+                return before;
+            }
+            requireDenseFits(t, s, budget, before.why());
             List<GradientResult> compressed = compressedBlocks(t, s, inputs, threads);
-            return compressed != null ? compressed : denseBlocks(t, s, inputs, threads);
+            return compressed != null ? new Answer.Settled(compressed) : new Answer.Failed("a block disagrees");
+        }
+
+        /** Dense blocks, refused as a spec over the budget is when they do not fit. */
+        Answer dense(Answer before) {
+            requireDenseFits(t, s, budget, before.why());
+            return new Answer.Settled(denseBlocks(t, s, inputs, threads));
         }
     }
 

@@ -4,7 +4,7 @@ import dev.gradcheck.result.Stencil;
 
 /**
  * Judges smooth entries at the step where their finite difference is most precise: every entry whose score under
- * the tolerance alone is above {@value #AGAIN_ABOVE}. At the check's step h an
+ * the tolerance alone is above {@value NumericTuning#AGAIN_ABOVE}. At the check's step h an
  * entry's error bound is the larger of the rounding model and what the half step measured; both can be wrong
  * together in one direction only: the model knows the output's magnitude, not what the forward summed to reach
  * it (a matmul's inner sum of 4096 terms, a std over 10⁶ elements round several times more than ε·|y|), and a

@@ -1,20 +1,16 @@
 package dev.gradcheck.check.twosided;
 
-import dev.gradcheck.check.colouring.ColouringTuning;
 import dev.gradcheck.check.colouring.CompressedJacobians;
+import dev.gradcheck.check.colouring.Screen;
 import dev.gradcheck.check.colouring.WindowPattern;
 import dev.gradcheck.check.numeric.Flat;
-import dev.gradcheck.check.numeric.JacobianComparison;
 import dev.gradcheck.check.numeric.NumericTuning;
-import dev.gradcheck.spec.Tolerance;
 
 /** One input's directional differences attributed to their columns inside the pattern, each entry screened. */
 final class ColumnPass {
     private final TwoSidedCompression c;
     private final TwoSidedCompression.Entries e;
-    private final Tolerance rule;
-    /** The rule's score of a value 1 against 0: a value v against 0 scores |v| times this. */
-    private final double zeroRate;
+    private final Screen screen;
 
     private int inputIndex() {
         return e.index();
@@ -23,8 +19,7 @@ final class ColumnPass {
     ColumnPass(TwoSidedCompression c, TwoSidedCompression.Entries e) {
         this.c = c;
         this.e = e;
-        this.rule = e.screenRule()[0];
-        this.zeroRate = rule.score(1, 0);
+        this.screen = c.entryScreen(e.index());
     }
 
     void run() {
@@ -61,8 +56,8 @@ final class ColumnPass {
         }
         int lightest = group.light()[0];
         for (int p = 0; p < n.length; p++) {
-            if (!owned[p] && n[p] != 0 && !(JacobianComparison.score(rule, 0, n[p] / applied[lightest],
-                    e.errors().at(p, members[lightest])) <= ColouringTuning.SCREEN)) {
+            if (!owned[p] && n[p] != 0 && !screen.passes(0, n[p] / applied[lightest],
+                    e.errors().at(p, members[lightest]))) {
                 c.screen().flag("the finite differences see a dependency outside the guessed pattern: d" + c.output()
                         + "[" + p + "]/d" + e.input().name() + " along columns from " + members[0],
                         new TwoSidedScreen.Suspect(false, e.index(), g, p));
@@ -91,15 +86,14 @@ final class ColumnPass {
         boolean restsPass = true;
         if (otherRow >= 0) {
             double rest = c.rowGroups().weightOf()[p] * (a - n) / c.rowGroups().weightOf()[otherRow];
-            restsPass = restPasses(rest, () -> JacobianComparison.score(rule, rest, 0,
-                    e.errors().at(otherRow, col)));
+            restsPass = screen.passesAsZero(rest, () -> screen.score(rest, 0, e.errors().at(otherRow, col)));
         }
         if (restsPass && otherCol >= 0) {
             double rest = applied[member] * (n - a) / applied[otherCol];
             int other = group.members()[otherCol];
-            restsPass = restPasses(rest, () -> JacobianComparison.score(rule, 0, rest, e.errors().at(p, other)));
+            restsPass = screen.passesAsZero(rest, () -> screen.score(0, rest, e.errors().at(p, other)));
         }
-        double byTolerance = rule.score(a, n);
+        double byTolerance = screen.rule().score(a, n);
         if (restsPass && byTolerance <= NumericTuning.AGAIN_ABOVE) {
             return;
         }
@@ -111,13 +105,5 @@ final class ColumnPass {
             c.screen().entry(f, "d" + c.output() + "[" + p + "]/d" + e.input().name() + "[" + col + "]: analytic " + a
                     + ", numerical " + n);
         }
-    }
-    /**
-     * A rest against zero at a quarter of the rule: the rule alone first (linear in the value against zero, so
-     * one multiplication), the entry's error bound only where the rule alone does not pass it.
-     */
-    private boolean restPasses(double rest, java.util.function.DoubleSupplier withBound) {
-        return Math.abs(rest) * zeroRate <= ColouringTuning.SCREEN
-                || withBound.getAsDouble() <= ColouringTuning.SCREEN;
     }
 }

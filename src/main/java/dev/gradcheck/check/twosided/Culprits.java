@@ -196,8 +196,7 @@ final class Culprits {
 
     /** A value the screen would not pass as zero at entry (row, col) of input {@code index}. */
     private static boolean nonzero(TwoSidedCompression c, int index, int row, int col, double value) {
-        return !(JacobianComparison.score(c.screenRule(index), value, 0, c.errors(index).at(row, col))
-                <= ColouringTuning.SCREEN);
+        return !c.entryScreen(index).passes(value, 0, c.errors(index).at(row, col));
     }
 
     /**

@@ -1,8 +1,6 @@
 package dev.gradcheck.check.twosided;
 
-import dev.gradcheck.check.colouring.ColouringTuning;
 import dev.gradcheck.check.colouring.WindowPattern;
-import dev.gradcheck.check.numeric.JacobianComparison;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -50,8 +48,7 @@ final class RowPass {
     void judgeOutside() {
         for (Outside v : outside) {
             TwoSidedCompression.Entries e = v.entries();
-            if (!(JacobianComparison.score(e.screenRule()[0], v.value(), 0, e.errors().at(v.row(), v.col()))
-                    <= ColouringTuning.SCREEN)) {
+            if (!c.entryScreen(e.index()).passes(v.value(), 0, e.errors().at(v.row(), v.col()))) {
                 c.screen().flag("the backward has a value outside the guessed pattern: d" + c.output() + "[" + v.row()
                         + "]/d" + e.input().name() + "[" + v.col() + "] = " + v.value(),
                         new TwoSidedScreen.Suspect(true, e.index(), v.group(), v.col()));

@@ -3,6 +3,7 @@ package dev.gradcheck.check.twosided;
 import dev.gradcheck.check.colouring.ColouringTuning;
 import dev.gradcheck.check.colouring.CompressedJacobians;
 import dev.gradcheck.check.colouring.PatternProbe;
+import dev.gradcheck.check.colouring.Screen;
 import dev.gradcheck.check.colouring.Sides;
 import dev.gradcheck.check.colouring.WindowPattern;
 import dev.gradcheck.check.dense.BlockJudge;
@@ -57,6 +58,8 @@ public final class TwoSidedCompression {
     private final LocatedLines located;
     /** Per checked input, in order: its position in this list is the index a {@link Flagged} entry names. */
     private final List<Entries> entries = new ArrayList<>();
+    /** Per input, in the order of {@link #entries}, the screen its entries are judged by. */
+    private final List<Screen> screens = new ArrayList<>();
     private final RowGroups rowGroups;
     private final TwoSidedScreen screen = new TwoSidedScreen();
     /** Each input's groups of columns and their weights, once its directional differences are taken. */
@@ -69,7 +72,7 @@ public final class TwoSidedCompression {
      * values, the rule the screen judges them by and their error bounds.
      */
     record Entries(int index, WindowPattern.Input input, int[] rowStart, EntryValues values, NumericalError errors,
-                           Tolerance[] screenRule, LocatedLines.Extras extras, Kinks kinks) {
+                           LocatedLines.Extras extras, Kinks kinks) {
 
         /** Where extra (p, l) is stored: after the pattern's entries. */
         int extraAt(int p, int l) {
@@ -211,7 +214,8 @@ public final class TwoSidedCompression {
             }
             vectors += Flat.size(x.shape());
         }
-        return (Double.BYTES + Float.BYTES) * entries + (long) TwoSidedTuning.BATCH_PER_THREAD * threads * vectors * Double.BYTES;
+        return (Double.BYTES + Float.BYTES) * entries
+                + (long) TwoSidedTuning.BATCH_PER_THREAD * threads * vectors * Double.BYTES;
     }
 
     private static RowGroups rowGroups(int[][] groups, int rows, int bits, long seed, String out) {
@@ -253,8 +257,9 @@ public final class TwoSidedCompression {
         RowPass rows = new RowPass(this);
         GroupBatches.run(new GroupBatches.Groups(sides.analytic(), out, rowGroups.groups(), rowGroups.weights()),
                 batch(), screen, threads, rows::attribute);
+        screens.clear();
         for (Entries e : entries) {
-            e.screenRule()[0] = sides.judging().rule(out, e.input().name(), e.values().largestAnalytic());
+            screens.add(new Screen(sides.judging().rule(out, e.input().name(), e.values().largestAnalytic())));
         }
         rows.judgeOutside();
         analyticSeconds += start.seconds();
@@ -380,12 +385,8 @@ public final class TwoSidedCompression {
      * other member contributes nothing here). The row's side is the backward's, untouched by kinks.
      */
     private boolean othersContributeNothingAtKink(Entries e, Flagged f, double a) {
-        Tolerance rule = e.screenRule()[0];
+        Screen rule = entryScreen(e.index());
         int p = f.row();
-        int otherRow = rowGroups.strictestOther()[p];
-        double byRows = otherRow < 0 ? 0 : JacobianComparison.score(rule,
-                rowGroups.weightOf()[p] * (e.values().analytic(f.at()) - a) / rowGroups.weightOf()[otherRow], 0,
-                e.errors().at(otherRow, f.col()));
         double byColumns = 0;
         if (f.otherCol() >= 0) {
             GroupBatches.Groups groups = columnGroups.get(e.input().name());
@@ -393,10 +394,9 @@ public final class TwoSidedCompression {
             double[] applied = sides.numerical().applied(e.input().name(), rest.lines(), rest.weights());
             int lightest = lightestTwo(applied)[0];
             double value = sides.numerical().evaluate(e.input().name(), rest.lines(), rest.weights()).get(out)[p];
-            byColumns = JacobianComparison.score(rule, 0, value / applied[lightest],
-                    e.errors().at(p, rest.lines()[lightest]));
+            byColumns = rule.score(0, value / applied[lightest], e.errors().at(p, rest.lines()[lightest]));
         }
-        if (!(byRows <= ColouringTuning.SCREEN && byColumns <= ColouringTuning.SCREEN)) {
+        if (!(Screen.passes(byRows(e, rule, f, a)) && Screen.passes(byColumns))) {
             screen.flag("other members contribute to d" + out + "[" + p + "]/d" + e.input().name() + "[" + f.col()
                     + "], which sits at a kink: a value outside the guessed pattern");
             return false;
@@ -420,20 +420,28 @@ public final class TwoSidedCompression {
     }
 
     private boolean othersContributeNothing(Entries e, Flagged f, double a, double n) {
-        Tolerance rule = e.screenRule()[0];
+        Screen rule = entryScreen(e.index());
         int p = f.row();
-        int otherRow = rowGroups.strictestOther()[p];
-        double byRows = otherRow < 0 ? 0 : JacobianComparison.score(rule,
-                rowGroups.weightOf()[p] * (e.values().analytic(f.at()) - a) / rowGroups.weightOf()[otherRow], 0,
-                e.errors().at(otherRow, f.col()));
-        double byColumns = f.otherCol() < 0 ? 0 : JacobianComparison.score(rule, 0,
+        double byColumns = f.otherCol() < 0 ? 0 : rule.score(0,
                 f.colWeight() * (e.values().numerical(f.at()) - n) / f.otherWeight(), e.errors().at(p, f.otherCol()));
-        if (!(byRows <= ColouringTuning.SCREEN && byColumns <= ColouringTuning.SCREEN)) {
+        if (!(Screen.passes(byRows(e, rule, f, a)) && Screen.passes(byColumns))) {
             screen.flag("other members contribute to d" + out + "[" + p + "]/d" + e.input().name() + "[" + f.col()
                     + "]: a value outside the guessed pattern");
             return false;
         }
         return true;
+    }
+
+    /**
+     * What the other rows of the entry's row group put at its column, beyond the backward's value alone {@code a}:
+     * the strictest other row's value there, which the pattern says is zero.
+     */
+    private double byRows(Entries e, Screen rule, Flagged f, double a) {
+        int p = f.row();
+        int otherRow = rowGroups.strictestOther()[p];
+        return otherRow < 0 ? 0 : rule.score(
+                rowGroups.weightOf()[p] * (e.values().analytic(f.at()) - a) / rowGroups.weightOf()[otherRow], 0,
+                e.errors().at(otherRow, f.col()));
     }
 
     CheckTarget target() {
@@ -513,8 +521,9 @@ public final class TwoSidedCompression {
         return entries.get(index).values().analytic(at);
     }
 
-    Tolerance screenRule(int index) {
-        return entries.get(index).screenRule()[0];
+    /** The screen of input {@code index}'s entries, decided once the backward passes gave its scale. */
+    Screen entryScreen(int index) {
+        return screens.get(index);
     }
 
     int batch() {
@@ -531,7 +540,7 @@ public final class TwoSidedCompression {
             LocatedLines.Extras extras = located.extras(x.name(), Flat.size(x.shape()));
             int n = Math.addExact(start[pattern.rows()], extras.size());
             entries.add(new Entries(entries.size(), x, start, new EntryValues(n),
-                    sides.judging().errors(out, x.name()), new Tolerance[1], extras, new Kinks()));
+                    sides.judging().errors(out, x.name()), extras, new Kinks()));
         }
     }
 
