@@ -270,7 +270,7 @@ public final class GradCheck {
         attrs.forEach((k, v) -> located.put(k, new Located<>(v, pos)));
         return new OpSpec(name, pos, new Located<>(op, pos), located, specs,
                 outputs.stream().map(o -> new Located<>(o, pos)).toList(), List.copyOf(check), List.copyOf(noGrad),
-                delta, tolerance, mode, order, options, List.of(Engine.CPU), seed, Expectation.PASS, null, null);
+                delta, tolerance, mode, order, options, List.of(Engine.CPU), seed, Expectation.PASS, null, null, null);
     }
 
     /**

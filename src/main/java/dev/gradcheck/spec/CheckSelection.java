@@ -12,14 +12,23 @@ import java.util.Set;
  */
 final class CheckSelection {
 
-    record Result(List<String> check, List<String> noGrad) {}
+    /** @param params names that are no input, kept for a layer spec's parameters (else always the default) */
+    record Result(List<String> check, List<String> noGrad, LayerSpec.Selection params) {}
 
     private final ValueReader reader;
     private final InputsValidator.Result inputs;
+    /**
+     * A layer spec's check and no_grad may name its parameters, which only DL4J knows: names that are no input are
+     * kept for op/ to resolve, with their positions, instead of being refused here.
+     */
+    private final boolean layer;
+    private final List<Located<String>> otherCheck = new ArrayList<>();
+    private final List<Located<String>> otherNoGrad = new ArrayList<>();
 
-    CheckSelection(ValueReader reader, InputsValidator.Result inputs) {
+    CheckSelection(ValueReader reader, InputsValidator.Result inputs, boolean layer) {
         this.reader = reader;
         this.inputs = inputs;
+        this.layer = layer;
     }
 
     /**
@@ -41,7 +50,7 @@ final class CheckSelection {
                     .filter(n -> inputs.dtypes().containsKey(n) && inputs.dtypes().get(n).isFloating())
                     .filter(n -> !noGradSet.contains(n))
                     .toList();
-            if (check.isEmpty() && inputs.complete()) {
+            if (check.isEmpty() && inputs.complete() && !layer) { // a layer has its parameters to check
                 boolean anyFloating = inputs.dtypes().values().stream().anyMatch(DType::isFloating);
                 reader.problems.add(anyFloating && noGradNode != null ? noGradNode.pos() : inputsPos,
                         anyFloating ? "nothing to check: every floating input is in no_grad"
@@ -49,7 +58,9 @@ final class CheckSelection {
             }
         }
         rejectEmpty(check);
-        return new Result(check, noGrad);
+        LayerSpec.Selection params = new LayerSpec.Selection(checkNode == null ? null : List.copyOf(otherCheck),
+                List.copyOf(otherNoGrad));
+        return new Result(check, noGrad, params);
     }
 
     /**
@@ -83,7 +94,9 @@ final class CheckSelection {
                 continue;
             }
             String n = name.get();
-            if (!inputs.names().contains(n)) {
+            if (!inputs.names().contains(n) && layer) {
+                (isCheck ? otherCheck : otherNoGrad).add(new Located<>(n, item.pos()));
+            } else if (!inputs.names().contains(n)) {
                 reader.problems.add(item.pos(), key + " names '" + n + "', which is not an input"
                         + Suggestions.hint(n, inputs.names(), "inputs"));
             } else if (result.contains(n)) {

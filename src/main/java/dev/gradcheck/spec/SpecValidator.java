@@ -13,7 +13,7 @@ final class SpecValidator {
 
     static final List<String> KEYS = List.of("name", "op", "attrs", "inputs", "output", "check", "no_grad", "delta",
             "tolerance", "mode", "order", "stencil", "max_elements", "nondet_tol", "resample", "backends", "seed", "expect",
-            "reason", "graph", "timeout", "tags", "mask", "sample_seed", "compress");
+            "reason", "graph", "timeout", "tags", "mask", "sample_seed", "compress", "layer", "training");
 
     static final long DEFAULT_SEED = 7;
     static final List<Engine> DEFAULT_BACKENDS = List.of(Engine.DEFAULT);
@@ -39,7 +39,8 @@ final class SpecValidator {
         }
         reader.rejectUnknownKeys(m, KEYS, "");
         String name = m.get("name").flatMap(n -> reader.text(n, "name")).orElse(defaultName);
-        Located<String> op = m.entry("graph").isPresent() ? graphOp(m) : required(m, "op")
+        boolean isLayer = m.entry("layer").isPresent();
+        Located<String> op = m.entry("graph").isPresent() ? graphOp(m) : isLayer ? layerType(m) : required(m, "op")
                 .flatMap(n -> reader.text(n, "op").map(s -> new Located<>(s, n.pos()))).orElse(null);
         Map<String, Located<Object>> attrs = m.get("attrs").map(n -> new AttrsValidator(reader).read(n))
                 .orElse(Map.of());
@@ -48,7 +49,7 @@ final class SpecValidator {
         List<Located<String>> outputs = m.get("output").map(n -> new OutputsValidator(reader).read(n))
                 .orElse(List.of());
         SourcePos inputsPos = m.entry("inputs").map(YamlNode.Entry::keyPos).orElse(m.pos());
-        CheckSelection.Result selection = new CheckSelection(reader, inputs)
+        CheckSelection.Result selection = new CheckSelection(reader, inputs, isLayer)
                 .read(m.get("check").orElse(null), m.get("no_grad").orElse(null), inputsPos);
         Double delta = m.get("delta").flatMap(this::delta).orElse(null);
         Tolerance tolerance = m.get("tolerance").flatMap(n -> new ToleranceValidator(reader).read(n)).orElse(null);
@@ -63,14 +64,54 @@ final class SpecValidator {
         GraphSpec graph = graph(m, outputs);
         Double timeout = m.get("timeout").flatMap(n -> positive(n, "timeout")).orElse(null);
         List<String> tags = m.get("tags").map(n -> new TagsValidator(reader).read(n)).orElse(List.of());
+        LayerSpec layer = layer(m, op, selection.params());
 
         if (!problems.isEmpty()) {
-            NamedOp named = op == null || m.entry("graph").isPresent() ? null : new NamedOp(op, attrs);
+            NamedOp named = op == null || m.entry("graph").isPresent() || isLayer ? null : new NamedOp(op, attrs);
             return new LoadedSpec(m.pos(), name, null, problems.sorted(), tags, named);
         }
         OpSpec spec = new OpSpec(name, m.pos(), op, attrs, inputs.specs(), outputs, selection.check(),
-                selection.noGrad(), delta, tolerance, mode, order, options, backends, seed, expect, graph, timeout);
+                selection.noGrad(), delta, tolerance, mode, order, options, backends, seed, expect, graph, timeout, layer);
         return LoadedSpec.valid(spec, tags);
+    }
+
+    /**
+     * A layer spec's op is its layer's {@code type}: a DL4J configuration class, whose options are read in op/
+     * where DL4J is. Only a layer spec takes {@code training}.
+     */
+    private Located<String> layerType(YamlNode.Mapping m) {
+        for (String key : List.of("op", "attrs", "graph")) {
+            m.entry(key).ifPresent(e -> problems.add(e.keyPos(), "'" + key + "' does not go with 'layer': a layer"
+                    + " spec names its layer's type and options under 'layer'"));
+        }
+        YamlNode node = m.get("layer").orElseThrow();
+        if (!(node instanceof YamlNode.Mapping lm)) {
+            problems.add(node.pos(), "'layer' must be a mapping: {type: ConvolutionLayer, nIn: 3, ...}, got "
+                    + node.describe());
+            return null;
+        }
+        Optional<YamlNode> type = lm.get("type");
+        if (type.isEmpty()) {
+            problems.add(lm.pos(), "'layer' is missing required key 'type' (a DL4J layer class, e.g."
+                    + " ConvolutionLayer)");
+            return null;
+        }
+        return reader.text(type.get(), "layer.type").map(t -> new Located<>(t, type.get().pos())).orElse(null);
+    }
+
+    private LayerSpec layer(YamlNode.Mapping m, Located<String> type, LayerSpec.Selection params) {
+        Optional<YamlNode> node = m.get("layer");
+        Optional<Boolean> training = m.get("training").flatMap(n -> reader.bool(n, "training"));
+        if (node.isEmpty()) {
+            m.entry("training").ifPresent(e -> problems.add(e.keyPos(), "'training' goes with 'layer' only: an op"
+                    + " has no training mode"));
+            return null;
+        }
+        if (type == null || !(node.get() instanceof YamlNode.Mapping)) {
+            return null; // layerType said why
+        }
+        Map<String, Located<Object>> options = new AttrsValidator(reader).read(node.get(), "layer", List.of("type"));
+        return new LayerSpec(type, options, training.orElse(true), params);
     }
 
     /** A graph spec's op is "graph", at the {@code graph} key; its nodes name the ops and carry the attrs. */

@@ -1,0 +1,123 @@
+package dev.gradcheck.op;
+
+import dev.gradcheck.spec.InputSpec;
+import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.OpSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.gradient.Gradient;
+import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
+import org.nd4j.common.primitives.Pair;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * A DL4J layer as a function of its input and its trainable parameters: the forward is the layer's
+ * {@code activate}, the backward its hand-written {@code backpropGradient}, handed the cotangent as the epsilon
+ * a network would hand it. Each call first writes the parameters it is given into the layer's parameter view, so
+ * the checker's perturbed parameters are what the layer computes with.
+ */
+final class LayerFunction implements Differentiable {
+
+    /** The layer's one output: its activations. */
+    static final String OUTPUT = "out";
+
+    private final OpSpec spec;
+    private final Map<String, INDArray> builtOn;
+    private final ClassLoader loader;
+    private final Layer layer;
+    private final String input;
+    private final List<String> params;
+    private final LayerWorkspaceMgr workspaces = LayerWorkspaceMgr.noWorkspaces();
+
+    private LayerFunction(OpSpec spec, Map<String, INDArray> builtOn, ClassLoader loader, LayerBuild build,
+                          String input) {
+        this.spec = spec;
+        this.builtOn = builtOn;
+        this.loader = loader;
+        this.layer = build.layer();
+        this.input = input;
+        this.params = build.trainable();
+    }
+
+    /**
+     * The layer of a layer spec, over the inputs drawn for it (its activations and its parameters, which
+     * {@link LayerSpecs} made inputs), run once: what DL4J refuses to build or run is INVALID at the layer's type,
+     * with DL4J's reason.
+     */
+    static LayerFunction build(OpSpec spec, Map<String, INDArray> inputs, ClassLoader loader)
+            throws InvalidSpecException {
+        OpSpec expanded = LayerSpecs.expand(spec, loader);
+        InputSpec in = LayerSpecs.layerInput(expanded);
+        LayerBuild build = LayerBuild.of(expanded.layer(), inputs.get(in.name()), expanded.seed(), loader);
+        LayerFunction f = new LayerFunction(expanded, inputs, loader, build, in.name());
+        Map<String, INDArray> copies = new LinkedHashMap<>();
+        inputs.forEach((name, x) -> copies.put(name, x.dup()));
+        try {
+            f.forward(copies);
+        } catch (RuntimeException e) {
+            throw new InvalidSpecException(expanded.layer().type().pos(), "DL4J's " + spec.op().value()
+                    + " rejects an input of shape " + java.util.Arrays.toString(inputs.get(in.name()).shape())
+                    + ": " + GraphBuilder.firstLine(e));
+        }
+        return f;
+    }
+
+    @Override
+    public List<String> inputNames() {
+        List<String> names = new ArrayList<>();
+        names.add(input);
+        names.addAll(params);
+        return names;
+    }
+
+    @Override
+    public List<String> outputNames() {
+        return List.of(OUTPUT);
+    }
+
+    @Override
+    public Map<String, INDArray> forward(Map<String, INDArray> inputs) {
+        load(inputs);
+        INDArray out = layer.activate(inputs.get(input).dup(), spec.layer().training(), workspaces);
+        return Map.of(OUTPUT, out.dup());
+    }
+
+    /** The forward again (DL4J's backward reads what its forward kept), then the layer's backpropGradient. */
+    @Override
+    public Map<String, INDArray> vjp(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
+                                     List<String> wrt) {
+        load(inputs);
+        layer.activate(inputs.get(input).dup(), spec.layer().training(), workspaces);
+        Pair<Gradient, INDArray> back = layer.backpropGradient(cotangents.get(OUTPUT).dup(), workspaces);
+        Map<String, INDArray> grads = new LinkedHashMap<>();
+        for (String name : wrt) {
+            INDArray g = name.equals(input) ? back.getSecond() : back.getFirst().getGradientFor(name);
+            if (g != null) {
+                grads.put(name, g.dup());
+            }
+        }
+        return grads;
+    }
+
+    /** The given parameters into the layer's own view; those not given keep the values DL4J initialised. */
+    private void load(Map<String, INDArray> inputs) {
+        for (String p : params) {
+            INDArray value = inputs.get(p);
+            if (value != null) {
+                layer.getParam(p).assign(value);
+            }
+        }
+    }
+
+    @Override
+    public Differentiable copy() {
+        try {
+            return build(spec, builtOn, loader);
+        } catch (InvalidSpecException e) {
+            throw new IllegalStateException("a layer built once could not be built again", e);
+        }
+    }
+}
