@@ -41,21 +41,33 @@ final class LayerConfigs {
 
     private LayerConfigs() {}
 
-    /** The layer configuration the spec writes, DL4J's defaults for every option it leaves out. */
+    /**
+     * The layer configuration the spec writes, DL4J's defaults for every option it leaves out. The options alone
+     * are read first, refusing any field DL4J's JSON does not know (its mapper otherwise ignores them: a typo
+     * would leave the default in place unsaid); then over the defaults, as DL4J reads its own JSON.
+     */
     static Layer read(LayerSpec spec, ClassLoader loader) throws InvalidSpecException {
         Class<? extends Layer> type = type(spec.type(), loader);
-        ObjectMapper mapper = NeuralNetConfiguration.mapper().copy()
-                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-        ObjectNode tree = mapper.valueToTree(defaults(type, spec.type()));
+        ObjectMapper dl4j = NeuralNetConfiguration.mapper();
+        ObjectNode tree = dl4j.valueToTree(defaults(type, spec.type()));
+        ObjectNode written = dl4j.createObjectNode().put("@class", type.getName());
         for (Map.Entry<String, Located<Object>> option : spec.options().entrySet()) {
             String field = field(tree, option.getKey());
-            tree.set(field, mapper.valueToTree(value(option.getKey(), option.getValue())));
+            Object value = value(option.getKey(), option.getValue());
+            tree.set(field, dl4j.valueToTree(value));
+            written.set(field, dl4j.valueToTree(value));
         }
+        treeToLayer(dl4j.copy().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES), written, spec, tree);
+        return treeToLayer(dl4j, tree, spec, tree);
+    }
+
+    private static Layer treeToLayer(ObjectMapper mapper, ObjectNode json, LayerSpec spec, ObjectNode known)
+            throws InvalidSpecException {
         try {
-            return mapper.treeToValue(tree, Layer.class);
+            return mapper.treeToValue(json, Layer.class);
         } catch (JsonMappingException e) {
             throw new InvalidSpecException(blamed(spec, e), spec.type().value() + ": DL4J cannot read "
-                    + describe(e, tree));
+                    + describe(e, known));
         } catch (Exception e) {
             throw new InvalidSpecException(spec.type().pos(), spec.type().value() + ": DL4J cannot read the"
                     + " options: " + GraphBuilder.firstLine(e));
@@ -82,18 +94,24 @@ final class LayerConfigs {
                 + Suggestions.choices(name.value(), dev.gradcheck.op.catalog.LayerTypes.names()));
     }
 
-    /** DL4J's defaults: what the type's Builder builds with no options, else its no-argument constructor. */
+    /**
+     * DL4J's defaults: what the type's Builder builds with no options; where it cannot (a builder that wants
+     * arguments, or refuses its own defaults), the configuration's no-argument constructor, as DL4J's JSON reader
+     * makes one, with the options the spec writes on it.
+     */
     private static Layer defaults(Class<? extends Layer> type, Located<String> name) throws InvalidSpecException {
-        try {
-            Optional<Class<?>> builder = Arrays.stream(type.getDeclaredClasses())
-                    .filter(c -> c.getSimpleName().equals("Builder")).findFirst();
-            if (builder.isPresent()) {
+        Optional<Class<?>> builder = Arrays.stream(type.getDeclaredClasses())
+                .filter(c -> c.getSimpleName().equals("Builder")).findFirst();
+        if (builder.isPresent()) {
+            try {
                 var constructor = builder.get().getDeclaredConstructor();
                 constructor.setAccessible(true);
-                Object b = constructor.newInstance();
-                var build = builder.get().getMethod("build");
-                return type.cast(build.invoke(b));
+                return type.cast(builder.get().getMethod("build").invoke(constructor.newInstance()));
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                // no builder without arguments, or one that refuses its own defaults: the constructor below
             }
+        }
+        try {
             var constructor = type.getDeclaredConstructor();
             constructor.setAccessible(true);
             return constructor.newInstance();

@@ -19,7 +19,7 @@ public record LayerTypes(String name, String input, List<String> params, String 
             new LayerTypes("ConvolutionLayer", "[batch, channels, height, width] (NCHW)", List.of("W", "b"),
                     "2-d convolution, then the activation"),
             new LayerTypes("Convolution1DLayer", "[batch, channels, steps] (NCW)", List.of("W", "b"),
-                    "1-d convolution over a sequence"),
+                    "1-d convolution over a sequence (kernelSize: [k, 1])"),
             new LayerTypes("Deconvolution2D", "[batch, channels, height, width]", List.of("W", "b"),
                     "transposed 2-d convolution"),
             new LayerTypes("DepthwiseConvolution2D", "[batch, channels, height, width]", List.of("W", "b"),
@@ -32,8 +32,6 @@ public record LayerTypes(String name, String input, List<String> params, String 
             new LayerTypes("ZeroPaddingLayer", "[batch, channels, height, width]", List.of(), "zero padding"),
             new LayerTypes("Cropping2D", "[batch, channels, height, width]", List.of(), "cropping"),
             new LayerTypes("DenseLayer", "[batch, nIn]", List.of("W", "b"), "fully connected, then the activation"),
-            new LayerTypes("OutputLayer", "[batch, nIn]", List.of("W", "b"),
-                    "dense layer whose backward starts from its loss (the labels drawn by the seed)"),
             new LayerTypes("BatchNormalization", "[batch, nIn] or NCHW", List.of("gamma", "beta"),
                     "batch statistics (training: true) or the running ones (training: false)"),
             new LayerTypes("LocalResponseNormalization", "[batch, channels, height, width]", List.of(),
@@ -41,13 +39,9 @@ public record LayerTypes(String name, String input, List<String> params, String 
             new LayerTypes("LSTM", "[batch, nIn, steps] (NCW)", List.of("W", "RW", "b"), "LSTM over a sequence"),
             new LayerTypes("SimpleRnn", "[batch, nIn, steps] (NCW)", List.of("W", "RW", "b"),
                     "Elman RNN over a sequence"),
-            new LayerTypes("EmbeddingLayer", "[batch, 1] of indices", List.of("W", "b"),
-                    "rows of W by index (the indices are not checked)"),
             new LayerTypes("GlobalPoolingLayer", "NCHW or [batch, size, steps]", List.of(),
                     "pooling over the spatial or time dimensions"),
             new LayerTypes("PReLULayer", "[batch, nIn] or NCHW", List.of("W"), "leaky ReLU with learned slopes"),
-            new LayerTypes("SelfAttentionLayer", "[batch, nIn, steps] (NCW)", List.of("Wq", "Wk", "Wv", "Wo"),
-                    "multi-head dot-product self-attention"),
             new LayerTypes("ActivationLayer", "any", List.of(), "the activation alone"));
 
     /** Every layer type the front end knows, in the order list-ops prints them. */
