@@ -76,8 +76,9 @@ final class LayerConfigs {
 
     /** The configuration class a type names: a DL4J layer by its simple name, or a class by its full name. */
     static Class<? extends Layer> type(Located<String> name, ClassLoader loader) throws InvalidSpecException {
-        List<String> candidates = name.value().contains(".") ? List.of(name.value())
-                : PACKAGES.stream().map(p -> p + name.value()).toList();
+        List<String> candidates = new ArrayList<>(name.value().contains(".") ? List.of()
+                : PACKAGES.stream().map(p -> p + name.value()).toList());
+        candidates.add(name.value()); // a user's layer, by its full name (or a class of the unnamed package)
         for (String candidate : candidates) {
             try {
                 Class<?> c = Class.forName(candidate, false, loader);
