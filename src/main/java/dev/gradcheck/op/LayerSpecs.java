@@ -41,7 +41,7 @@ public final class LayerSpecs {
 
     /** {@link #withParams}, or why DL4J refuses the layer or the spec's check and no_grad name no parameter. */
     static OpSpec expand(OpSpec spec, ClassLoader loader) throws InvalidSpecException {
-        if (spec.inputs().size() > spec.inputs().stream().filter(i -> !isParam(spec, i)).count()) {
+        if (!spec.layer().parameters().isEmpty()) {
             return spec; // already has them
         }
         InputSpec in = layerInput(spec);
@@ -58,7 +58,8 @@ public final class LayerSpecs {
             inputs.add(new InputSpec(p, v.shape(), in.dtype(), new Init.Values(v.data().asDouble()),
                     spec.layer().type().pos()));
         }
-        return spec.withInputs(inputs, checked(spec, build.trainable()), noGrad(spec, build.trainable()));
+        return spec.withLayerParameters(inputs, checked(spec, build.trainable()), noGrad(spec, build.trainable()),
+                build.trainable());
     }
 
     /** The one input a layer takes: its activations. */
@@ -72,9 +73,9 @@ public final class LayerSpecs {
         return inputs.get(0);
     }
 
-    /** A parameter input: one this class added, at the layer's type. */
+    /** A parameter input: one this class added. */
     static boolean isParam(OpSpec spec, InputSpec in) {
-        return in.pos().equals(spec.layer().type().pos()) && in.init() instanceof Init.Values;
+        return spec.layer().parameters().contains(in.name());
     }
 
     private static List<String> checked(OpSpec spec, List<String> params) throws InvalidSpecException {

@@ -13,9 +13,16 @@ import java.util.Map;
  * @param training  whether the layer runs in training mode (batch statistics) or inference mode
  * @param params    names in {@code check} or {@code no_grad} that are no input: the layer's parameters (W, b, ...),
  *                  resolved once DL4J has said which it has; {@code check} null when the spec left it out
+ * @param parameters the layer's trainable parameters, which are inputs of the spec once DL4J has said which they
+ *                  are (op/'s {@code LayerSpecs}); empty until then
  */
 public record LayerSpec(Located<String> type, Map<String, Located<Object>> options, boolean training,
-                        Selection params) {
+                        Selection params, List<String> parameters) {
+
+    /** This layer once its parameters are inputs of the spec. */
+    public LayerSpec withParameters(List<String> names) {
+        return new LayerSpec(type, options, training, params, List.copyOf(names));
+    }
 
     /**
      * Parameter names a layer spec's {@code check} and {@code no_grad} gave.

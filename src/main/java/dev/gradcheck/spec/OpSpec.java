@@ -74,10 +74,11 @@ public record OpSpec(
                 options, backends, seed, Expectation.PASS, null, timeoutSeconds, null);
     }
 
-    /** This spec with other inputs and checked inputs: a layer spec once its parameters are known (op/). */
-    public OpSpec withInputs(List<InputSpec> newInputs, List<String> newCheck, List<String> newNoGrad) {
+    /** This layer spec once its layer's parameters are inputs (op/'s LayerSpecs), checked or not. */
+    public OpSpec withLayerParameters(List<InputSpec> newInputs, List<String> newCheck, List<String> newNoGrad,
+                                      List<String> parameters) {
         return new OpSpec(name, pos, op, attrs, newInputs, outputs, newCheck, newNoGrad, delta, tolerance, mode, order,
-                options, backends, seed, expect, graph, timeoutSeconds, layer);
+                options, backends, seed, expect, graph, timeoutSeconds, layer.withParameters(parameters));
     }
 
     public InputSpec input(String name) {

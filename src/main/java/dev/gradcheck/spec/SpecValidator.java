@@ -111,7 +111,7 @@ final class SpecValidator {
             return null; // layerType said why
         }
         Map<String, Located<Object>> options = new AttrsValidator(reader).read(node.get(), "layer", List.of("type"));
-        return new LayerSpec(type, options, training.orElse(true), params);
+        return new LayerSpec(type, options, training.orElse(true), params, List.of());
     }
 
     /** A graph spec's op is "graph", at the {@code graph} key; its nodes name the ops and carry the attrs. */
