@@ -68,6 +68,11 @@ record LayerBuild(Layer layer, List<String> trainable) {
         }
     }
 
+    /** Whether the layer's backward starts from its own loss against labels, not from an epsilon. */
+    boolean isOutputLayer() {
+        return layer instanceof org.deeplearning4j.nn.api.layers.IOutputLayer;
+    }
+
     /** The layer's parameters now, by name, copied. */
     Map<String, INDArray> params() {
         Map<String, INDArray> copies = new LinkedHashMap<>();

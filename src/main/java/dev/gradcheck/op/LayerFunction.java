@@ -12,6 +12,8 @@ import org.deeplearning4j.nn.gradient.Gradient;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.common.primitives.Pair;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.deeplearning4j.nn.api.layers.IOutputLayer;
 
 /**
  * A DL4J layer as a function of its input and its trainable parameters: the forward is the layer's
@@ -23,6 +25,8 @@ final class LayerFunction implements Differentiable {
 
     /** The layer's one output: its activations. */
     static final String OUTPUT = "out";
+    /** An output layer's one output: its score, the loss averaged over the batch as DL4J computes it. */
+    static final String SCORE = "score";
 
     private final OpSpec spec;
     private final Map<String, INDArray> builtOn;
@@ -75,12 +79,16 @@ final class LayerFunction implements Differentiable {
 
     @Override
     public List<String> outputNames() {
-        return List.of(OUTPUT);
+        return List.of(layer instanceof IOutputLayer ? SCORE : OUTPUT);
     }
 
     @Override
     public Map<String, INDArray> forward(Map<String, INDArray> inputs) {
         load(inputs);
+        if (layer instanceof IOutputLayer output) {
+            double score = output.computeScore(0, spec.layer().training(), workspaces);
+            return Map.of(SCORE, Nd4j.scalar(inputs.get(input).dataType(), score).reshape(1));
+        }
         INDArray out = layer.activate(inputs.get(input).dup(), spec.layer().training(), workspaces);
         return Map.of(OUTPUT, out.dup());
     }
@@ -90,20 +98,34 @@ final class LayerFunction implements Differentiable {
     public Map<String, INDArray> vjp(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
                                      List<String> wrt) {
         load(inputs);
-        layer.activate(inputs.get(input).dup(), spec.layer().training(), workspaces);
-        Pair<Gradient, INDArray> back = layer.backpropGradient(cotangents.get(OUTPUT).dup(), workspaces);
+        boolean loss = layer instanceof IOutputLayer;
+        if (!loss) {
+            layer.activate(inputs.get(input).dup(), spec.layer().training(), workspaces);
+        }
+        // an output layer's backward is the gradient of its loss summed over the batch: it takes no epsilon, and a
+        // network's updater divides what it gives by the batch size (DL4J's GradientCheckUtil too) before use
+        Pair<Gradient, INDArray> back = layer.backpropGradient(loss ? null : cotangents.get(OUTPUT).dup(),
+                workspaces);
+        double scale = loss ? cotangents.get(SCORE).getDouble(0) / inputs.get(input).size(0) : 1;
         Map<String, INDArray> grads = new LinkedHashMap<>();
         for (String name : wrt) {
             INDArray g = name.equals(input) ? back.getSecond() : back.getFirst().getGradientFor(name);
             if (g != null) {
-                grads.put(name, g.dup());
+                grads.put(name, g.mul(scale));
             }
         }
         return grads;
     }
 
-    /** The given parameters into the layer's own view; those not given keep the values DL4J initialised. */
+    /**
+     * The given parameters into the layer's own view (those not given keep the values DL4J initialised); an
+     * output layer's input and labels too, which its score and backward read.
+     */
     private void load(Map<String, INDArray> inputs) {
+        if (layer instanceof IOutputLayer output) {
+            layer.setInput(inputs.get(input).dup(), workspaces);
+            output.setLabels(inputs.get(LayerSpecs.LABELS).dup());
+        }
         for (String p : params) {
             INDArray value = inputs.get(p);
             if (value != null) {

@@ -47,6 +47,7 @@ public final class LayerSpecs {
         InputSpec in = layerInput(spec);
         INDArray zeros = Nd4j.zeros(Nd4jTypes.of(in.dtype()), in.shape());
         LayerBuild build = LayerBuild.of(spec.layer(), zeros, spec.seed(), loader);
+        requireLabels(spec, build);
         List<InputSpec> inputs = new ArrayList<>(spec.inputs());
         Map<String, INDArray> values = build.params();
         for (String p : build.trainable()) {
@@ -62,15 +63,36 @@ public final class LayerSpecs {
                 build.trainable());
     }
 
-    /** The one input a layer takes: its activations. */
+    /** The input an output layer's loss compares its activations with; never checked. */
+    static final String LABELS = "labels";
+
+    /** The input a layer takes: its activations (an output layer's labels aside). */
     static InputSpec layerInput(OpSpec spec) throws InvalidSpecException {
-        List<InputSpec> inputs = spec.inputs().stream().filter(i -> !isParam(spec, i)).toList();
+        List<InputSpec> inputs = spec.inputs().stream().filter(i -> !isParam(spec, i))
+                .filter(i -> !i.name().equals(LABELS)).toList();
         if (inputs.size() != 1) {
-            throw new InvalidSpecException(inputs.get(1).pos(), "a layer spec takes one input, the layer's"
-                    + " activations (its parameters are DL4J's, made under the seed); got "
-                    + inputs.stream().map(InputSpec::name).toList());
+            throw new InvalidSpecException(inputs.get(inputs.size() > 1 ? 1 : 0).pos(), "a layer spec takes one"
+                    + " input, the layer's activations (and an output layer its '" + LABELS + "'; its parameters"
+                    + " are DL4J's, made under the seed); got " + inputs.stream().map(InputSpec::name).toList());
         }
         return inputs.get(0);
+    }
+
+    /**
+     * An output layer's backward starts from its loss against labels: the spec gives them as the input
+     * {@code labels}, which is never checked. Any other layer takes none.
+     */
+    private static void requireLabels(OpSpec spec, LayerBuild build) throws InvalidSpecException {
+        boolean given = spec.inputs().stream().anyMatch(i -> i.name().equals(LABELS));
+        if (build.isOutputLayer() && !given) {
+            throw new InvalidSpecException(spec.layer().type().pos(), spec.op().value() + " is an output layer:"
+                    + " its backward starts from its loss, so the spec gives the labels as an input named '"
+                    + LABELS + "' (shaped as the layer's output)");
+        }
+        if (!build.isOutputLayer() && given) {
+            throw new InvalidSpecException(spec.input(LABELS).pos(), spec.op().value() + " is no output layer:"
+                    + " it takes no labels");
+        }
     }
 
     /** A parameter input: one this class added. */
@@ -82,6 +104,7 @@ public final class LayerSpecs {
         LayerSpec.Selection named = spec.layer().params();
         List<String> noGrad = noGrad(spec, params);
         List<String> check = new ArrayList<>(spec.check());
+        check.remove(LABELS);
         if (named.check() == null) {
             params.stream().filter(p -> !noGrad.contains(p)).forEach(check::add);
         } else {
@@ -103,6 +126,9 @@ public final class LayerSpecs {
 
     private static List<String> noGrad(OpSpec spec, List<String> params) throws InvalidSpecException {
         List<String> noGrad = new ArrayList<>(spec.noGrad());
+        if (spec.inputs().stream().anyMatch(i -> i.name().equals(LABELS)) && !noGrad.contains(LABELS)) {
+            noGrad.add(LABELS);
+        }
         noGrad.addAll(resolve(spec.layer().params().noGrad(), params, spec, "no_grad"));
         return noGrad;
     }

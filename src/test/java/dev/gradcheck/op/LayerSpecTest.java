@@ -124,6 +124,30 @@ class LayerSpecTest {
                 + " ConvolutionLayer (parameters: b, W)"), param.message());
     }
 
+    /**
+     * An output layer's score against its labels: softmax with MCXENT passes on one-hot labels and fails on labels
+     * that do not sum to 1 (DL4J's p - y shortcut); without labels the spec is INVALID, saying why.
+     */
+    @Test
+    void anOutputLayersScoreIsCheckedAgainstItsLabels() {
+        String spec = """
+                name: out
+                layer: {type: OutputLayer, nOut: 3, activation: softmax, lossFunction: MCXENT}
+                inputs:
+                  x: {shape: [2, 4]}
+                %s
+                """;
+        CheckResult oneHot = check(spec.formatted("  labels: {shape: [2, 3], init: {values: [[0, 1, 0], [1, 0, 0]]}}"));
+        assertEquals(Status.PASSED, oneHot.status(), oneHot::message);
+        assertEquals(Set.of("x", "W", "b"), checked(oneHot));
+        CheckResult soft = check(spec.formatted("  labels: {shape: [2, 3], init: {values: [[0.5, 1, 0], [1, 0, 1]]}}"));
+        assertEquals(Set.of("x", "W", "b"), failing(soft));
+        CheckResult none = check(spec.formatted(""));
+        assertEquals(Status.INVALID, none.status());
+        assertTrue(none.message().contains("OutputLayer is an output layer: its backward starts from its loss, so"
+                + " the spec gives the labels as an input named 'labels'"), none.message());
+    }
+
     @Test
     void dropoutInTrainingIsRefusedWithItsReason() {
         CheckResult r = check(CONV.formatted("ConvolutionLayer", "\n  dropOut: 0.5", ""));
