@@ -39,7 +39,7 @@ import java.util.Map;
         importOptions = {ImportOption.DoNotIncludeTests.class, ImportOption.DoNotIncludeJars.class})
 class ArchitectureTest {
 
-    private static final String[] ND4J = {"org.nd4j..", "org.bytedeco.."};
+    private static final String[] ND4J = {"org.nd4j..", "org.bytedeco..", "org.deeplearning4j.."};
 
     /** The front end: what a worker run's first JVM loads (the front end's sides of backend/ and op/ included). */
     private static final String[] FRONT_END = {"dev.gradcheck.cli..", "dev.gradcheck.run..", "dev.gradcheck.report..",

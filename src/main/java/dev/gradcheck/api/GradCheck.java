@@ -19,6 +19,7 @@ import dev.gradcheck.spec.DType;
 import dev.gradcheck.spec.Expectation;
 import dev.gradcheck.spec.Init;
 import dev.gradcheck.spec.InputSpec;
+import dev.gradcheck.spec.LayerSpec;
 import dev.gradcheck.spec.Located;
 import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
@@ -63,6 +64,9 @@ public final class GradCheck {
     private int order = 1;
     private CheckOptions options = CheckOptions.DEFAULT;
     private long seed = 7;
+    /** The DL4J layer checked instead of an op ({@link #ofLayer}), or null. */
+    private String layerType;
+    private boolean training = true;
 
     private GradCheck(String op, FunctionFactory factory) {
         this.op = op;
@@ -92,6 +96,25 @@ public final class GradCheck {
      */
     public static GradCheck ofNd4j(String opName) {
         return new GradCheck(opName, (spec, in) -> new Nd4jOpBuilder(OpCatalog.nd4j()).build(spec, in));
+    }
+
+    /**
+     * Checks a Deeplearning4j layer's backward, for its input and every trainable parameter, as a spec's
+     * {@code layer:} does (docs/dl4j.md): {@code type} as {@code layer: {type: ...}} names it, its options through
+     * {@link #attr} (as DL4J's builders and JSON name them: {@code nOut}, {@code kernelSize}, {@code activation}),
+     * its one input through {@link #input}; its parameters are DL4J's, initialised under {@link #seed}, and
+     * {@link #wrt} and {@link #noGrad} may name them.
+     */
+    public static GradCheck ofLayer(String type) {
+        GradCheck check = new GradCheck(type, (spec, in) -> new Nd4jOpBuilder(OpCatalog.nd4j()).build(spec, in));
+        check.layerType = type;
+        return check;
+    }
+
+    /** A layer's mode: training (the default) or inference, where they differ (BatchNormalization). */
+    public GradCheck training(boolean training) {
+        this.training = training;
+        return this;
     }
 
     /** The name the result carries (default: the op's name). */
@@ -250,6 +273,9 @@ public final class GradCheck {
         List<InputSpec> specs = new ArrayList<>();
         inputs.forEach((n, a) -> specs.add(new InputSpec(n, a.shape(), Nd4jTypes.specType(a.dataType()),
                 new Init.Values(a.castTo(DataType.DOUBLE).dup('c').data().asDouble()), pos)));
+        if (layerType != null) {
+            return layerSpec(pos, specs);
+        }
         for (String n : noGrad) {
             requireInput(n, "noGrad");
         }
@@ -270,7 +296,27 @@ public final class GradCheck {
         attrs.forEach((k, v) -> located.put(k, new Located<>(v, pos)));
         return new OpSpec(name, pos, new Located<>(op, pos), located, specs,
                 outputs.stream().map(o -> new Located<>(o, pos)).toList(), List.copyOf(check), List.copyOf(noGrad),
-                delta, tolerance, mode, order, options, List.of(Engine.CPU), seed, Expectation.PASS, null, null);
+                delta, tolerance, mode, order, options, List.of(Engine.CPU), seed, Expectation.PASS, null, null, null);
+    }
+
+    /**
+     * A layer spec: names in wrt and noGrad that are no input are the layer's parameters, resolved where DL4J says
+     * which it has (a name that is neither ends the check INVALID, saying which parameters there are).
+     */
+    private OpSpec layerSpec(SourcePos pos, List<InputSpec> specs) {
+        Map<String, Located<Object>> layerOptions = new LinkedHashMap<>();
+        attrs.forEach((k, v) -> layerOptions.put(k, new Located<>(v, pos)));
+        List<Located<String>> paramCheck = wrt == null ? null : wrt.stream().filter(n -> !inputs.containsKey(n))
+                .map(n -> new Located<>(n, pos)).toList();
+        List<Located<String>> paramNoGrad = noGrad.stream().filter(n -> !inputs.containsKey(n))
+                .map(n -> new Located<>(n, pos)).toList();
+        List<String> check = (wrt != null ? wrt : List.copyOf(inputs.keySet())).stream()
+                .filter(n -> inputs.containsKey(n) && !noGrad.contains(n)).toList();
+        LayerSpec layer = new LayerSpec(new Located<>(layerType, pos), layerOptions, training,
+                new LayerSpec.Selection(paramCheck, paramNoGrad), List.of());
+        return new OpSpec(name, pos, new Located<>(layerType, pos), Map.of(), specs, List.of(), check,
+                noGrad.stream().filter(inputs::containsKey).toList(), delta, tolerance, mode, order, options,
+                List.of(Engine.CPU), seed, Expectation.PASS, null, null, layer);
     }
 
     /**

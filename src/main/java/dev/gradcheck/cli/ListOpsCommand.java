@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gradcheck.cli.options.ExitCode;
 import dev.gradcheck.cli.options.PluginOptions;
+import dev.gradcheck.op.catalog.LayerTypes;
 import dev.gradcheck.cli.options.VersionProvider;
 import dev.gradcheck.cli.options.Workspace;
 import dev.gradcheck.cli.term.Console;
@@ -45,6 +46,10 @@ final class ListOpsCommand extends AbstractCommand<ListOpsCommand.Work> {
     @Option(names = "--all", description = "Include registry-only ops that specs cannot name.")
     boolean all;
 
+    @Option(names = "--layers", description = "List the Deeplearning4j layers a spec's layer: names instead"
+            + " (docs/dl4j.md): their input layout and the parameters checked.")
+    boolean layers;
+
     @Mixin
     PluginOptions pluginOptions;
 
@@ -78,6 +83,10 @@ final class ListOpsCommand extends AbstractCommand<ListOpsCommand.Work> {
 
     @Override
     int execute(Work work, Start start) throws IOException {
+        if (layers) {
+            writeLayers(start.console().out(), work.glob());
+            return ExitCode.OK.code();
+        }
         List<OpInfo> known = new ArrayList<>(OpCatalog.nd4j().all());
         known.addAll(work.plugins().describe());
         known.sort(Comparator.comparing(OpInfo::name));
@@ -117,6 +126,24 @@ final class ListOpsCommand extends AbstractCommand<ListOpsCommand.Work> {
         out.println(ops.size() + " ops, " + bp + " with a native backward kernel");
         ops.stream().filter(o -> !o.source().equals("nd4j"))
                 .forEach(o -> out.println(o.name() + ": " + o.source()));
+    }
+
+    /** The layer types, as a table or JSON: what a layer spec's {@code type} can name without a full class name. */
+    private void writeLayers(PrintWriter out, Glob glob) throws IOException {
+        List<LayerTypes> types = LayerTypes.all().stream()
+                .filter(t -> glob == null || glob.matches(t.name())).toList();
+        if (json) {
+            new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(out, types);
+            out.println();
+        } else {
+            int width = Math.max(4, types.stream().mapToInt(t -> t.name().length()).max().orElse(0));
+            String row = "%-" + width + "s  %-16s  %s%n";
+            out.printf(row, "TYPE", "PARAMS", "INPUT: WHAT IT IS");
+            types.forEach(t -> out.printf(row, t.name(), t.params().isEmpty() ? "-" : String.join(", ",
+                    t.params()), t.input() + ": " + t.summary()));
+            out.println(types.size() + " DL4J layer types; any other DL4J or custom layer by its full class name");
+        }
+        out.flush();
     }
 
     /** The list broken after its commas into lines of at most {@code room} (at least one line; room < 20: one). */

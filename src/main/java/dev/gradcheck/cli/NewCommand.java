@@ -12,6 +12,7 @@ import dev.gradcheck.cli.options.InProcessOption;
 import dev.gradcheck.cli.options.MaxMemoryOption;
 import dev.gradcheck.cli.options.VersionProvider;
 import dev.gradcheck.cli.options.Workspace;
+import dev.gradcheck.op.catalog.LayerTypes;
 import dev.gradcheck.op.catalog.OpCatalog;
 import dev.gradcheck.result.JacobianCapture;
 import dev.gradcheck.op.catalog.OpInfo;
@@ -26,6 +27,7 @@ import dev.gradcheck.spec.Suggestions;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -65,8 +67,8 @@ final class NewCommand extends AbstractCommand<NewCommand.Work> {
     private final BackendFactory inProcessBackends;
     private final WorkerOptions workerOptions;
 
-    /** The op and the shapes asked for (none: try). */
-    record Work(OpInfo op, List<List<Integer>> shapes) {}
+    /** The op and the shapes asked for (none: try); or a DL4J layer type instead of an op. */
+    record Work(OpInfo op, List<List<Integer>> shapes, LayerTypes layer) {}
 
     /**
      * @param inProcessBackends the engine with {@code --in-process}
@@ -80,16 +82,20 @@ final class NewCommand extends AbstractCommand<NewCommand.Work> {
 
     @Override
     Work configure(Start start) {
+        Optional<LayerTypes> layer = LayerTypes.find(opName);
+        if (layer.isPresent()) {
+            return new Work(null, List.of(), layer.get());
+        }
         OpCatalog catalog = OpCatalog.nd4j();
         OpInfo op = catalog.find(opName).filter(OpInfo::checkable).orElseThrow(() -> new ParameterException(
                 command.commandLine(), "unknown op '" + opName + "'" + Suggestions.closest(opName,
                         catalog.checkableNames()).map(s -> " (did you mean '" + s + "'?)").orElse("")
-                        + "; `gradcheck list-ops` lists them"));
+                        + "; `gradcheck list-ops` lists them (and `list-ops --layers` the DL4J layers)"));
         List<List<Integer>> parsed = new ArrayList<>();
         for (String s : shapes) {
             parsed.add(parseShape(s));
         }
-        return new Work(op, parsed);
+        return new Work(op, parsed, null);
     }
 
     private List<Integer> parseShape(String text) {
@@ -112,6 +118,9 @@ final class NewCommand extends AbstractCommand<NewCommand.Work> {
 
     @Override
     int execute(Work work, Start start) {
+        if (work.layer() != null) {
+            return layerSpec(work.layer(), start);
+        }
         String specName = name != null ? name : work.op().name();
         List<SpecTemplate> tries = work.shapes().isEmpty() ? SpecTemplate.candidates(work.op(), specName)
                 : List.of(SpecTemplate.withShapes(work.op(), specName, work.shapes()));
@@ -128,6 +137,31 @@ final class NewCommand extends AbstractCommand<NewCommand.Work> {
             start.console().err().println("gradcheck: this spec for " + work.op().name() + " does not validate yet;"
                     + " its first comment says why");
         }
+        return ExitCode.OK.code();
+    }
+
+    /**
+     * A DL4J layer's example spec (docs/dl4j.md), validated on an engine as a tried op spec is: DL4J builds the
+     * layer and runs it once on the example's input.
+     */
+    private int layerSpec(LayerTypes layer, Start start) {
+        String specName = name != null ? name : layer.name();
+        String text = layer.example(specName);
+        List<String> problems;
+        MaxMemoryOption memory = new MaxMemoryOption();
+        try (Backend engine = inProcess.enabled() || workerOptions == null
+                ? inProcessBackends.create(PluginSet.EMPTY, memory.budget())
+                : new WorkerBackend(memory.on(workerOptions, PluginSet.EMPTY))) {
+            LoadedSpec loaded = new SpecLoader().loadText(FILE, specName, text).get(0);
+            problems = Validation.problems(engine.validate(new CheckRequest(loaded.spec(), Overrides.NONE,
+                    TimeLimits.DEFAULT, JacobianCapture.NONE, text)), loaded.spec());
+        }
+        PrintWriter out = start.console().out();
+        out.print("# A spec for DL4J's " + layer.name() + ", written by `gradcheck new " + layer.name() + "`: its"
+                + " input is " + layer.input() + ".\n# Options as DL4J's builders name them; every key:"
+                + " docs/dl4j.md. " + (problems.isEmpty() ? "It validates: DL4J built the layer and ran it once."
+                : "DL4J refused it: " + problems.get(0)) + "\n" + text);
+        out.flush();
         return ExitCode.OK.code();
     }
 

@@ -127,7 +127,7 @@ public final class FunctionCache {
                     constants.add(in.name() + "=" + Arrays.toString(a.dup('c').data().asDouble()));
                 }
             }
-            return new Key(spec.pos().toString(), spec.op().value(), attrs, spec.graph(),
+            return new Key(spec.pos().toString(), spec.op().value(), attrs, spec.graph() != null ? spec.graph() : spec.layer(),
                     spec.outputs().stream().map(Located::value).toList(), List.copyOf(spec.check()), inputs,
                     constants);
         }

@@ -164,6 +164,9 @@ public final class Nd4jOpBuilder {
      * it came: the failure is what the spec records.
      */
     public Differentiable build(OpSpec spec, Map<String, INDArray> inputs) throws InvalidSpecException {
+        if (spec.layer() != null) {
+            return LayerFunction.build(spec, inputs, Nd4jOpBuilder.class.getClassLoader());
+        }
         if (spec.graph() != null) {
             return new GraphBuilder(this).build(spec, inputs, gradientClip, budget);
         }

@@ -21,13 +21,21 @@ final class AttrsValidator {
 
     /** Attribute name to Long, Double, Boolean, String or List of those, in the order written. */
     Map<String, Located<Object>> read(YamlNode node) {
-        Optional<YamlNode.Mapping> mapping = reader.mapping(node, "attrs");
+        return read(node, "attrs", List.of());
+    }
+
+    /** The same for the mapping at {@code key}, leaving out the entries named in {@code skip} (read elsewhere). */
+    Map<String, Located<Object>> read(YamlNode node, String key, List<String> skip) {
+        Optional<YamlNode.Mapping> mapping = reader.mapping(node, key);
         if (mapping.isEmpty()) {
             return Map.of();
         }
         Map<String, Located<Object>> attrs = new LinkedHashMap<>();
         for (YamlNode.Entry e : mapping.get().entries()) {
-            String path = ValueReader.child("attrs", e.key());
+            if (skip.contains(e.key())) {
+                continue;
+            }
+            String path = ValueReader.child(key, e.key());
             value(e.value(), path).ifPresent(v -> attrs.put(e.key(), new Located<>(v, e.value().pos())));
         }
         return Collections.unmodifiableMap(attrs);

@@ -12,14 +12,23 @@ import java.util.Set;
  */
 final class CheckSelection {
 
-    record Result(List<String> check, List<String> noGrad) {}
+    /** @param params names that are no input, kept for a layer spec's parameters (else always the default) */
+    record Result(List<String> check, List<String> noGrad, LayerSpec.Selection params) {}
 
     private final ValueReader reader;
     private final InputsValidator.Result inputs;
+    /**
+     * A layer spec's check and no_grad may name its parameters, which only DL4J knows: names that are no input are
+     * kept for op/ to resolve, with their positions, instead of being refused here.
+     */
+    private final boolean layer;
+    private final List<Located<String>> otherCheck = new ArrayList<>();
+    private final List<Located<String>> otherNoGrad = new ArrayList<>();
 
-    CheckSelection(ValueReader reader, InputsValidator.Result inputs) {
+    CheckSelection(ValueReader reader, InputsValidator.Result inputs, boolean layer) {
         this.reader = reader;
         this.inputs = inputs;
+        this.layer = layer;
     }
 
     /**
@@ -37,19 +46,27 @@ final class CheckSelection {
                 reader.problems.add(checkNode.pos(), "nothing to check: 'check' is empty");
             }
         } else {
-            check = inputs.names().stream()
-                    .filter(n -> inputs.dtypes().containsKey(n) && inputs.dtypes().get(n).isFloating())
-                    .filter(n -> !noGradSet.contains(n))
-                    .toList();
-            if (check.isEmpty() && inputs.complete()) {
-                boolean anyFloating = inputs.dtypes().values().stream().anyMatch(DType::isFloating);
-                reader.problems.add(anyFloating && noGradNode != null ? noGradNode.pos() : inputsPos,
-                        anyFloating ? "nothing to check: every floating input is in no_grad"
-                                : "nothing to check: no floating input");
-            }
+            check = defaultCheck(noGradSet, noGradNode, inputsPos);
         }
         rejectEmpty(check);
-        return new Result(check, noGrad);
+        LayerSpec.Selection params = new LayerSpec.Selection(checkNode == null ? null : List.copyOf(otherCheck),
+                List.copyOf(otherNoGrad));
+        return new Result(check, noGrad, params);
+    }
+
+    /** Every floating input not in no_grad; none is an error, except for a layer, which has its parameters. */
+    private List<String> defaultCheck(Set<String> noGradSet, YamlNode noGradNode, SourcePos inputsPos) {
+        List<String> check = inputs.names().stream()
+                .filter(n -> inputs.dtypes().containsKey(n) && inputs.dtypes().get(n).isFloating())
+                .filter(n -> !noGradSet.contains(n))
+                .toList();
+        if (check.isEmpty() && inputs.complete() && !layer) {
+            boolean anyFloating = inputs.dtypes().values().stream().anyMatch(DType::isFloating);
+            reader.problems.add(anyFloating && noGradNode != null ? noGradNode.pos() : inputsPos,
+                    anyFloating ? "nothing to check: every floating input is in no_grad"
+                            : "nothing to check: no floating input");
+        }
+        return check;
     }
 
     /**
@@ -83,20 +100,38 @@ final class CheckSelection {
                 continue;
             }
             String n = name.get();
-            if (!inputs.names().contains(n)) {
-                reader.problems.add(item.pos(), key + " names '" + n + "', which is not an input"
-                        + Suggestions.hint(n, inputs.names(), "inputs"));
-            } else if (result.contains(n)) {
-                reader.problems.add(item.pos(), "input '" + n + "' appears twice in " + key);
-            } else if (isCheck && noGrad.contains(n)) {
-                reader.problems.add(item.pos(), "input '" + n + "' is in both check and no_grad");
-            } else if (isCheck && inputs.dtypes().containsKey(n) && !inputs.dtypes().get(n).isFloating()) {
-                reader.problems.add(item.pos(), "input '" + n + "' is " + inputs.dtypes().get(n)
-                        + " and cannot be checked");
+            if (!inputs.names().contains(n) && layer) {
+                (isCheck ? otherCheck : otherNoGrad).add(new Located<>(n, item.pos()));
+                continue;
+            }
+            String problem = problem(n, key, result, isCheck ? noGrad : null);
+            if (problem != null) {
+                reader.problems.add(item.pos(), problem);
             } else {
                 result.add(n);
             }
         }
         return List.copyOf(result);
+    }
+
+    /**
+     * What is wrong with naming input {@code n} in {@code key}, or null.
+     *
+     * @param noGrad for {@code check}, the inputs in no_grad; null for no_grad itself
+     */
+    private String problem(String n, String key, List<String> named, Set<String> noGrad) {
+        if (!inputs.names().contains(n)) {
+            return key + " names '" + n + "', which is not an input" + Suggestions.hint(n, inputs.names(), "inputs");
+        }
+        if (named.contains(n)) {
+            return "input '" + n + "' appears twice in " + key;
+        }
+        if (noGrad != null && noGrad.contains(n)) {
+            return "input '" + n + "' is in both check and no_grad";
+        }
+        if (noGrad != null && inputs.dtypes().containsKey(n) && !inputs.dtypes().get(n).isFloating()) {
+            return "input '" + n + "' is " + inputs.dtypes().get(n) + " and cannot be checked";
+        }
+        return null;
     }
 }

@@ -13,12 +13,11 @@ final class SpecValidator {
 
     static final List<String> KEYS = List.of("name", "op", "attrs", "inputs", "output", "check", "no_grad", "delta",
             "tolerance", "mode", "order", "stencil", "max_elements", "nondet_tol", "resample", "backends", "seed", "expect",
-            "reason", "graph", "timeout", "tags", "mask", "sample_seed", "compress");
+            "reason", "graph", "timeout", "tags", "mask", "sample_seed", "compress", "layer", "training");
 
     static final long DEFAULT_SEED = 7;
     static final List<Engine> DEFAULT_BACKENDS = List.of(Engine.DEFAULT);
 
-    private static final List<String> EXPECTATIONS = List.of("pass", "fail", "error");
 
     private final Problems problems = new Problems();
     private final ValueReader reader = new ValueReader(problems);
@@ -39,7 +38,9 @@ final class SpecValidator {
         }
         reader.rejectUnknownKeys(m, KEYS, "");
         String name = m.get("name").flatMap(n -> reader.text(n, "name")).orElse(defaultName);
-        Located<String> op = m.entry("graph").isPresent() ? graphOp(m) : required(m, "op")
+        boolean isLayer = m.entry("layer").isPresent();
+        LayerValidator layers = new LayerValidator(reader, problems);
+        Located<String> op = m.entry("graph").isPresent() ? graphOp(m) : isLayer ? layers.type(m) : required(m, "op")
                 .flatMap(n -> reader.text(n, "op").map(s -> new Located<>(s, n.pos()))).orElse(null);
         Map<String, Located<Object>> attrs = m.get("attrs").map(n -> new AttrsValidator(reader).read(n))
                 .orElse(Map.of());
@@ -48,7 +49,7 @@ final class SpecValidator {
         List<Located<String>> outputs = m.get("output").map(n -> new OutputsValidator(reader).read(n))
                 .orElse(List.of());
         SourcePos inputsPos = m.entry("inputs").map(YamlNode.Entry::keyPos).orElse(m.pos());
-        CheckSelection.Result selection = new CheckSelection(reader, inputs)
+        CheckSelection.Result selection = new CheckSelection(reader, inputs, isLayer)
                 .read(m.get("check").orElse(null), m.get("no_grad").orElse(null), inputsPos);
         Double delta = m.get("delta").flatMap(this::delta).orElse(null);
         Tolerance tolerance = m.get("tolerance").flatMap(n -> new ToleranceValidator(reader).read(n)).orElse(null);
@@ -59,17 +60,18 @@ final class SpecValidator {
         options = mask(m, inputs, selection.check(), options);
         List<Engine> backends = m.get("backends").map(this::backends).orElse(DEFAULT_BACKENDS);
         long seed = m.get("seed").flatMap(n -> reader.integer(n, "seed")).orElse(DEFAULT_SEED);
-        Expectation expect = expectation(m);
+        var expect = new ExpectationValidator(reader, problems).read(m);
         GraphSpec graph = graph(m, outputs);
         Double timeout = m.get("timeout").flatMap(n -> positive(n, "timeout")).orElse(null);
         List<String> tags = m.get("tags").map(n -> new TagsValidator(reader).read(n)).orElse(List.of());
+        layers.read(m, op, selection.params());
 
         if (!problems.isEmpty()) {
-            NamedOp named = op == null || m.entry("graph").isPresent() ? null : new NamedOp(op, attrs);
+            NamedOp named = op == null || m.entry("graph").isPresent() || isLayer ? null : new NamedOp(op, attrs);
             return new LoadedSpec(m.pos(), name, null, problems.sorted(), tags, named);
         }
         OpSpec spec = new OpSpec(name, m.pos(), op, attrs, inputs.specs(), outputs, selection.check(),
-                selection.noGrad(), delta, tolerance, mode, order, options, backends, seed, expect, graph, timeout);
+                selection.noGrad(), delta, tolerance, mode, order, options, backends, seed, expect, graph, timeout, layers.spec());
         return LoadedSpec.valid(spec, tags);
     }
 
@@ -199,70 +201,5 @@ final class SpecValidator {
             });
         }
         return List.copyOf(backends);
-    }
-
-    /**
-     * A non-pass expectation must say why, so a known bug stays explained wherever the report is read.
-     * {@code expect: {fail: [zero-grad]}} names the kinds of row expected to fail, so the others still guard.
-     */
-    private Expectation expectation(YamlNode.Mapping m) {
-        Optional<String> reason = m.get("reason").flatMap(n -> reader.text(n, "reason"));
-        Optional<YamlNode> node = m.get("expect");
-        if (node.isEmpty()) {
-            return Expectation.PASS;
-        }
-        List<String> failing = List.of();
-        Optional<String> kind;
-        if (node.get() instanceof YamlNode.Mapping em) {
-            reader.rejectUnknownKeys(em, List.of("fail"), "expect");
-            failing = em.get("fail").map(this::failingKinds).orElse(List.of());
-            if (em.get("fail").isEmpty()) {
-                problems.add(em.pos(), "'expect' as a mapping takes 'fail': a list of row kinds expected to fail");
-            }
-            kind = Optional.of("fail");
-        } else {
-            kind = reader.string(node.get(), "expect");
-        }
-        if (kind.isEmpty()) {
-            return Expectation.PASS;
-        }
-        if (!EXPECTATIONS.contains(kind.get())) {
-            problems.add(node.get().pos(), "unknown expect '" + kind.get() + "'"
-                    + Suggestions.choices(kind.get(), EXPECTATIONS));
-            return Expectation.PASS;
-        }
-        if (kind.get().equals("pass")) {
-            return Expectation.PASS; // a reason next to pass is harmless and ignored
-        }
-        if (reason.isEmpty() && m.get("reason").isEmpty()) {
-            problems.add(node.get().pos(), "expect '" + kind.get() + "' needs a 'reason' (why it is expected to "
-                    + kind.get() + ")");
-        }
-        Expectation.Kind k = kind.get().equals("fail") ? Expectation.Kind.FAIL : Expectation.Kind.ERROR;
-        return new Expectation(k, reason.orElse(null), failing);
-    }
-
-    private List<String> failingKinds(YamlNode node) {
-        List<String> kinds = new ArrayList<>();
-        Optional<YamlNode.Sequence> seq = reader.sequence(node, "expect.fail");
-        if (seq.isEmpty()) {
-            return kinds;
-        }
-        if (seq.get().items().isEmpty()) {
-            problems.add(node.pos(), "'expect.fail' is empty; write expect: fail to accept any failing row");
-        }
-        List<YamlNode> items = seq.get().items();
-        for (int i = 0; i < items.size(); i++) {
-            YamlNode item = items.get(i);
-            reader.string(item, ValueReader.element("expect.fail", i)).ifPresent(k -> {
-                if (!Expectation.ROW_KINDS.contains(k)) {
-                    problems.add(item.pos(), "unknown row kind '" + k + "'" + Suggestions.choices(k,
-                            Expectation.ROW_KINDS));
-                } else if (!kinds.contains(k)) {
-                    kinds.add(k);
-                }
-            });
-        }
-        return List.copyOf(kinds);
     }
 }

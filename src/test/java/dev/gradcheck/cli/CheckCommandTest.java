@@ -62,6 +62,24 @@ public class CheckCommandTest {
         assertEquals("x", json.get("checks").get(0).get("gradients").get(0).get("input").asText());
     }
 
+    /** A DL4J layer spec reports as an op spec does: one row per input and per parameter, the layer as its op. */
+    @Test
+    void aLayerSpecsJsonNamesItsParametersRows() throws IOException {
+        write("dense.yaml", "name: dense\nlayer: {type: DenseLayer, nOut: 3, activation: tanh}\n"
+                + "inputs:\n  x: {shape: [2, 4]}\n");
+        Cli r = Cli.run("check", dir.toString(), "--format", "json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode check = new ObjectMapper().readTree(r.out()).get("checks").get(0);
+        assertEquals("DenseLayer", check.get("op").asText());
+        List<String> inputs = new java.util.ArrayList<>();
+        check.get("gradients").forEach(g -> {
+            if (g.get("kind").asText().equals("jacobian")) {
+                inputs.add(g.get("input").asText());
+            }
+        });
+        assertEquals(List.of("x", "W", "b"), inputs);
+    }
+
     @Test
     void aWrongBackwardExitsOneAndTheReportNamesTheInput() throws IOException {
         write("tanh.yaml", TANH);

@@ -30,6 +30,24 @@ class NewCommandTest {
     @TempDir
     Path dir;
 
+    /** Every DL4J layer type list-ops --layers names gets a spec that validates and passes its check. */
+    @Test
+    @Tag("slow") // builds, runs and checks 21 layers
+    void aDl4jLayerTypeGetsASpecThatValidatesAndPasses() throws IOException {
+        List<String> refused = new ArrayList<>();
+        for (dev.gradcheck.op.catalog.LayerTypes type : dev.gradcheck.op.catalog.LayerTypes.all()) {
+            Cli made = Cli.run("new", type.name());
+            assertEquals(0, made.exit(), type.name() + ": " + made.err());
+            Path file = dir.resolve(type.name() + ".yaml");
+            Files.writeString(file, made.out());
+            Cli check = Cli.run("check", file.toString());
+            if (check.exit() != 0 || !made.out().contains("It validates: DL4J built the layer")) {
+                refused.add(type.name() + ": " + check.out());
+            }
+        }
+        assertEquals(List.of(), refused);
+    }
+
     @Test
     @Tag("slow") // builds and runs every op of the list, several shapes each
     void theSpecNewPrintsValidatesForOpsOfEveryFamily() throws IOException {

@@ -172,6 +172,39 @@ class GradcheckEngineTest {
         assertTrue(timeout.getMessage().contains("slow.yaml:1:1: over-the-limit [cpu] timeout"), timeout.getMessage());
     }
 
+    /**
+     * Layer specs in the engine, checked in a worker JVM: DL4J's convolution passes, a user's layer whose W gradient
+     * is wrong (test sources, on the worker's class path) fails naming W, a misspelt option fails at its place.
+     */
+    @Test
+    void layerSpecsAreTestsAsOpSpecsAre() throws Exception {
+        Path file = dir.resolve("layers.yaml");
+        Files.writeString(file, """
+                name: conv-passes
+                layer: {type: ConvolutionLayer, nOut: 2, kernelSize: [2, 2], activation: tanh}
+                inputs:
+                  x: {shape: [1, 2, 4, 4]}
+                ---
+                name: wrong-conv
+                layer: {type: dev.gradcheck.op.WrongConvolution, flaw: weights, nOut: 2, kernelSize: [2, 2]}
+                inputs:
+                  x: {shape: [1, 2, 4, 4]}
+                ---
+                name: misspelt
+                layer: {type: ConvolutionLayer, nOut: 2, kernalSize: [2, 2]}
+                inputs:
+                  x: {shape: [1, 2, 4, 4]}
+                """);
+        EngineExecutionResults results = EngineTestKit.engine(GradcheckTestEngine.ID)
+                .selectors(selectDirectory(dir.toFile())).execute();
+        results.testEvents().assertStatistics(s -> s.started(3).succeeded(1).failed(2));
+        Map<String, Throwable> failures = failures(results);
+        assertTrue(failures.get("wrong-conv").getMessage().contains("dout/dW"), failures.get("wrong-conv")
+                .getMessage());
+        assertTrue(failures.get("misspelt").getMessage().contains("layers.yaml:12:54: ConvolutionLayer: DL4J cannot"
+                + " read unknown option 'kernalSize'"), failures.get("misspelt").getMessage());
+    }
+
     private static Map<String, Throwable> failures(EngineExecutionResults results) {
         List<Event> failed = results.testEvents().failed().list();
         return failed.stream().collect(java.util.stream.Collectors.toMap(e -> e.getTestDescriptor().getDisplayName(),

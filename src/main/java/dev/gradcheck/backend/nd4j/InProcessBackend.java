@@ -8,6 +8,7 @@ import dev.gradcheck.check.CheckModes;
 import dev.gradcheck.check.FunctionFactory;
 import dev.gradcheck.check.GraphAwareChecker;
 import dev.gradcheck.op.FunctionCache;
+import dev.gradcheck.op.LayerSpecs;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.OpBuilder;
 import dev.gradcheck.op.catalog.OpCatalog;
@@ -92,7 +93,7 @@ public final class InProcessBackend implements Backend {
     /** The request's spec, overrides applied; no time limit in this JVM. */
     @Override
     public CheckResult run(CheckRequest request) {
-        return checker.check(request.spec(), request.jacobians());
+        return checker.check(withParams(request.spec()), request.jacobians());
     }
 
     /**
@@ -103,7 +104,7 @@ public final class InProcessBackend implements Backend {
     @Override
     public CheckResult validate(CheckRequest request) {
         OpBuilder ops = new OpBuilder(OpCatalog.nd4j(), plugins, budget);
-        OpSpec spec = request.spec();
+        OpSpec spec = withParams(request.spec());
         List<SpecError> problems;
         try {
             Map<String, Long> outputs = ops.validate(spec, budget);
@@ -142,10 +143,15 @@ public final class InProcessBackend implements Backend {
         }
     }
 
+    /** A layer spec with its DL4J layer's parameters as inputs, which the check draws and perturbs as any. */
+    private static OpSpec withParams(OpSpec spec) {
+        return LayerSpecs.withParams(spec, InProcessBackend.class.getClassLoader());
+    }
+
     @Override
     public BackendSample sample(CheckRequest request) {
         try {
-            return BackendSampler.take(factory, request.spec());
+            return BackendSampler.take(factory, withParams(request.spec()));
         } catch (Exception e) { // the check's own result reports why the op fails
             return null;
         }

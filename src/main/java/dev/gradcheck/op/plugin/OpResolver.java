@@ -36,6 +36,9 @@ public final class OpResolver {
      */
     public void validateStatic(OpSpec spec, MemoryBudget budget) throws InvalidSpecException {
         budget.requireInputsFit(spec);
+        if (spec.layer() != null) {
+            return; // a DL4J layer: what its options mean is DL4J's to say, where it runs
+        }
         Optional<PluginOperator> plugin = spec.graph() == null ? plugins.find(spec.op().value()) : Optional.empty();
         validateMaskOutputs(spec, plugin.map(PluginOperator::outputNames).orElse(null));
         if (plugin.isPresent()) {

@@ -1,0 +1,155 @@
+package dev.gradcheck.op;
+
+import dev.gradcheck.spec.InputSpec;
+import dev.gradcheck.spec.Init;
+import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.LayerSpec;
+import dev.gradcheck.spec.Located;
+import dev.gradcheck.spec.OpSpec;
+import dev.gradcheck.spec.SpecError;
+import dev.gradcheck.spec.Suggestions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * A layer spec's parameters, once DL4J has said which the layer has: each trainable parameter becomes an input of
+ * the spec, its values as DL4J initialised them under the spec's seed, checked unless {@code no_grad} names it (or
+ * an explicit {@code check} leaves it out). The checker then draws, perturbs and compares them as any input.
+ */
+public final class LayerSpecs {
+
+    private LayerSpecs() {}
+
+    /**
+     * The spec with its layer's parameters as inputs; any other spec as it is. A layer DL4J refuses is left as it
+     * is too: building it ({@link LayerFunction}) refuses it again, so the check reports INVALID where it reports
+     * every refusal, with the same words.
+     */
+    public static OpSpec withParams(OpSpec spec, ClassLoader loader) {
+        if (spec.layer() == null) {
+            return spec;
+        }
+        try {
+            return expand(spec, loader);
+        } catch (InvalidSpecException | RuntimeException e) {
+            return spec;
+        }
+    }
+
+    /** {@link #withParams}, or why DL4J refuses the layer or the spec's check and no_grad name no parameter. */
+    static OpSpec expand(OpSpec spec, ClassLoader loader) throws InvalidSpecException {
+        if (!spec.layer().parameters().isEmpty()) {
+            return spec; // already has them
+        }
+        InputSpec in = layerInput(spec);
+        INDArray zeros = Nd4j.zeros(Nd4jTypes.of(in.dtype()), in.shape());
+        LayerBuild build = LayerBuild.of(spec.layer(), zeros, spec.seed(), loader);
+        requireLabels(spec, build);
+        List<InputSpec> inputs = new ArrayList<>(spec.inputs());
+        Map<String, INDArray> values = build.params();
+        for (String p : build.trainable()) {
+            if (inputs.stream().anyMatch(i -> i.name().equals(p))) {
+                throw new InvalidSpecException(in.pos(), "input '" + p + "' has the name of a parameter of "
+                        + spec.op().value() + "; name the layer's input otherwise (e.g. x)");
+            }
+            INDArray v = values.get(p);
+            inputs.add(new InputSpec(p, v.shape(), in.dtype(), new Init.Values(v.data().asDouble()),
+                    spec.layer().type().pos()));
+        }
+        return spec.withLayerParameters(inputs, checked(spec, build.trainable()), noGrad(spec, build.trainable()),
+                build.trainable());
+    }
+
+    /** The input an output layer's loss compares its activations with; never checked. */
+    static final String LABELS = "labels";
+
+    /** The input a layer takes: its activations (an output layer's labels aside). */
+    static InputSpec layerInput(OpSpec spec) throws InvalidSpecException {
+        List<InputSpec> inputs = spec.inputs().stream().filter(i -> !isParam(spec, i))
+                .filter(i -> !i.name().equals(LABELS)).toList();
+        if (inputs.size() != 1) {
+            throw new InvalidSpecException(inputs.get(inputs.size() > 1 ? 1 : 0).pos(), "a layer spec takes one"
+                    + " input, the layer's activations (and an output layer its '" + LABELS + "'; its parameters"
+                    + " are DL4J's, made under the seed); got " + inputs.stream().map(InputSpec::name).toList());
+        }
+        return inputs.get(0);
+    }
+
+    /**
+     * An output layer's backward starts from its loss against labels: the spec gives them as the input
+     * {@code labels}, which is never checked. Any other layer takes none.
+     */
+    private static void requireLabels(OpSpec spec, LayerBuild build) throws InvalidSpecException {
+        boolean given = spec.inputs().stream().anyMatch(i -> i.name().equals(LABELS));
+        if (build.isOutputLayer() && !given) {
+            throw new InvalidSpecException(spec.layer().type().pos(), spec.op().value() + " is an output layer:"
+                    + " its backward starts from its loss, so the spec gives the labels as an input named '"
+                    + LABELS + "' (shaped as the layer's output)");
+        }
+        if (!build.isOutputLayer() && given) {
+            throw new InvalidSpecException(spec.input(LABELS).pos(), spec.op().value() + " is no output layer:"
+                    + " it takes no labels");
+        }
+    }
+
+    /** A parameter input: one this class added. */
+    static boolean isParam(OpSpec spec, InputSpec in) {
+        return spec.layer().parameters().contains(in.name());
+    }
+
+    private static List<String> checked(OpSpec spec, List<String> params) throws InvalidSpecException {
+        LayerSpec.Selection named = spec.layer().params();
+        List<String> noGrad = noGrad(spec, params);
+        List<String> check = new ArrayList<>(spec.check());
+        check.remove(LABELS);
+        if (named.check() == null) {
+            params.stream().filter(p -> !noGrad.contains(p)).forEach(check::add);
+        } else {
+            List<String> chosen = resolve(named.check(), params, spec, "check");
+            for (Located<String> name : named.check()) {
+                if (noGrad.contains(name.value())) {
+                    throw new InvalidSpecException(name.pos(), "parameter '" + name.value() + "' is in both check"
+                            + " and no_grad");
+                }
+            }
+            check.addAll(chosen);
+        }
+        if (check.isEmpty()) {
+            throw new InvalidSpecException(spec.pos(), "nothing to check: the input and every parameter of "
+                    + spec.op().value() + " " + params + " are in no_grad");
+        }
+        return check;
+    }
+
+    private static List<String> noGrad(OpSpec spec, List<String> params) throws InvalidSpecException {
+        List<String> noGrad = new ArrayList<>(spec.noGrad());
+        if (spec.inputs().stream().anyMatch(i -> i.name().equals(LABELS)) && !noGrad.contains(LABELS)) {
+            noGrad.add(LABELS);
+        }
+        noGrad.addAll(resolve(spec.layer().params().noGrad(), params, spec, "no_grad"));
+        return noGrad;
+    }
+
+    private static List<String> resolve(List<Located<String>> names, List<String> params, OpSpec spec, String key)
+            throws InvalidSpecException {
+        List<SpecError> errors = new ArrayList<>();
+        List<String> resolved = new ArrayList<>();
+        for (Located<String> name : names) {
+            if (params.contains(name.value())) {
+                resolved.add(name.value());
+            } else {
+                errors.add(new SpecError(name.pos(), key + " names '" + name.value() + "', which is neither an"
+                        + " input nor a parameter of " + spec.op().value() + " (parameters: "
+                        + String.join(", ", params) + ")" + Suggestions.closest(name.value(), params)
+                        .map(s -> "; did you mean '" + s + "'?").orElse("")));
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw new InvalidSpecException(errors);
+        }
+        return resolved;
+    }
+}

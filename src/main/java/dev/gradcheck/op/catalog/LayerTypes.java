@@ -1,0 +1,99 @@
+package dev.gradcheck.op.catalog;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The Deeplearning4j layers a spec's {@code layer:} can name, as the front end knows them: names and what each
+ * takes, with no DL4J class loaded (list-ops, new, suggestions). op/'s {@code LayerConfigs} resolves a name in
+ * DL4J's packages, so a layer missing here still runs; LayerTypesTest holds that every name here resolves there.
+ *
+ * @param name    the configuration class's simple name, as {@code layer: {type: ...}} writes it
+ * @param input   the input's layout, as DL4J expects it
+ * @param params  the parameters DL4J gives it (with its default options), each checked
+ * @param summary one line
+ * @param options an example's options, as a YAML flow mapping's content ({@code gradcheck new TYPE})
+ * @param inputs  the example's inputs, as the lines under {@code inputs:}
+ */
+public record LayerTypes(String name, String input, List<String> params, String summary, String options,
+                         String inputs) {
+
+    /** A spec of this layer to start from, as {@code gradcheck new} prints it. */
+    public String example(String specName) {
+        return "name: " + specName + "\nlayer: {type: " + name + (options.isEmpty() ? "" : ", " + options)
+                + "}\ninputs:\n  " + inputs + "\n";
+    }
+
+    private static final List<LayerTypes> ALL = List.of(
+            new LayerTypes("ConvolutionLayer", "[batch, channels, height, width] (NCHW)", List.of("W", "b"),
+                    "2-d convolution, then the activation",
+                    "nOut: 4, kernelSize: [3, 3], activation: tanh", "x: {shape: [2, 3, 8, 8]}"),
+            new LayerTypes("Convolution1DLayer", "[batch, channels, steps] (NCW)", List.of("W", "b"),
+                    "1-d convolution over a sequence (kernelSize: [k, 1])",
+                    "nOut: 3, kernelSize: [3, 1], stride: [1, 1], padding: [0, 0], dilation: [1, 1],"
+                    + " activation: tanh", "x: {shape: [2, 2, 8]}"),
+            new LayerTypes("Deconvolution2D", "[batch, channels, height, width]", List.of("W", "b"),
+                    "transposed 2-d convolution",
+                    "nOut: 3, kernelSize: [3, 3], stride: [2, 2], activation: tanh", "x: {shape: [2, 2, 4, 4]}"),
+            new LayerTypes("DepthwiseConvolution2D", "[batch, channels, height, width]", List.of("W", "b"),
+                    "a filter per input channel (depthMultiplier of them)",
+                    "depthMultiplier: 2, kernelSize: [3, 3], activation: tanh", "x: {shape: [2, 3, 5, 5]}"),
+            new LayerTypes("SeparableConvolution2D", "[batch, channels, height, width]", List.of("W", "pW", "b"),
+                    "depthwise, then pointwise convolution",
+                    "nOut: 4, kernelSize: [3, 3], activation: tanh", "x: {shape: [2, 3, 5, 5]}"),
+            new LayerTypes("SubsamplingLayer", "[batch, channels, height, width]", List.of(),
+                    "max, average or p-norm pooling",
+                    "poolingType: MAX, kernelSize: [2, 2], stride: [2, 2]", "x: {shape: [2, 3, 6, 6]}"),
+            new LayerTypes("Upsampling2D", "[batch, channels, height, width]", List.of(), "nearest upsampling",
+                    "size: [2, 2]", "x: {shape: [2, 2, 3, 3]}"),
+            new LayerTypes("ZeroPaddingLayer", "[batch, channels, height, width]", List.of(), "zero padding",
+                    "padding: [1, 1, 1, 1]", "x: {shape: [2, 2, 3, 3]}"),
+            new LayerTypes("Cropping2D", "[batch, channels, height, width]", List.of(), "cropping",
+                    "cropping: [1, 1, 1, 1]", "x: {shape: [2, 2, 5, 5]}"),
+            new LayerTypes("DenseLayer", "[batch, nIn]", List.of("W", "b"), "fully connected, then the activation",
+                    "nOut: 5, activation: tanh", "x: {shape: [4, 6]}"),
+            new LayerTypes("OutputLayer", "[batch, nIn], and labels [batch, nOut]", List.of("W", "b"),
+                    "dense layer and its loss: the score checked, its backward from the loss",
+                    "nOut: 3, activation: identity, lossFunction: MSE",
+                    "x: {shape: [4, 5]}\n  labels: {shape: [4, 3]}"),
+            new LayerTypes("LossLayer", "[batch, n], and labels [batch, n]", List.of(), "the loss alone",
+                    "activation: tanh, lossFunction: L2", "x: {shape: [4, 3]}\n  labels: {shape: [4, 3]}"),
+            new LayerTypes("RnnOutputLayer", "[batch, nIn, steps], and labels [batch, nOut, steps]",
+                    List.of("W", "b"), "output layer at every time step",
+                    "nOut: 3, activation: tanh, lossFunction: MSE",
+                    "x: {shape: [2, 4, 5]}\n  labels: {shape: [2, 3, 5]}"),
+            new LayerTypes("CnnLossLayer", "NCHW, and labels of the same shape", List.of(), "a loss per pixel",
+                    "activation: sigmoid, lossFunction: XENT",
+                    "x: {shape: [2, 3, 4, 4]}\n  labels: {shape: [2, 3, 4, 4], init: {uniform: [0, 1]}}"),
+            new LayerTypes("BatchNormalization", "[batch, nIn] or NCHW", List.of("gamma", "beta"),
+                    "batch statistics (training: true) or the running ones (training: false)",
+                    "", "x: {shape: [5, 4]}"),
+            new LayerTypes("LocalResponseNormalization", "[batch, channels, height, width]", List.of(),
+                    "normalisation across neighbouring channels",
+                    "", "x: {shape: [2, 6, 3, 3]}"),
+            new LayerTypes("LSTM", "[batch, nIn, steps] (NCW)", List.of("W", "RW", "b"), "LSTM over a sequence",
+                    "nOut: 3, activation: tanh", "x: {shape: [2, 4, 5]}"),
+            new LayerTypes("SimpleRnn", "[batch, nIn, steps] (NCW)", List.of("W", "RW", "b"),
+                    "Elman RNN over a sequence",
+                    "nOut: 3, activation: tanh", "x: {shape: [2, 4, 5]}"),
+            new LayerTypes("GlobalPoolingLayer", "NCHW or [batch, size, steps]", List.of(),
+                    "pooling over the spatial or time dimensions",
+                    "poolingType: AVG", "x: {shape: [2, 3, 4, 4]}"),
+            new LayerTypes("PReLULayer", "[batch, nIn] or NCHW", List.of("W"), "leaky ReLU with learned slopes",
+                    "inputShape: [6]", "x: {shape: [4, 6]}"),
+            new LayerTypes("ActivationLayer", "any", List.of(), "the activation alone",
+                    "activation: softmax", "x: {shape: [3, 5]}"));
+
+    /** Every layer type the front end knows, in the order list-ops prints them. */
+    public static List<LayerTypes> all() {
+        return ALL;
+    }
+
+    public static List<String> names() {
+        return ALL.stream().map(LayerTypes::name).toList();
+    }
+
+    public static Optional<LayerTypes> find(String name) {
+        return ALL.stream().filter(t -> t.name.equals(name)).findFirst();
+    }
+}

@@ -1,0 +1,69 @@
+package dev.gradcheck.spec;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The {@code layer} and {@code training} keys of a layer spec: the layer's type, as the spec's op, and its options,
+ * read as attributes are (their meaning is DL4J's, checked in op/ where DL4J is).
+ */
+final class LayerValidator {
+
+    private final ValueReader reader;
+    private final Problems problems;
+    /** What {@link #read} found: null for a spec that is not a layer's, or whose layer is invalid. */
+    private LayerSpec spec;
+
+    LayerValidator(ValueReader reader, Problems problems) {
+        this.reader = reader;
+        this.problems = problems;
+    }
+
+    /**
+     * A layer spec's op is its layer's {@code type}: a DL4J configuration class, whose options are read in op/
+     * where DL4J is. Only a layer spec takes {@code training}.
+     */
+    Located<String> type(YamlNode.Mapping m) {
+        for (String key : List.of("op", "attrs", "graph")) {
+            m.entry(key).ifPresent(e -> problems.add(e.keyPos(), "'" + key + "' does not go with 'layer': a layer"
+                    + " spec names its layer's type and options under 'layer'"));
+        }
+        YamlNode node = m.get("layer").orElseThrow();
+        if (!(node instanceof YamlNode.Mapping lm)) {
+            problems.add(node.pos(), "'layer' must be a mapping: {type: ConvolutionLayer, nIn: 3, ...}, got "
+                    + node.describe());
+            return null;
+        }
+        Optional<YamlNode> type = lm.get("type");
+        if (type.isEmpty()) {
+            problems.add(lm.pos(), "'layer' is missing required key 'type' (a DL4J layer class, e.g."
+                    + " ConvolutionLayer)");
+            return null;
+        }
+        return reader.text(type.get(), "layer.type").map(t -> new Located<>(t, type.get().pos())).orElse(null);
+    }
+
+    void read(YamlNode.Mapping m, Located<String> type, LayerSpec.Selection params) {
+        spec = layer(m, type, params);
+    }
+
+    LayerSpec spec() {
+        return spec;
+    }
+
+    private LayerSpec layer(YamlNode.Mapping m, Located<String> type, LayerSpec.Selection params) {
+        Optional<YamlNode> node = m.get("layer");
+        Optional<Boolean> training = m.get("training").flatMap(n -> reader.bool(n, "training"));
+        if (node.isEmpty()) {
+            m.entry("training").ifPresent(e -> problems.add(e.keyPos(), "'training' goes with 'layer' only: an op"
+                    + " has no training mode"));
+            return null;
+        }
+        if (type == null || !(node.get() instanceof YamlNode.Mapping)) {
+            return null; // type() said why
+        }
+        Map<String, Located<Object>> options = new AttrsValidator(reader).read(node.get(), "layer", List.of("type"));
+        return new LayerSpec(type, options, training.orElse(true), params, List.of());
+    }
+}
