@@ -89,15 +89,18 @@ final class SpecExecution {
         }
         RunConfiguration config = configuration(tests, settings, plugins);
         SpecReporting reporting = new SpecReporting(tests, this::report);
+        String ended = "gradcheck: the run ended before this spec was checked";
         try (EnginePool pool = config.openPool(BackendFactory.CPU, WorkerOptions.cpu())) {
             RunSession session = new RunSession(config, pool);
             session.addListener(reporting);
             session.run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (LinkageError e) {
+            ended = GradcheckTestEngine.unusableClassPath(e);
         } finally {
-            reporting.unfinished().forEach(t -> report(t, Outcome.problem("gradcheck: the run ended before this"
-                    + " spec was checked")));
+            Outcome unfinished = Outcome.problem(ended);
+            reporting.unfinished().forEach(t -> report(t, unfinished));
         }
     }
 
