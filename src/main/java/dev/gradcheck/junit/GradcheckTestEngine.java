@@ -7,7 +7,6 @@ import org.junit.platform.engine.ExecutionRequest;
 import org.junit.platform.engine.TestDescriptor;
 import org.junit.platform.engine.TestEngine;
 import org.junit.platform.engine.UniqueId;
-import org.junit.platform.engine.support.descriptor.EngineDescriptor;
 
 /**
  * The JUnit Platform engine {@value #ID}: the spec files a request selects (classpath resources, directories,
@@ -55,7 +54,7 @@ public final class GradcheckTestEngine implements TestEngine {
         try {
             return discovery.apply(request, uniqueId);
         } catch (LinkageError e) {
-            EngineDescriptor engine = new EngineDescriptor(uniqueId, ID);
+            SpecEngineDescriptor engine = new SpecEngineDescriptor(uniqueId, null);
             engine.addChild(new ProblemDescriptor(uniqueId.append(ProblemDescriptor.SEGMENT, "class-path"),
                     unusableClassPath(e)));
             return engine;
