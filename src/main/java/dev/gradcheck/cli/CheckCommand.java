@@ -46,6 +46,7 @@ import dev.gradcheck.spec.SpecIds;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -267,8 +268,9 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
         if (plugins == null) {
             return null;
         }
-        return new Run(batch, selected, cache, writer,
-                runConfiguration(SpecBatch.withOpProblems(selected.specs(), plugins), plugins));
+        List<LoadedSpec> specs = new ArrayList<>(batch.pathProblemsAsSpecs()); // whatever the selection
+        specs.addAll(SpecBatch.withOpProblems(selected.specs(), plugins));
+        return new Run(batch, selected, cache, writer, runConfiguration(specs, plugins));
     }
 
     @Override
