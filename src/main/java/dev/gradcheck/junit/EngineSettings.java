@@ -29,8 +29,9 @@ import org.junit.platform.engine.ConfigurationParameters;
  * @param plugins   {@value #PLUGINS}: plugin jars or class directories, comma-separated
  * @param timeout   {@value #TIMEOUT}: one check's time limit in seconds, or null for the spec's or the built-in one
  * @param engines   {@value #BACKEND}: cpu, cuda or all for every spec, or null for each spec's own backends
- * @param selection {@value #ONLY}, {@value #SKIP} (globs, comma-separated) and {@value #TAG} (a tag expression):
- *                  which specs become tests, as {@code check --only/--skip/--tag} choose
+ * @param selection {@value #ONLY}, {@value #SKIP} (globs, comma-separated), {@value #TAG} (a tag expression) and
+ *                  {@value #KEYWORD} (a keyword expression): which specs become tests, as
+ *                  {@code check --only/--skip/--tag/-k} choose
  */
 record EngineSettings(Mode mode, Integer threads, int jobs, List<Path> plugins, Double timeout,
                       List<Engine> engines, SpecSelection selection) {
@@ -44,9 +45,11 @@ record EngineSettings(Mode mode, Integer threads, int jobs, List<Path> plugins, 
     static final String ONLY = "gradcheck.only";
     static final String SKIP = "gradcheck.skip";
     static final String TAG = "gradcheck.tag";
+    static final String KEYWORD = "gradcheck.k";
 
     /** Every key the engine reads: any other {@code gradcheck.*} key is a typo, or a setting it does not have. */
-    static final List<String> KEYS = List.of(MODE, THREADS, JOBS, PLUGINS, TIMEOUT, BACKEND, ONLY, SKIP, TAG);
+    static final List<String> KEYS = List.of(MODE, THREADS, JOBS, PLUGINS, TIMEOUT, BACKEND, ONLY, SKIP, TAG,
+            KEYWORD);
     /**
      * Not the engine's, though named like its keys: a project's own Maven property for gradcheck's version (Surefire
      * hands {@code mvn -Dgradcheck.version=...} to the test JVM as a system property).
@@ -106,16 +109,19 @@ record EngineSettings(Mode mode, Integer threads, int jobs, List<Path> plugins, 
     private static SpecSelection selection(ConfigurationParameters parameters) throws Invalid {
         List<Glob> only = globs(parameters, ONLY);
         List<Glob> skip = globs(parameters, SKIP);
-        Optional<String> tag = value(parameters, TAG);
-        TagExpression tags = null;
-        if (tag.isPresent()) {
-            try {
-                tags = TagExpression.parse(tag.get());
-            } catch (TagExpression.SyntaxException e) {
-                throw new Invalid(TAG, tag.get(), "column " + e.column() + ": " + e.getMessage());
-            }
+        return new SpecSelection(only, skip, expression(parameters, TAG), expression(parameters, KEYWORD));
+    }
+
+    private static TagExpression expression(ConfigurationParameters parameters, String key) throws Invalid {
+        Optional<String> text = value(parameters, key);
+        if (text.isEmpty()) {
+            return null;
         }
-        return new SpecSelection(only, skip, tags);
+        try {
+            return key.equals(KEYWORD) ? TagExpression.parseKeywords(text.get()) : TagExpression.parse(text.get());
+        } catch (TagExpression.SyntaxException e) {
+            throw new Invalid(key, text.get(), "column " + e.column() + ": " + e.getMessage());
+        }
     }
 
     private static List<Glob> globs(ConfigurationParameters parameters, String key) throws Invalid {

@@ -1,6 +1,10 @@
 package dev.gradcheck.junit;
 
+import dev.gradcheck.run.SelectionHints;
 import dev.gradcheck.run.SpecSelection;
+import dev.gradcheck.spec.LoadedSpec;
+import dev.gradcheck.spec.SpecIds;
+import java.util.List;
 
 /**
  * Why the engine's selection keys left no test of the specs found, as a failing test says it: an empty suite that
@@ -10,7 +14,7 @@ final class SelectionHint {
 
     private SelectionHint() {}
 
-    static String nothingSelected(SpecSelection selection, int found) {
+    static String nothingSelected(SpecSelection selection, List<LoadedSpec> found, SpecIds ids) {
         StringBuilder text = new StringBuilder("gradcheck: ");
         if (!selection.only().isEmpty()) {
             text.append(EngineSettings.ONLY).append('=').append(selection.only()).append(' ');
@@ -21,7 +25,12 @@ final class SelectionHint {
         if (selection.tags() != null) {
             text.append(EngineSettings.TAG).append("='").append(selection.tags()).append("' ");
         }
-        return text.append("left none of the ").append(found).append(found == 1 ? " spec" : " specs")
-                .append(" found").toString();
+        if (selection.keywords() != null) {
+            text.append(EngineSettings.KEYWORD).append("='").append(selection.keywords()).append("' ");
+        }
+        text.append("left none of the ").append(found.size()).append(found.size() == 1 ? " spec" : " specs")
+                .append(" found");
+        SelectionHints.of(selection, found, ids).forEach(h -> text.append("\n  ").append(h));
+        return text.toString();
     }
 }

@@ -137,10 +137,10 @@ final class SpecDiscovery {
         SpecLoader loader = new SpecLoader();
         Path here = Path.of("").toAbsolutePath();
         SpecIds ids = new SpecIds(here, here);
-        int[] found = {0};
-        files.forEach((file, chosen) -> found[0] += addFile(loader, ids, file, chosen));
-        if (found[0] > 0 && engine.getChildren().isEmpty() && problems.isEmpty() && !selection.equals(SpecSelection.ALL)) {
-            problems.add(SelectionHint.nothingSelected(selection, found[0]));
+        List<LoadedSpec> found = new ArrayList<>();
+        files.forEach((file, chosen) -> found.addAll(addFile(loader, ids, file, chosen)));
+        if (!found.isEmpty() && engine.getChildren().isEmpty() && problems.isEmpty() && !selection.takesAll()) {
+            problems.add(SelectionHint.nothingSelected(selection, found, ids));
         }
         for (int i = 0; i < problems.size(); i++) {
             UniqueId id = engineId.append(ProblemDescriptor.SEGMENT, Integer.toString(i + 1));
@@ -149,8 +149,8 @@ final class SpecDiscovery {
         return engine;
     }
 
-    /** The file's specs that the settings select, as its container's tests; returns how many specs it held. */
-    private int addFile(SpecLoader loader, SpecIds ids, Path file, Set<UniqueId.Segment> chosen) {
+    /** The file's specs that the settings select, as its container's tests; returns every spec it held. */
+    private List<LoadedSpec> addFile(SpecLoader loader, SpecIds ids, Path file, Set<UniqueId.Segment> chosen) {
         SpecFileDescriptor container = new SpecFileDescriptor(engineId.append(SpecFileDescriptor.SEGMENT,
                 file.toString()), file, shown(file).toString());
         List<LoadedSpec> specs = loader.load(shown(file));
@@ -165,7 +165,7 @@ final class SpecDiscovery {
         if (!container.getChildren().isEmpty()) {
             engine.addChild(container);
         }
-        return specs.size();
+        return specs;
     }
 
     /**

@@ -86,6 +86,19 @@ class EngineSelectionTest {
     }
 
     @Test
+    void theKeywordKeySelectsAsCheckKDoes() {
+        assertEquals(List.of("cumprod-axis1"), ran(EngineTestKit.engine(GradcheckTestEngine.ID)
+                .configurationParameter(EngineSettings.KEYWORD, "cumprod and not axis0")
+                .selectors(selectDirectory(dir.toFile())).execute()));
+        EngineExecutionResults typo = EngineTestKit.engine(GradcheckTestEngine.ID)
+                .configurationParameter(EngineSettings.KEYWORD, "cumprd")
+                .selectors(selectDirectory(dir.toFile())).execute();
+        String message = failure(typo);
+        assertTrue(message.contains("gradcheck.k='cumprd' left none of the 3 specs found\n  no spec's name, op or"
+                + " file holds 'cumprd' (did you mean 'cumprod'?)"), message);
+    }
+
+    @Test
     void aSelectionThatLeavesNothingFailsSayingSo() {
         EngineExecutionResults results = EngineTestKit.engine(GradcheckTestEngine.ID)
                 .configurationParameter(EngineSettings.ONLY, "cumprodd")
