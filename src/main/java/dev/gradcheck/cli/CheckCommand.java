@@ -16,6 +16,7 @@ import dev.gradcheck.cli.options.InProcessOption;
 import dev.gradcheck.cli.options.MaxMemoryOption;
 import dev.gradcheck.cli.options.PluginOptions;
 import dev.gradcheck.cli.options.ProjectOptions;
+import dev.gradcheck.cli.options.RepositoryRoot;
 import dev.gradcheck.cli.options.SelectionOptions;
 import dev.gradcheck.cli.options.TimeoutOption;
 import dev.gradcheck.cli.options.VersionProvider;
@@ -357,11 +358,18 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
         return dumper;
     }
 
-    /** When and where this run is, its shard, and each check's id (from its location and name). */
+    /**
+     * When and where this run is, its shard, and each check's id (from its location and name) and file in the
+     * repository (for GitHub's annotations).
+     */
     private RunDetails details(OffsetDateTime startedAt, Shard selectedShard, SpecIds ids) {
         String shard = selectedShard == null ? null : selectedShard.toString();
-        return new RunDetails(startedAt, HostName.of(workspace.env()), shard, 0, false,
-                r -> new RunDetails.CheckOrigin(ids.of(SpecIds.fileOf(r.location()), r.name()), shard), List.of());
+        RepositoryRoot repository = RepositoryRoot.of(workspace).orElse(null);
+        return new RunDetails(startedAt, HostName.of(workspace.env()), shard, 0, false, r -> {
+            String file = SpecIds.fileOf(r.location());
+            return new RunDetails.CheckOrigin(ids.of(file, r.name()), shard,
+                    repository == null ? null : repository.relative(workspace.workingDirectory(), file));
+        }, List.of());
     }
 
     /** --collect-only: the listing, to stdout or --output; exit 2 when it holds invalid specs or nothing. */
