@@ -179,6 +179,26 @@ public class CheckCommandTest {
         assertTrue(r.out().matches("(?s).*\\npassed\\s+tanh-ok.*"), r.out());
     }
 
+    /**
+     * Issue 35 item 9: at 100 columns the live table kept STATUS 15 wide (for statuses a spec expecting to pass
+     * cannot get) and cut OP to cums…/cump…; now STATUS is as wide as "INVALID" and each op shows whole.
+     */
+    @Test
+    void theLiveTableSizesStatusToTheStatusesItsSpecsCanEndIn() throws IOException {
+        StringBuilder yaml = new StringBuilder();
+        for (String op : List.of("cumsum", "cumprod")) {
+            yaml.append(yaml.isEmpty() ? "" : "---\n").append("name: reductions-cumulative-").append(op)
+                    .append("-along-axis-zero\nop: ").append(op).append("\ninputs:\n  x: {shape: [3]}\n");
+        }
+        Path specs = write("cumulative.yaml", yaml.toString());
+        var terminal = new dev.gradcheck.cli.term.Terminal(true, 100, false, () -> 0, java.util.Map.of());
+        Cli r = Cli.onTerminal(terminal, "check", specs.toString(), "--color", "never");
+        List<String> rows = r.out().lines().filter(l -> !l.startsWith(" ")).toList(); // not detail lines
+        assertTrue(rows.get(0).startsWith("STATUS   SPEC"), r.out());
+        assertTrue(rows.get(1).matches("\\S+ +\\S+ +cumsum .*"), r.out());
+        assertTrue(rows.get(2).matches("\\S+ +\\S+ +cumprod .*"), r.out());
+    }
+
     /** A CI test tab must not show green while the job fails for a misspelt path: the path is a row of each. */
     @Test
     void aMissingPathIsAnInvalidRowOfEveryReport() throws IOException {
