@@ -145,6 +145,21 @@ class PluginCliTest {
         assertEquals(0, engines.get(), "a plugin op's spec is validated without ND4J running: no engine started");
     }
 
+    /** Issue 35 item 7: `new --plugin` was an unknown option; a plugin op's spec is written from its description. */
+    @Test
+    void newWritesAPluginOpsSpecThatValidates() throws IOException {
+        Cli made = Cli.run("new", "test_square", "--plugin", testJar.toString());
+        assertEquals(0, made.exit(), made.err());
+        assertTrue(made.out().contains("op: test_square") && made.out().contains("# It validates"), made.out());
+        Path file = dir.resolve("new-square.yaml");
+        Files.writeString(file, made.out());
+        Cli validate = Cli.run("validate", file.toString(), "--plugin", testJar.toString());
+        assertEquals(0, validate.exit(), validate.out() + validate.err());
+        Cli without = Cli.run("new", "test_square");
+        assertEquals(2, without.exit());
+        assertTrue(without.err().contains("unknown op 'test_square'"), without.err());
+    }
+
     @Test
     void listOpsShowsPluginOpsWithTheirSource() throws IOException {
         Cli r = Cli.run("list-ops", "--plugin", testJar.toString(), "test_s*");
