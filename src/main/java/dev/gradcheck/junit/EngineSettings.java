@@ -51,10 +51,16 @@ record EngineSettings(Mode mode, Integer threads, int jobs, List<Path> plugins, 
     static final List<String> KEYS = List.of(MODE, THREADS, JOBS, PLUGINS, TIMEOUT, BACKEND, ONLY, SKIP, TAG,
             KEYWORD);
     /**
-     * Not the engine's, though named like its keys: a project's own Maven property for gradcheck's version (Surefire
-     * hands {@code mvn -Dgradcheck.version=...} to the test JVM as a system property).
+     * Not the engine's, though named like its keys (the JUnit Platform reads system properties as configuration
+     * parameters): a project's own Maven property for gradcheck's version (Surefire hands
+     * {@code mvn -Dgradcheck.version=...} to the test JVM as a system property), and the system properties
+     * gradcheck's own JVMs read or set (the command line's, in a JVM that ran it: a test running the CLI in
+     * process sets {@code gradcheck.docs}; the workers' executor), and gradcheck's own build's
+     * {@code -Dgradcheck.cds.skip}, which reaches its tests' JVM the same way.
      */
-    private static final Set<String> NOT_OURS = Set.of("gradcheck.version");
+    static final Set<String> NOT_OURS = Set.of("gradcheck.version", "gradcheck.cds.skip", "gradcheck.docs",
+            "gradcheck.executor", "gradcheck.modes", "gradcheck.signal.grace.ms", "gradcheck.stdout.fd",
+            "gradcheck.stdout.tty", "gradcheck.stdout.columns", "gradcheck.stderr.tty", "gradcheck.stderr.columns");
 
     /** The settings when nothing is set. */
     static final EngineSettings NONE = new EngineSettings(null, null, 1, List.of(), null, null, SpecSelection.ALL);

@@ -67,7 +67,8 @@ class EngineSettingsTest {
     void keysOutsideTheEnginesOwnAreLeftAlone() throws Exception {
         // mvn -Dgradcheck.version=... reaches the test JVM as a system property; other namespaces are not ours
         EngineSettings s = EngineSettings.from(parameters(Map.of("gradcheck.version", "0.2.0",
-                "junit.jupiter.execution.parallel.enabled", "true", "gradcheckx", "1")));
+                "junit.jupiter.execution.parallel.enabled", "true", "gradcheckx", "1",
+                "gradcheck.docs", "/opt/gradcheck/docs"))); // set by the CLI when it ran in this JVM
         assertEquals(EngineSettings.NONE, s);
     }
 
