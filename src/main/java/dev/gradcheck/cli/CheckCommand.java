@@ -83,7 +83,7 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
             converter = FormatConverter.class,
             completionCandidates = FormatConverter.Names.class,
             description = "Report format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}); json is versioned"
-                    + " (${sys:gradcheck.docs:-docs}/report-schema.md), junit is JUnit XML for CI servers, html one"
+                    + " (${sys:gradcheck.docs:-docs}/report-schema.md, `gradcheck docs report-schema`), junit is JUnit XML for CI servers, html one"
                     + " self-contained page with a heat map of each failing Jacobian block, github GitHub Actions"
                     + " annotations (one ::error per unexpected result, on the spec's line).")
     ReportFormat format;

@@ -18,6 +18,23 @@ class DocsCommandTest {
         assertEquals(0, Cli.run("docs", "ARCHITECTURE.md").exit(), "case and .md do not matter");
     }
 
+    /** Help that points to a document names `gradcheck docs TOPIC` too, and each such topic exists. */
+    @Test
+    void everyTopicHelpNamesExists() {
+        java.util.Set<String> named = new java.util.TreeSet<>();
+        for (String[] help : new String[][] {{"--help"}, {"check", "--help"}, {"coverage", "--help"},
+            {"list-ops", "--help"}}) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("gradcheck docs ([a-z-]+)")
+                    .matcher(Cli.run(help).out().replaceAll("\\s+", " "));
+            while (m.find()) {
+                named.add(m.group(1));
+            }
+        }
+        assertTrue(named.containsAll(java.util.List.of("spec-format", "report-schema", "checking", "coverage",
+                "plugins")), named.toString());
+        assertTrue(DocsCommand.topics().containsAll(named), named + " not all in " + DocsCommand.topics());
+    }
+
     @Test
     void noTopicListsThemAndAMisspeltOneSuggests() {
         Cli list = Cli.run("docs");
