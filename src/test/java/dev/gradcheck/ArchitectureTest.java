@@ -90,19 +90,20 @@ class ArchitectureTest {
 
     /**
      * The library's promise (docs/library-api.md): GradCheck and everything it reaches need none of the command
-     * line's optional dependencies, so a user's test class path can go without them.
+     * line's optional dependencies, so a user's test class path can go without them (nor the YAML reader, which
+     * only the spec engine needs).
      */
     @ArchTest
     static final ArchRule theLibraryNeedsNoCliDependency = noClasses()
             .that().resideInAnyPackage("dev.gradcheck.api..", "dev.gradcheck.spi..", "dev.gradcheck.result..")
             .should().transitivelyDependOnClassesThat().resideInAnyPackage("picocli..", "org.jline..",
                     "com.fasterxml.jackson.dataformat.yaml..", "org.yaml.snakeyaml..", "org.slf4j.impl..")
-            .because("picocli, JLine, the YAML reader and slf4j-simple are optional: they do not follow the library"
-                    + " into a user's project (examples/library-test)");
+            .because("picocli, JLine and slf4j-simple are optional: they do not follow the library into a user's"
+                    + " project (examples/library-test)");
 
     /**
-     * The spec engine runs in a user's test JVM with the library's dependencies and the YAML reader
-     * (docs/library-api.md): none of the command line's others.
+     * The spec engine runs in a user's test JVM with the library's dependencies (the YAML reader among them,
+     * docs/library-api.md): none of the command line's others.
      */
     @ArchTest
     static final ArchRule theSpecEngineNeedsOnlyTheYamlReader = noClasses()

@@ -67,7 +67,7 @@ public record ExampleBuild(Path project, Path log, int exit) {
 
     /** The local repository of the build running this test (surefire passes it), else Maven's default. */
     public static Path localRepository() {
-        String configured = System.getProperty("gradcheck.localRepository");
+        String configured = System.getProperty("examples.localRepository");
         return configured != null && !configured.isBlank() && !configured.contains("${") ? Path.of(configured)
                 : Path.of(System.getProperty("user.home"), ".m2", "repository");
     }

@@ -16,6 +16,7 @@ import dev.gradcheck.cli.options.InProcessOption;
 import dev.gradcheck.cli.options.MaxMemoryOption;
 import dev.gradcheck.cli.options.PluginOptions;
 import dev.gradcheck.cli.options.ProjectOptions;
+import dev.gradcheck.cli.options.RepositoryRoot;
 import dev.gradcheck.cli.options.SelectionOptions;
 import dev.gradcheck.cli.options.TimeoutOption;
 import dev.gradcheck.cli.options.VersionProvider;
@@ -46,6 +47,7 @@ import dev.gradcheck.spec.SpecIds;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -81,7 +83,7 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
             converter = FormatConverter.class,
             completionCandidates = FormatConverter.Names.class,
             description = "Report format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}); json is versioned"
-                    + " (${sys:gradcheck.docs:-docs}/report-schema.md), junit is JUnit XML for CI servers, html one"
+                    + " (${sys:gradcheck.docs:-docs}/report-schema.md, `gradcheck docs report-schema`), junit is JUnit XML for CI servers, html one"
                     + " self-contained page with a heat map of each failing Jacobian block, github GitHub Actions"
                     + " annotations (one ::error per unexpected result, on the spec's line).")
     ReportFormat format;
@@ -267,8 +269,9 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
         if (plugins == null) {
             return null;
         }
-        return new Run(batch, selected, cache, writer,
-                runConfiguration(SpecBatch.withOpProblems(selected.specs(), plugins), plugins));
+        List<LoadedSpec> specs = new ArrayList<>(batch.pathProblemsAsSpecs()); // whatever the selection
+        specs.addAll(SpecBatch.withOpProblems(selected.specs(), plugins));
+        return new Run(batch, selected, cache, writer, runConfiguration(specs, plugins));
     }
 
     @Override
@@ -355,11 +358,18 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
         return dumper;
     }
 
-    /** When and where this run is, its shard, and each check's id (from its location and name). */
+    /**
+     * When and where this run is, its shard, and each check's id (from its location and name) and file in the
+     * repository (for GitHub's annotations).
+     */
     private RunDetails details(OffsetDateTime startedAt, Shard selectedShard, SpecIds ids) {
         String shard = selectedShard == null ? null : selectedShard.toString();
-        return new RunDetails(startedAt, HostName.of(workspace.env()), shard, 0, false,
-                r -> new RunDetails.CheckOrigin(ids.of(SpecIds.fileOf(r.location()), r.name()), shard), List.of());
+        RepositoryRoot repository = RepositoryRoot.of(workspace).orElse(null);
+        return new RunDetails(startedAt, HostName.of(workspace.env()), shard, 0, false, r -> {
+            String file = SpecIds.fileOf(r.location());
+            return new RunDetails.CheckOrigin(ids.of(file, r.name()), shard,
+                    repository == null ? null : repository.relative(workspace.workingDirectory(), file));
+        }, List.of());
     }
 
     /** --collect-only: the listing, to stdout or --output; exit 2 when it holds invalid specs or nothing. */

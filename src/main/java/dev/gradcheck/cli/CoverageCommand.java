@@ -35,7 +35,7 @@ import picocli.CommandLine.Parameters;
             "PASSING counts the specs expected to pass (expect: pass); an op covered only by specs that record a"
             + " known bug (expect: fail/error) is covered but not verified.",
             "Only valid specs count; run 'gradcheck validate' for the others. A spec naming an op ND4J does not"
-            + " have is reported on stderr and not counted. See ${sys:gradcheck.docs:-docs}/coverage.md."})
+            + " have is reported on stderr and not counted. See ${sys:gradcheck.docs:-docs}/coverage.md (`gradcheck docs coverage`)."})
 final class CoverageCommand extends AbstractCommand<SpecBatch> {
 
     @Parameters(arity = "0..*", paramLabel = "PATH", defaultValue = "specs",

@@ -6,7 +6,8 @@ import java.nio.file.Path;
 /**
  * Where the documentation is, for help texts: {@code ${sys:gradcheck.docs}/checking.md}. The docs live in the source
  * tree beside the build ({@code target/gradcheck.jar} or {@code target/classes}), so help can name them by an
- * absolute path that works from any directory; a jar copied elsewhere says where they are in the sources.
+ * absolute path that works from any directory; a jar copied elsewhere (an unpacked archive) names them relatively,
+ * and every help text that points to one also names {@code gradcheck docs TOPIC}, which prints it from the jar.
  */
 final class Docs {
 
@@ -30,6 +31,6 @@ final class Docs {
         } catch (Exception e) {
             // no code source (an unusual class loader): fall through
         }
-        return "docs (in gradcheck's source tree)";
+        return "docs"; // no source tree beside the jar: help names `gradcheck docs TOPIC` beside each path
     }
 }

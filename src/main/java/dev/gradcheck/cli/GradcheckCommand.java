@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
         description = {"Verifies backward passes: compares each operator's analytic gradient with a numerical one"
             + " computed from its forward pass, as described by YAML op-specs."},
         subcommandsRepeatable = false,
-        footer = {"%nRun 'gradcheck COMMAND --help' for a command's options. Spec format: ${sys:gradcheck.docs:-docs}/spec-format.md"})
+        footer = {"%nRun 'gradcheck COMMAND --help' for a command's options. Spec format: ${sys:gradcheck.docs:-docs}/spec-format.md,"
+            + " or `gradcheck docs spec-format` (`gradcheck docs` lists every document)."})
 final class GradcheckCommand implements Runnable, ExitCodeHelp {
 
     @picocli.CommandLine.Spec

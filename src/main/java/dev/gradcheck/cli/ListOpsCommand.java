@@ -103,7 +103,25 @@ final class ListOpsCommand extends AbstractCommand<ListOpsCommand.Work> {
             writeTable(ops, out, terminal.tableColumns());
         }
         out.flush();
+        if (ops.isEmpty() && pattern != null) {
+            start.console().err().println("gradcheck: no op matches '" + pattern + "'" + suggestion(known));
+        }
         return ExitCode.OK.code();
+    }
+
+    /**
+     * A glob taking the names that hold what was typed ({@code norm}: '*norm*'), else " (did you mean 'layer_norm'?)"
+     * for a typo or a missing '_'.
+     */
+    private String suggestion(List<OpInfo> known) {
+        List<String> names = known.stream().filter(o -> all || o.checkable()).map(OpInfo::name).toList();
+        String part = pattern.replaceAll("[*?\\[\\]{}]", "");
+        long holding = part.isEmpty() ? 0 : names.stream().filter(n -> n.contains(part)).count();
+        if (holding > 0) {
+            return "; '*" + part + "*' lists the " + holding + " whose name holds '" + part + "'";
+        }
+        return dev.gradcheck.spec.Suggestions.closest(pattern, names).map(n -> " (did you mean '" + n + "'?)")
+                .orElse("");
     }
 
     @Override

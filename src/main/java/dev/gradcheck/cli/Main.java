@@ -172,6 +172,7 @@ public final class Main {
         cl.addSubcommand(new CommandLine(new BenchCommand()));
         cl.addSubcommand(new CommandLine(new CoverageCommand(w.workspace())));
         cl.addSubcommand(new CommandLine(new MergeCommand(w.workspace(), w.terminal())));
+        cl.addSubcommand(new CommandLine(new DocsCommand()));
         if (withShell) {
             cl.addSubcommand(new CommandLine(new ShellCommand(w.backends(), w.workers(), w.terminal(),
                     (out, err, workers, host) -> tree(new Wiring(out, err, w.backends(), workers, w.workspace(), host,

@@ -10,6 +10,7 @@ import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.cli.options.ExitCode;
 import dev.gradcheck.cli.options.InProcessOption;
 import dev.gradcheck.cli.options.MaxMemoryOption;
+import dev.gradcheck.cli.options.PluginOptions;
 import dev.gradcheck.cli.options.VersionProvider;
 import dev.gradcheck.cli.options.Workspace;
 import dev.gradcheck.op.catalog.LayerTypes;
@@ -36,14 +37,17 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
 
 /**
- * {@code gradcheck new OP}: a spec to start from, printed. ND4J's op descriptors give the inputs' names and order
- * but neither their ranks nor the attributes' defaults, so the shapes are tried on ND4J (in a worker JVM, as
- * {@code validate} builds and runs a spec once) until one validates.
+ * {@code gradcheck new OP}: a spec to start from, printed. A spec of gradcheck's own suite for the op comes first
+ * ({@link SuiteExamples}: conv2d, layer_norm, pooling, batchnorm, ... with the attributes they need). Otherwise
+ * ND4J's op descriptors give the inputs' names and order but neither their ranks nor the attributes' defaults, so
+ * shapes are tried. Each try runs on ND4J (in a worker JVM, as {@code validate} builds and runs a spec once) until
+ * one validates. Plugin ops ({@code --plugin}, GRADCHECK_PLUGIN_PATH) are written from their own description.
  */
 @Command(name = "new", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Prints a spec for OP to start from: its inputs in ND4J's order with shapes and values, its"
-            + " named arguments as comments to uncomment, and comments on what to change. Without --shape, shapes"
-            + " are tried on ND4J (in a worker JVM) until the spec validates; the first line says which.",
+        description = {"Prints a spec for OP to start from: a spec of gradcheck's own suite for that op when it has"
+            + " one (attributes and shapes that validate), else its inputs in ND4J's order with shapes and values,"
+            + " its named arguments as comments to uncomment, and comments on what to change. Without --shape,"
+            + " each is tried on ND4J (in a worker JVM) until one validates; the first lines say which.",
             "Save it and check it: gradcheck new tanh > tanh.yaml && gradcheck check tanh.yaml"})
 final class NewCommand extends AbstractCommand<NewCommand.Work> {
 
@@ -64,11 +68,17 @@ final class NewCommand extends AbstractCommand<NewCommand.Work> {
     @Mixin
     InProcessOption inProcess = new InProcessOption();
 
+    @Mixin
+    PluginOptions pluginOptions = new PluginOptions();
+
     private final BackendFactory inProcessBackends;
     private final WorkerOptions workerOptions;
 
-    /** The op and the shapes asked for (none: try); or a DL4J layer type instead of an op. */
-    record Work(OpInfo op, List<List<Integer>> shapes, LayerTypes layer) {}
+    /**
+     * The op, the shapes asked for (none: try) and the plugins loaded (its op may be one of theirs); or a DL4J layer
+     * type instead of an op.
+     */
+    record Work(OpInfo op, List<List<Integer>> shapes, PluginSet plugins, LayerTypes layer) {}
 
     /**
      * @param inProcessBackends the engine with {@code --in-process}
@@ -84,18 +94,28 @@ final class NewCommand extends AbstractCommand<NewCommand.Work> {
     Work configure(Start start) {
         Optional<LayerTypes> layer = LayerTypes.find(opName);
         if (layer.isPresent()) {
-            return new Work(null, List.of(), layer.get());
+            return new Work(null, List.of(), PluginSet.EMPTY, layer.get());
         }
-        OpCatalog catalog = OpCatalog.nd4j();
-        OpInfo op = catalog.find(opName).filter(OpInfo::checkable).orElseThrow(() -> new ParameterException(
-                command.commandLine(), "unknown op '" + opName + "'" + Suggestions.closest(opName,
-                        catalog.checkableNames()).map(s -> " (did you mean '" + s + "'?)").orElse("")
-                        + "; `gradcheck list-ops` lists them (and `list-ops --layers` the DL4J layers)"));
         List<List<Integer>> parsed = new ArrayList<>();
         for (String s : shapes) {
             parsed.add(parseShape(s));
         }
-        return new Work(op, parsed, null);
+        PluginSet plugins = start.plugins(pluginOptions);
+        if (plugins == null) {
+            return null;
+        }
+        OpCatalog catalog = OpCatalog.nd4j();
+        List<OpInfo> pluginOps = plugins.describe();
+        OpInfo op = pluginOps.stream().filter(o -> o.name().equals(opName)).findFirst()
+                .or(() -> catalog.find(opName).filter(OpInfo::checkable)).orElseThrow(() -> {
+                    List<String> names = new ArrayList<>(catalog.checkableNames());
+                    pluginOps.forEach(o -> names.add(o.name()));
+                    return new ParameterException(command.commandLine(), "unknown op '"
+                            + dev.gradcheck.report.SafeText.forTerminal(opName) + "'" + Suggestions.closest(opName,
+                            names).map(s -> " (did you mean '" + s + "'?)").orElse("")
+                            + "; `gradcheck list-ops` lists them (with --plugin, a plugin's too; `list-ops --layers` the DL4J layers)");
+                });
+        return new Work(op, parsed, plugins, null);
     }
 
     private List<Integer> parseShape(String text) {
@@ -122,9 +142,16 @@ final class NewCommand extends AbstractCommand<NewCommand.Work> {
             return layerSpec(work.layer(), start);
         }
         String specName = name != null ? name : work.op().name();
-        List<SpecTemplate> tries = work.shapes().isEmpty() ? SpecTemplate.candidates(work.op(), specName)
-                : List.of(SpecTemplate.withShapes(work.op(), specName, work.shapes()));
-        Tried tried = tryAll(tries);
+        List<NewSpec> tries = new ArrayList<>();
+        if (work.shapes().isEmpty()) {
+            if (work.plugins().describe().stream().noneMatch(o -> o.name().equals(work.op().name()))) {
+                SuiteExamples.forOp(work.op().name()).ifPresent(e -> tries.add(e.named(specName)));
+            }
+            tries.addAll(SpecTemplate.candidates(work.op(), specName));
+        } else {
+            tries.add(SpecTemplate.withShapes(work.op(), specName, work.shapes()));
+        }
+        Tried tried = tryAll(tries, work.plugins());
         PrintWriter out = start.console().out();
         String note = tried.problems().isEmpty()
                 ? "It validates: ND4J built " + work.op().name() + " on these shapes and ran it once."
@@ -166,17 +193,17 @@ final class NewCommand extends AbstractCommand<NewCommand.Work> {
     }
 
     /** The template printed, and the problems of the first try when none validated (empty when one did). */
-    private record Tried(SpecTemplate template, List<String> problems) {}
+    private record Tried(NewSpec template, List<String> problems) {}
 
     /** Each template in turn, on one engine, until one validates; the first with its problems when none does. */
-    private Tried tryAll(List<SpecTemplate> tries) {
-        OpResolver resolver = new OpResolver(OpCatalog.nd4j(), PluginSet.EMPTY);
+    private Tried tryAll(List<NewSpec> tries, PluginSet plugins) {
+        OpResolver resolver = new OpResolver(OpCatalog.nd4j(), plugins);
         MaxMemoryOption memory = new MaxMemoryOption();
         List<String> firstProblems = null;
         try (Backend engine = inProcess.enabled() || workerOptions == null
-                ? inProcessBackends.create(PluginSet.EMPTY, memory.budget())
-                : new WorkerBackend(memory.on(workerOptions, PluginSet.EMPTY))) {
-            for (SpecTemplate t : tries) {
+                ? inProcessBackends.create(plugins, memory.budget())
+                : new WorkerBackend(memory.on(workerOptions, plugins))) {
+            for (NewSpec t : tries) {
                 List<String> problems = problems(t, resolver, engine, memory);
                 if (problems.isEmpty()) {
                     return new Tried(t, List.of());
@@ -189,7 +216,7 @@ final class NewCommand extends AbstractCommand<NewCommand.Work> {
         return new Tried(tries.get(0), firstProblems);
     }
 
-    private static List<String> problems(SpecTemplate t, OpResolver resolver, Backend engine, MaxMemoryOption memory) {
+    private static List<String> problems(NewSpec t, OpResolver resolver, Backend engine, MaxMemoryOption memory) {
         String text = t.yaml(null);
         LoadedSpec loaded = new SpecLoader().loadText(FILE, t.name(), text).get(0);
         if (!loaded.isValid()) {

@@ -4,6 +4,8 @@ import dev.gradcheck.op.catalog.OpCatalog;
 import dev.gradcheck.op.plugin.OpResolver;
 import dev.gradcheck.op.plugin.PluginSet;
 import dev.gradcheck.spec.LoadedSpec;
+import dev.gradcheck.spec.SourcePos;
+import dev.gradcheck.spec.SpecError;
 import dev.gradcheck.spec.SpecLoader;
 import dev.gradcheck.spec.SpecPathException;
 import java.nio.file.Path;
@@ -14,11 +16,11 @@ import java.util.List;
  * Every spec document under the paths of a command line. A path that does not exist is a usage problem, listed
  * in {@link #pathProblems()}, but does not stop the specs found under the other paths.
  */
-record SpecBatch(List<LoadedSpec> specs, List<String> pathProblems) {
+record SpecBatch(List<LoadedSpec> specs, List<SpecPathException.Problem> pathProblems) {
 
     static SpecBatch load(List<Path> paths) {
         List<LoadedSpec> specs = new ArrayList<>();
-        List<String> problems = new ArrayList<>();
+        List<SpecPathException.Problem> problems = new ArrayList<>();
         SpecLoader loader = new SpecLoader();
         for (Path path : paths) {
             try {
@@ -26,10 +28,22 @@ record SpecBatch(List<LoadedSpec> specs, List<String> pathProblems) {
                     specs.addAll(loader.load(file));
                 }
             } catch (SpecPathException e) {
-                e.problems().forEach(p -> problems.add(p.toString()));
+                problems.addAll(e.problems());
             }
         }
         return new SpecBatch(specs, problems);
+    }
+
+    /**
+     * Each path that named nothing as an invalid spec of that name at {@code path:1:1}, so that it is a row of every
+     * report (JSON, JUnit, HTML, GitHub, the table) and counts in their totals, as stderr's line alone did not: a CI
+     * test tab must not show green while the job fails for a misspelt path.
+     */
+    List<LoadedSpec> pathProblemsAsSpecs() {
+        return pathProblems.stream().map(p -> {
+            SourcePos pos = SourcePos.ofFile(p.path().toString());
+            return new LoadedSpec(pos, p.path().toString(), null, List.of(new SpecError(pos, p.reason())));
+        }).toList();
     }
 
     /**

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  * @param name   the spec's name
  * @param inputs the inputs, in order
  */
-record SpecTemplate(OpInfo op, String name, List<Input> inputs) {
+record SpecTemplate(OpInfo op, String name, List<Input> inputs) implements NewSpec {
 
     /** The values a floating input is drawn from: where most ops are smooth and defined. */
     static final String INIT = "{uniform: [0.5, 1.5]}";
@@ -135,20 +135,16 @@ record SpecTemplate(OpInfo op, String name, List<Input> inputs) {
         }
     }
 
-    /**
-     * The spec as YAML with comments on what to change.
-     *
-     * @param note what {@code new} found about it (it validates; or ND4J's refusal), one comment line or null
-     */
-    String yaml(String note) {
+    @Override
+    public String yaml(String note) {
         StringBuilder y = new StringBuilder();
         y.append("# A spec for ").append(op.name()).append(", written by `gradcheck new ").append(op.name())
                 .append("`. Change what the comments say, then\n# `gradcheck validate FILE` and `gradcheck check FILE`."
-                        + " Every key: docs/spec-format.md.\n");
+                        + " Every key: `gradcheck docs spec-format`.\n");
         if (note != null) {
             y.append("# ").append(note).append('\n');
         }
-        y.append("name: ").append(name).append("   # unique among the specs checked together\n");
+        y.append("name: ").append(NewSpec.scalar(name)).append("   # unique among the specs checked together\n");
         y.append("op: ").append(op.name()).append('\n');
         attributes(y);
         y.append("inputs:   # in ND4J's order (").append(String.join(", ", inputNames(op)))

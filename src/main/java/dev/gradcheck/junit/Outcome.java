@@ -1,6 +1,7 @@
 package dev.gradcheck.junit;
 
 import dev.gradcheck.report.DetailLines;
+import dev.gradcheck.report.SafeText;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Status;
 import java.util.List;
@@ -27,12 +28,13 @@ record Outcome(String skipReason, TestExecutionResult result) {
         if (rows.stream().anyMatch(r -> r.status() == Status.PASSED)) {
             return ran(TestExecutionResult.successful());
         }
-        return new Outcome(rows.stream().map(Outcome::skipReason).distinct().collect(Collectors.joining("; ")), null);
+        return new Outcome(SafeText.forXml(rows.stream().map(Outcome::skipReason).distinct()
+                .collect(Collectors.joining("; "))), null);
     }
 
     /** A failure that is not a check's: a bad setting, a plugin that did not load, a selector that found nothing. */
     static Outcome problem(String message) {
-        return ran(TestExecutionResult.failed(new CheckError(message)));
+        return ran(TestExecutionResult.failed(new CheckError(SafeText.forXml(message))));
     }
 
     private static Outcome ran(TestExecutionResult result) {
@@ -40,7 +42,8 @@ record Outcome(String skipReason, TestExecutionResult result) {
     }
 
     private static Throwable failure(List<CheckResult> rows) {
-        String message = rows.stream().map(Outcome::describe).collect(Collectors.joining("\n"));
+        // Surefire writes the message into its XML as it is: nothing XML cannot hold may reach it
+        String message = SafeText.forXml(rows.stream().map(Outcome::describe).collect(Collectors.joining("\n")));
         boolean mismatch = rows.stream().allMatch(r -> r.status() == Status.FAILED
                 || r.status() == Status.UNEXPECTED_PASS);
         if (!mismatch) {

@@ -1,9 +1,13 @@
 package dev.gradcheck.junit;
 
+import dev.gradcheck.report.SafeText;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
 
-/** A selector that found no spec file: a test that fails with what was wrong, so that the build says so. */
+/**
+ * A selector that found no spec file, a setting that cannot be used, a class path the engine cannot run on: a test
+ * that fails with what was wrong, so that the build says so (its name the problem, escaped as a spec's name is).
+ */
 final class ProblemDescriptor extends AbstractTestDescriptor {
 
     static final String SEGMENT = "problem";
@@ -11,7 +15,7 @@ final class ProblemDescriptor extends AbstractTestDescriptor {
     private final String problem;
 
     ProblemDescriptor(UniqueId id, String problem) {
-        super(id, problem);
+        super(id, SafeText.forTerminal(problem));
         this.problem = problem;
     }
 

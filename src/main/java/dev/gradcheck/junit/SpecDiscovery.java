@@ -1,6 +1,8 @@
 package dev.gradcheck.junit;
 
+import dev.gradcheck.run.SpecSelection;
 import dev.gradcheck.spec.LoadedSpec;
+import dev.gradcheck.spec.SpecIds;
 import dev.gradcheck.spec.SpecLoader;
 import dev.gradcheck.spec.SpecPathException;
 import java.io.IOException;
@@ -33,18 +35,30 @@ import org.junit.platform.engine.support.descriptor.EngineDescriptor;
 final class SpecDiscovery {
 
     private final UniqueId engineId;
-    private final EngineDescriptor engine;
-    /** Each file once, in the order first selected, with the specs chosen in it (null: all). */
-    private final Map<Path, Set<String>> files = new LinkedHashMap<>();
+    private final SpecEngineDescriptor engine;
+    private final SpecSelection selection;
+    /** Each file once, in the order first selected, with the specs chosen in it by their id segments (null: all). */
+    private final Map<Path, Set<UniqueId.Segment>> files = new LinkedHashMap<>();
     private final List<String> problems = new ArrayList<>();
 
-    private SpecDiscovery(UniqueId engineId) {
+    private SpecDiscovery(UniqueId engineId, EngineSettings settings) {
         this.engineId = engineId;
-        this.engine = new EngineDescriptor(engineId, "gradcheck");
+        this.engine = new SpecEngineDescriptor(engineId, settings);
+        this.selection = settings.selection();
     }
 
     static EngineDescriptor discover(EngineDiscoveryRequest request, UniqueId engineId) {
-        SpecDiscovery discovery = new SpecDiscovery(engineId);
+        EngineSettings settings;
+        try {
+            settings = EngineSettings.from(request.getConfigurationParameters());
+        } catch (EngineSettings.Invalid e) {
+            // no spec runs under settings that cannot be read: the run is this one failing test
+            SpecEngineDescriptor engine = new SpecEngineDescriptor(engineId, null);
+            engine.addChild(new ProblemDescriptor(engineId.append(ProblemDescriptor.SEGMENT, "settings"),
+                    e.getMessage()));
+            return engine;
+        }
+        SpecDiscovery discovery = new SpecDiscovery(engineId, settings);
         request.getSelectorsByType(ClasspathResourceSelector.class)
                 .forEach(s -> discovery.classpathResource(s.getClasspathResourceName()));
         request.getSelectorsByType(DirectorySelector.class).forEach(s -> discovery.path(s.getPath()));
@@ -115,13 +129,19 @@ final class SpecDiscovery {
         if (segments.size() == at + 1) {
             files.put(file, null);
         } else if (!files.containsKey(file) || files.get(file) != null) {
-            files.computeIfAbsent(file, f -> new HashSet<>()).add(segments.get(at + 1).getValue());
+            files.computeIfAbsent(file, f -> new HashSet<>()).add(segments.get(at + 1));
         }
     }
 
     private EngineDescriptor build() {
         SpecLoader loader = new SpecLoader();
-        files.forEach((file, chosen) -> addFile(loader, file, chosen));
+        Path here = Path.of("").toAbsolutePath();
+        SpecIds ids = new SpecIds(here, here);
+        List<LoadedSpec> found = new ArrayList<>();
+        files.forEach((file, chosen) -> found.addAll(addFile(loader, ids, file, chosen)));
+        if (!found.isEmpty() && engine.getChildren().isEmpty() && problems.isEmpty() && !selection.takesAll()) {
+            problems.add(SelectionHint.nothingSelected(selection, found, ids));
+        }
         for (int i = 0; i < problems.size(); i++) {
             UniqueId id = engineId.append(ProblemDescriptor.SEGMENT, Integer.toString(i + 1));
             engine.addChild(new ProblemDescriptor(id, problems.get(i)));
@@ -129,20 +149,23 @@ final class SpecDiscovery {
         return engine;
     }
 
-    private void addFile(SpecLoader loader, Path file, Set<String> chosen) {
+    /** The file's specs that the settings select, as its container's tests; returns every spec it held. */
+    private List<LoadedSpec> addFile(SpecLoader loader, SpecIds ids, Path file, Set<UniqueId.Segment> chosen) {
         SpecFileDescriptor container = new SpecFileDescriptor(engineId.append(SpecFileDescriptor.SEGMENT,
                 file.toString()), file, shown(file).toString());
-        Set<String> ids = new HashSet<>();
-        for (LoadedSpec spec : loader.load(shown(file))) {
-            // two documents of one name stay apart, the second by its line
-            String segment = ids.add(spec.name()) ? spec.name() : spec.name() + "@" + spec.pos().line();
-            ids.add(segment);
-            if (chosen == null || chosen.contains(segment)) {
-                container.addChild(new SpecTestDescriptor(container.getUniqueId().append(SpecTestDescriptor.SEGMENT,
-                        segment), file, spec));
+        List<LoadedSpec> specs = loader.load(shown(file));
+        Set<String> named = new HashSet<>();
+        for (LoadedSpec spec : specs) {
+            UniqueId.Segment segment = SpecTestDescriptor.segment(spec, named.add(spec.name()));
+            if ((chosen == null || chosen.contains(segment)) && selection.selects(spec, ids)) {
+                container.addChild(new SpecTestDescriptor(container.getUniqueId().append(segment.getType(),
+                        segment.getValue()), file, spec));
             }
         }
-        engine.addChild(container);
+        if (!container.getChildren().isEmpty()) {
+            engine.addChild(container);
+        }
+        return specs;
     }
 
     /**

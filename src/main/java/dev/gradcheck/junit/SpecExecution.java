@@ -38,20 +38,16 @@ final class SpecExecution {
 
     void run() {
         listener.executionStarted(root);
-        try {
-            EngineSettings settings = EngineSettings.from(request.getConfigurationParameters());
-            root.getChildren().stream().filter(c -> c.getType() == TestDescriptor.Type.CONTAINER)
-                    .forEach(listener::executionStarted);
-            List<SpecTestDescriptor> valid = reportProblemsAndInvalidSpecs();
-            if (!valid.isEmpty()) {
-                check(valid, settings);
-            }
-            root.getChildren().stream().filter(c -> c.getType() == TestDescriptor.Type.CONTAINER)
-                    .forEach(c -> listener.executionFinished(c, TestExecutionResult.successful()));
-            listener.executionFinished(root, TestExecutionResult.successful());
-        } catch (EngineSettings.Invalid e) {
-            listener.executionFinished(root, TestExecutionResult.failed(new Outcome.CheckError(e.getMessage())));
+        root.getChildren().stream().filter(c -> c.getType() == TestDescriptor.Type.CONTAINER)
+                .forEach(listener::executionStarted);
+        List<SpecTestDescriptor> valid = reportProblemsAndInvalidSpecs();
+        if (!valid.isEmpty()) {
+            // discovery read the settings that chose these tests: they run under the same
+            check(valid, root instanceof SpecEngineDescriptor e ? e.settings() : EngineSettings.NONE);
         }
+        root.getChildren().stream().filter(c -> c.getType() == TestDescriptor.Type.CONTAINER)
+                .forEach(c -> listener.executionFinished(c, TestExecutionResult.successful()));
+        listener.executionFinished(root, TestExecutionResult.successful());
     }
 
     /** Fails every selector problem and invalid spec; returns the specs left to check. */
@@ -59,7 +55,8 @@ final class SpecExecution {
         List<SpecTestDescriptor> valid = new ArrayList<>();
         for (TestDescriptor child : root.getChildren()) {
             if (child instanceof ProblemDescriptor problem) {
-                report(problem, Outcome.problem("gradcheck: " + problem.problem()));
+                String text = problem.problem();
+                report(problem, Outcome.problem(text.startsWith("gradcheck: ") ? text : "gradcheck: " + text));
             }
             for (TestDescriptor test : child.getChildren()) {
                 SpecTestDescriptor spec = (SpecTestDescriptor) test;
@@ -89,15 +86,18 @@ final class SpecExecution {
         }
         RunConfiguration config = configuration(tests, settings, plugins);
         SpecReporting reporting = new SpecReporting(tests, this::report);
+        String ended = "gradcheck: the run ended before this spec was checked";
         try (EnginePool pool = config.openPool(BackendFactory.CPU, WorkerOptions.cpu())) {
             RunSession session = new RunSession(config, pool);
             session.addListener(reporting);
             session.run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (LinkageError e) {
+            ended = GradcheckTestEngine.unusableClassPath(e);
         } finally {
-            reporting.unfinished().forEach(t -> report(t, Outcome.problem("gradcheck: the run ended before this"
-                    + " spec was checked")));
+            Outcome unfinished = Outcome.problem(ended);
+            reporting.unfinished().forEach(t -> report(t, unfinished));
         }
     }
 

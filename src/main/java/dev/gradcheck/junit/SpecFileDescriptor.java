@@ -1,5 +1,6 @@
 package dev.gradcheck.junit;
 
+import dev.gradcheck.report.SafeText;
 import java.nio.file.Path;
 import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.AbstractTestDescriptor;
@@ -11,7 +12,7 @@ final class SpecFileDescriptor extends AbstractTestDescriptor {
     static final String SEGMENT = "file";
 
     SpecFileDescriptor(UniqueId id, Path file, String displayName) {
-        super(id, displayName, FileSource.from(file.toFile()));
+        super(id, SafeText.forTerminal(displayName), FileSource.from(file.toFile()));
     }
 
     @Override

@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * {@code --format github}: GitHub Actions workflow commands, one {@code ::error} annotation per check that sets the
- * exit code, at its spec's file, line and column, so the failures show on the pull request's diff:
+ * exit code, at its spec's file (relative to the repository's root, as GitHub places annotations, wherever
+ * gradcheck ran from), line and column, so the failures show on the pull request's diff:
  *
  * <pre>
  * ::error file=specs/softmax.yaml,line=1,col=1,title=gradcheck FAILED softmax-rows::d0/dw: mismatch, ...
@@ -31,7 +32,7 @@ final class GithubRenderer implements ReportRenderer {
                 continue;
             }
             SpecPlace place = SpecPlace.of(r.location());
-            text.append("::error file=").append(property(SpecPlace.projectFile(r, ctx.run())));
+            text.append("::error file=").append(property(SpecPlace.repositoryFile(r, ctx.run())));
             if (place.line() != null) {
                 text.append(",line=").append(place.line()).append(",col=").append(place.col());
             }

@@ -32,11 +32,18 @@ public record RunDetails(OffsetDateTime startedAt, String hostname, String shard
     /**
      * Where a check came from.
      *
-     * @param id    the spec's id ({@code spec.SpecIds}: project-relative file {@code ::} name), or null
-     * @param shard the shard that ran it ({@code "2/3"}), or null
+     * @param id             the spec's id ({@code spec.SpecIds}: project-relative file {@code ::} name), or null
+     * @param shard          the shard that ran it ({@code "2/3"}), or null
+     * @param repositoryFile the spec file relative to the repository's root ({@code $GITHUB_WORKSPACE}, else the
+     *                       git work tree's), where CI places annotations on a diff; null when not known (then
+     *                       the file of the id is used)
      */
-    public record CheckOrigin(String id, String shard) {
+    public record CheckOrigin(String id, String shard, String repositoryFile) {
         public static final CheckOrigin UNKNOWN = new CheckOrigin(null, null);
+
+        public CheckOrigin(String id, String shard) {
+            this(id, shard, null);
+        }
     }
 
     /** Each check's origin. */

@@ -33,6 +33,15 @@ record SpecPlace(String file, String line, String col) {
         return id == null ? of(r.location()).file() : id.contains("::") ? id.substring(0, id.indexOf("::")) : id;
     }
 
+    /**
+     * The check's spec file relative to the repository's root where the run knew it (GitHub places annotations by
+     * that path, whatever directory gradcheck ran from), else {@link #projectFile}.
+     */
+    static String repositoryFile(CheckResult r, RunDetails run) {
+        String file = run.origins().of(r).repositoryFile();
+        return file != null ? file : projectFile(r, run);
+    }
+
     private static boolean digits(String s) {
         return !s.isEmpty() && s.chars().allMatch(Character::isDigit);
     }

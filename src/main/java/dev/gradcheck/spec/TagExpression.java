@@ -13,6 +13,10 @@ import java.util.regex.Pattern;
  * it; {@code not} binds tightest, then {@code and}, then {@code or}; parentheses group:
  * {@code slow and not (cuda or known-bug)}. An expression that does not parse is a usage error that names the
  * column where it went wrong.
+ *
+ * <p>{@code check -k EXPR} ({@link #parseKeywords}) is the same grammar over keywords: any word without blanks or
+ * parentheses, which the caller holds true as it likes (run/'s selection: a substring of the spec's name, op or
+ * file, as pytest's {@code -k}).
  */
 public final class TagExpression {
 
@@ -31,7 +35,20 @@ public final class TagExpression {
      * @throws SyntaxException naming the 1-based column of the first problem
      */
     public static TagExpression parse(String text) throws SyntaxException {
-        Parser p = new Parser(text);
+        return parse(text, false);
+    }
+
+    /**
+     * A keyword expression ({@code -k}): words of any characters but blanks and parentheses.
+     *
+     * @throws SyntaxException naming the 1-based column of the first problem
+     */
+    public static TagExpression parseKeywords(String text) throws SyntaxException {
+        return parse(text, true);
+    }
+
+    private static TagExpression parse(String text, boolean keywords) throws SyntaxException {
+        Parser p = new Parser(text, keywords);
         Node root = p.or();
         if (p.peek() != null) {
             Token t = p.peek();
@@ -44,7 +61,12 @@ public final class TagExpression {
 
     /** Whether a spec with these tags is selected. */
     public boolean matches(Collection<String> tags) {
-        return root.eval(tags);
+        return holds(tags::contains);
+    }
+
+    /** The expression's value when each word is as {@code word} says. */
+    public boolean holds(java.util.function.Predicate<String> word) {
+        return root.eval(word);
     }
 
     /** Every tag the expression names, in order of appearance (to warn about one no spec carries). */
@@ -88,14 +110,14 @@ public final class TagExpression {
     }
 
     private sealed interface Node permits Tag, Not, And, Or {
-        boolean eval(Collection<String> tags);
+        boolean eval(java.util.function.Predicate<String> word);
 
         void collect(Set<String> names);
     }
 
     private record Tag(String name) implements Node {
-        public boolean eval(Collection<String> tags) {
-            return tags.contains(name);
+        public boolean eval(java.util.function.Predicate<String> word) {
+            return word.test(name);
         }
 
         public void collect(Set<String> names) {
@@ -104,8 +126,8 @@ public final class TagExpression {
     }
 
     private record Not(Node operand) implements Node {
-        public boolean eval(Collection<String> tags) {
-            return !operand.eval(tags);
+        public boolean eval(java.util.function.Predicate<String> word) {
+            return !operand.eval(word);
         }
 
         public void collect(Set<String> names) {
@@ -114,8 +136,8 @@ public final class TagExpression {
     }
 
     private record And(Node left, Node right) implements Node {
-        public boolean eval(Collection<String> tags) {
-            return left.eval(tags) && right.eval(tags);
+        public boolean eval(java.util.function.Predicate<String> word) {
+            return left.eval(word) && right.eval(word);
         }
 
         public void collect(Set<String> names) {
@@ -125,8 +147,8 @@ public final class TagExpression {
     }
 
     private record Or(Node left, Node right) implements Node {
-        public boolean eval(Collection<String> tags) {
-            return left.eval(tags) || right.eval(tags);
+        public boolean eval(java.util.function.Predicate<String> word) {
+            return left.eval(word) || right.eval(word);
         }
 
         public void collect(Set<String> names) {
@@ -145,11 +167,14 @@ public final class TagExpression {
     private static final class Parser {
         private final List<Token> tokens = new ArrayList<>();
         private final int end;
+        /** What a word is called in messages: a tag, or a keyword of -k. */
+        private final String noun;
         private int next;
         Token previous;
 
-        Parser(String text) throws SyntaxException {
+        Parser(String text, boolean keywords) throws SyntaxException {
             end = text.length() + 1;
+            noun = keywords ? "keyword" : "tag";
             int i = 0;
             while (i < text.length()) {
                 char c = text.charAt(i);
@@ -159,19 +184,25 @@ public final class TagExpression {
                     tokens.add(new Token(String.valueOf(c), i + 1));
                     i++;
                 } else {
-                    int start = i;
-                    while (i < text.length() && !Character.isWhitespace(text.charAt(i)) && text.charAt(i) != '('
-                            && text.charAt(i) != ')') {
-                        i++;
-                    }
-                    String word = text.substring(start, i);
-                    if (!KEYWORDS.contains(word) && !TAG.matcher(word).matches()) {
-                        throw new SyntaxException("'" + word + "' is not a tag (letters, digits, '_', '-' and '.')",
-                                start + 1);
-                    }
-                    tokens.add(new Token(word, start + 1));
+                    i = word(text, i, keywords);
                 }
             }
+        }
+
+        /** The word starting at {@code start}, added as a token; returns where it ends. */
+        private int word(String text, int start, boolean keywords) throws SyntaxException {
+            int i = start;
+            while (i < text.length() && !Character.isWhitespace(text.charAt(i)) && text.charAt(i) != '('
+                    && text.charAt(i) != ')') {
+                i++;
+            }
+            String word = text.substring(start, i);
+            if (!keywords && !KEYWORDS.contains(word) && !TAG.matcher(word).matches()) {
+                throw new SyntaxException("'" + word + "' is not a tag (letters, digits, '_', '-' and '.')",
+                        start + 1);
+            }
+            tokens.add(new Token(word, start + 1));
+            return i;
         }
 
         Token peek() {
@@ -211,8 +242,8 @@ public final class TagExpression {
         private Node atom() throws SyntaxException {
             Token t = peek();
             if (t == null) {
-                throw new SyntaxException(previous == null ? "empty expression: name a tag"
-                        : "expected a tag or '(' after " + describe(previous), end);
+                throw new SyntaxException(previous == null ? "empty expression: name a " + noun
+                        : "expected a " + noun + " or '(' after " + describe(previous), end);
             }
             if (take("(")) {
                 Token open = previous;
@@ -225,7 +256,7 @@ public final class TagExpression {
                 return inner;
             }
             if (t.text.equals(")") || KEYWORDS.contains(t.text)) {
-                throw new SyntaxException("expected a tag or '(' after " + describe(previous) + ", got '" + t.text
+                throw new SyntaxException("expected a " + noun + " or '(' after " + describe(previous) + ", got '" + t.text
                         + "'", t.column);
             }
             previous = t;

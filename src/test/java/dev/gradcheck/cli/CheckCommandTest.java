@@ -197,6 +197,57 @@ public class CheckCommandTest {
         assertTrue(r.out().matches("(?s).*\\npassed\\s+tanh-ok.*"), r.out());
     }
 
+    /**
+     * Issue 35 item 9: at 100 columns the live table kept STATUS 15 wide (for statuses a spec expecting to pass
+     * cannot get) and cut OP to cums…/cump…; now STATUS is as wide as "INVALID" and each op shows whole.
+     */
+    @Test
+    void theLiveTableSizesStatusToTheStatusesItsSpecsCanEndIn() throws IOException {
+        StringBuilder yaml = new StringBuilder();
+        for (String op : List.of("cumsum", "cumprod")) {
+            yaml.append(yaml.isEmpty() ? "" : "---\n").append("name: reductions-cumulative-").append(op)
+                    .append("-along-axis-zero\nop: ").append(op).append("\ninputs:\n  x: {shape: [3]}\n");
+        }
+        Path specs = write("cumulative.yaml", yaml.toString());
+        var terminal = new dev.gradcheck.cli.term.Terminal(true, 100, false, () -> 0, java.util.Map.of());
+        Cli r = Cli.onTerminal(terminal, "check", specs.toString(), "--color", "never");
+        List<String> rows = r.out().lines().filter(l -> !l.startsWith(" ")).toList(); // not detail lines
+        assertTrue(rows.get(0).startsWith("STATUS   SPEC"), r.out());
+        assertTrue(rows.get(1).matches("\\S+ +\\S+ +cumsum .*"), r.out());
+        assertTrue(rows.get(2).matches("\\S+ +\\S+ +cumprod .*"), r.out());
+    }
+
+    /** A CI test tab must not show green while the job fails for a misspelt path: the path is a row of each. */
+    @Test
+    void aMissingPathIsAnInvalidRowOfEveryReport() throws IOException {
+        Path good = write("good.yaml", TANH);
+        String nope = dir.resolve("nope.yaml").toString();
+        Cli json = Cli.run("check", good.toString(), nope, "--format", "json", "--only", "tanh*");
+        assertEquals(2, json.exit(), json.err());
+        JsonNode report = new ObjectMapper().readTree(json.out());
+        assertEquals(2, report.get("summary").get("total").asInt(), json.out());
+        assertEquals(1, report.get("summary").get("invalid").asInt(), json.out());
+        JsonNode missing = report.get("checks").get(0);
+        assertEquals(nope, missing.get("name").asText(), json.out());
+        assertEquals("invalid", missing.get("status").asText(), json.out());
+        assertTrue(missing.toString().contains("no such file or directory"), json.out());
+
+        Cli junit = Cli.run("check", good.toString(), nope, "--format", "junit");
+        assertEquals(2, junit.exit());
+        assertTrue(junit.out().matches("(?s).*<testcase [^>]*name=\"" + java.util.regex.Pattern.quote(nope)
+                + "\"[^>]*>\\s*<error .*no such file or directory.*"), junit.out());
+        Cli github = Cli.run("check", good.toString(), nope, "--format", "github");
+        assertEquals(2, github.exit());
+        assertTrue(github.out().matches("(?s)::error file=[^,]*nope.yaml,line=1,col=1,.*no such file or directory.*"),
+                github.out());
+        Cli html = Cli.run("check", good.toString(), nope, "--format", "html");
+        assertEquals(2, html.exit());
+        assertTrue(html.out().contains("no such file or directory"), html.out());
+        Cli table = Cli.run("check", good.toString(), nope);
+        assertEquals(2, table.exit());
+        assertTrue(table.out().contains("1 passed") && table.out().contains("1 invalid"), table.out());
+    }
+
     @Test
     void noSpecsFoundIsAUsageError() {
         Cli r = Cli.run("check", dir.toString());

@@ -65,6 +65,40 @@ class NewCommandTest {
         assertEquals(List.of(), refused);
     }
 
+    /**
+     * Issue 35 item 7: conv2d and layer_norm came back refused, with kH: 0 placeholders; ops that need attributes
+     * start from gradcheck's own suite, which validates them in every build.
+     */
+    @Test
+    void opsThatNeedAttributesStartFromTheSuitesOwnSpec() throws IOException {
+        for (String op : List.of("conv2d", "layer_norm", "avgpool2d", "maxpool2d", "batchnorm")) {
+            Cli made = Cli.run("new", op, "--name", "my " + op);
+            assertEquals(0, made.exit(), op + ": " + made.err());
+            assertTrue(made.out().contains("from gradcheck's own suite (specs/"), made.out());
+            assertTrue(made.out().contains("# It validates"), made.out());
+            assertTrue(made.out().contains("\nname: \"my " + op + "\"\n"), made.out());
+            Path file = dir.resolve(op + ".yaml");
+            Files.writeString(file, made.out());
+            Cli validate = Cli.run("validate", file.toString());
+            assertEquals(0, validate.exit(), op + ": " + validate.out() + validate.err());
+            assertTrue(validate.out().contains("1 spec: 1 valid"), validate.out());
+        }
+    }
+
+    /** A name YAML would read as something else (a comment, a boolean, a mapping) is written quoted. */
+    @Test
+    void aNameIsWrittenSoItReadsBackTheSame() throws IOException {
+        for (String name : List.of("x # y", "on", "k: v", "123", "\"v1\"")) {
+            Cli made = Cli.run("new", "tanh", "--shape", "3", "--name", name);
+            Path file = dir.resolve("named.yaml");
+            Files.writeString(file, made.out());
+            Cli json = Cli.run("check", file.toString(), "--collect-only", "--format", "json");
+            assertEquals(0, json.exit(), name + ": " + json.err());
+            assertEquals(name, new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out())
+                    .at("/specs/0/name").asText(), json.out());
+        }
+    }
+
     @Test
     void theSpecHasTheInputsInNd4jsOrderAndTheAttributesAsComments() {
         Cli made = Cli.run("new", "matmul", "--shape", "2,3", "--shape", "[3, 5]", "--name", "my-matmul");

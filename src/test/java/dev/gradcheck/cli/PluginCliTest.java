@@ -93,6 +93,26 @@ class PluginCliTest {
         assertEquals(3, db.get("worst").size());
     }
 
+    /** examples/linear-op/README.md shows the table its command prints: rows, detail lines and summary, times aside. */
+    @Test
+    void theExamplesReadmeShowsWhatItsCommandPrints() throws IOException {
+        String readme = Files.readString(EXAMPLE.resolve("README.md"));
+        assertTrue(readme.contains("bin/gradcheck check --plugin examples/linear-op/build/linear-op.jar"
+                + " examples/linear-op/specs/"), "the README's command");
+        java.util.regex.Matcher shown = java.util.regex.Pattern.compile("```\n(STATUS.*?)```",
+                java.util.regex.Pattern.DOTALL).matcher(readme);
+        assertTrue(shown.find(), "the README's table");
+        Cli r = Cli.run("check", "--plugin", exampleJar.toString(), EXAMPLE.resolve("specs").toString(),
+                "--color", "never");
+        assertEquals(1, r.exit(), r.err());
+        assertEquals(withoutTimes(shown.group(1)), withoutTimes(r.out()));
+    }
+
+    /** Times vary from run to run (and their width with them): each becomes T, runs of spaces one. */
+    private static String withoutTimes(String table) {
+        return table.replaceAll("\\d+(\\.\\d+)? (ms|s)\\b", "T").replaceAll(" +", " ").strip();
+    }
+
     @Test
     void theExampleBuggyLinearFailsOnTheBiasAloneAndTheCorrectOnePasses() throws IOException {
         Cli r = Cli.run("check", "--plugin", exampleJar.toString(), EXAMPLE.resolve("specs").toString(),
@@ -143,6 +163,21 @@ class PluginCliTest {
         }, "validate", "--plugin", exampleJar.toString(), EXAMPLE.resolve("specs").toString());
         assertEquals(0, loaded.exit(), loaded.out());
         assertEquals(0, engines.get(), "a plugin op's spec is validated without ND4J running: no engine started");
+    }
+
+    /** Issue 35 item 7: `new --plugin` was an unknown option; a plugin op's spec is written from its description. */
+    @Test
+    void newWritesAPluginOpsSpecThatValidates() throws IOException {
+        Cli made = Cli.run("new", "test_square", "--plugin", testJar.toString());
+        assertEquals(0, made.exit(), made.err());
+        assertTrue(made.out().contains("op: test_square") && made.out().contains("# It validates"), made.out());
+        Path file = dir.resolve("new-square.yaml");
+        Files.writeString(file, made.out());
+        Cli validate = Cli.run("validate", file.toString(), "--plugin", testJar.toString());
+        assertEquals(0, validate.exit(), validate.out() + validate.err());
+        Cli without = Cli.run("new", "test_square");
+        assertEquals(2, without.exit());
+        assertTrue(without.err().contains("unknown op 'test_square'"), without.err());
     }
 
     @Test

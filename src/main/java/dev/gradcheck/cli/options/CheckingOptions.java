@@ -26,7 +26,7 @@ public final class CheckingOptions {
 
     @Option(names = "--mode", paramLabel = "MODE", converter = ModeConverter.class,
             completionCandidates = ModeNames.class,
-            description = "${COMPLETION-CANDIDATES} (described in ${sys:gradcheck.docs:-docs}/checking.md):"
+            description = "${COMPLETION-CANDIDATES} (described in ${sys:gradcheck.docs:-docs}/checking.md, `gradcheck docs checking`):"
                     + " ${sys:" + MODES_PROPERTY + "}. Default: each spec's mode.")
     Mode mode;
 

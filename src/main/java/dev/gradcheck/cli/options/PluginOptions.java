@@ -26,7 +26,7 @@ public final class PluginOptions {
     @Option(names = "--plugin", paramLabel = "PATH",
             description = "Load plugin operators (dev.gradcheck.spi.Operator, via ServiceLoader) from a jar or a"
                 + " directory of classes; repeatable. Paths in $" + ENV + " (separated by ':') are loaded too."
-                + " Nothing else is loaded. See ${sys:gradcheck.docs:-docs}/plugins.md.")
+                + " Nothing else is loaded. See ${sys:gradcheck.docs:-docs}/plugins.md (`gradcheck docs plugins`).")
     List<Path> plugins = new ArrayList<>();
 
     /** GRADCHECK_PLUGIN_PATH's paths, then --plugin's. */

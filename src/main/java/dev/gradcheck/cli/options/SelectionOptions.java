@@ -3,6 +3,7 @@ package dev.gradcheck.cli.options;
 import dev.gradcheck.run.Durations;
 import dev.gradcheck.run.Glob;
 import dev.gradcheck.run.RunCache;
+import dev.gradcheck.run.SelectionHints;
 import dev.gradcheck.run.Shard;
 import dev.gradcheck.run.SpecSelection;
 import dev.gradcheck.spec.LoadedSpec;
@@ -45,6 +46,12 @@ public final class SelectionOptions {
             description = "Check only specs whose tags: satisfy EXPR: tag names joined by and, or, not and"
                     + " parentheses, e.g. 'slow and not cuda'.")
     String tag;
+
+    @Option(names = {"-k", "--keyword"}, paramLabel = "EXPR",
+            description = "Check only specs that EXPR selects, as pytest's -k: each word holds for a spec whose name,"
+                    + " op or file contains it (ignoring case); words joined by and, or, not and parentheses, e.g."
+                    + " -k 'cumprod and not axis0'.")
+    String keyword;
 
     @Option(names = "--shard", paramLabel = "K/N", converter = ShardConverter.class,
             description = "Check the K-th of N disjoint parts of the selection (for N CI jobs; then `gradcheck merge`"
@@ -112,9 +119,9 @@ public final class SelectionOptions {
                     err.println("gradcheck: warning: --tag names '" + t + "', which no spec found carries"));
         }
         SpecSelection selection = new SpecSelection(globs(command, "--only", only), globs(command, "--skip", skip),
-                tags);
+                tags, expression(command, "-k", keyword, true));
         List<LoadedSpec> selected = selection.apply(found, ids);
-        String empty = selected.isEmpty() ? description() : null;
+        String empty = selected.isEmpty() ? description() + hints(selection, found, ids) : null;
         if (shard != null) {
             int before = selected.size();
             selected = shard.select(selected, ids, durations(command));
@@ -154,15 +161,25 @@ public final class SelectionOptions {
     }
 
     private TagExpression tags(CommandSpec command) {
-        if (tag == null) {
+        return expression(command, "--tag", tag, false);
+    }
+
+    private static TagExpression expression(CommandSpec command, String option, String text, boolean keywords) {
+        if (text == null) {
             return null;
         }
         try {
-            return TagExpression.parse(tag);
+            return keywords ? TagExpression.parseKeywords(text) : TagExpression.parse(text);
         } catch (TagExpression.SyntaxException e) {
-            throw new ParameterException(command.commandLine(), "--tag: column " + e.column() + ": " + e.getMessage()
-                    + "\n  " + tag + "\n  " + " ".repeat(e.column() - 1) + "^");
+            throw new ParameterException(command.commandLine(), option + ": column " + e.column() + ": "
+                    + e.getMessage() + "\n  " + text + "\n  " + " ".repeat(e.column() - 1) + "^");
         }
+    }
+
+    /** The selection's did-you-mean lines, each on a line of its own after the "no specs found" line. */
+    private static String hints(SpecSelection selection, List<LoadedSpec> found, SpecIds ids) {
+        return SelectionHints.of(selection, found, ids).stream().map(h -> "\n  " + h)
+                .collect(java.util.stream.Collectors.joining());
     }
 
     private static List<Glob> globs(CommandSpec command, String option, List<String> patterns) {
@@ -180,7 +197,7 @@ public final class SelectionOptions {
     /** " matching --only [..] outside --skip [..] with --tag '...'": what narrowed a selection to nothing. */
     String description() {
         return (only.isEmpty() ? "" : " matching --only " + only) + (skip.isEmpty() ? "" : " outside --skip " + skip)
-                + (tag == null ? "" : " with --tag '" + tag + "'");
+                + (tag == null ? "" : " with --tag '" + tag + "'") + (keyword == null ? "" : " with -k '" + keyword + "'");
     }
 
     static final class ShardConverter implements CommandLine.ITypeConverter<Shard> {

@@ -273,7 +273,11 @@ final class ShellVerbs {
         return spec.name() + " (" + spec.op().value() + ", " + String.join(", ", inputs) + ")";
     }
 
-    /** What changed since the previous check of the same spec, or null when there is nothing to say. */
+    /**
+     * What changed since the previous check of the same spec, or null when there is nothing to say: the previous
+     * result, then the edits the spec carries now ({@code was passed, ... (now edited: delta: 2)}); they are the
+     * new values, so they are not labelled as what came before.
+     */
     static String change(CheckResult before, CheckResult now, SpecDocument doc) {
         if (before == null || now == null) {
             return null;
@@ -283,7 +287,7 @@ final class ShellVerbs {
         if (was.equals(is)) {
             return null;
         }
-        return "was " + was + (doc.edited() ? " (before: " + String.join("; ", doc.edits()) + ")" : "");
+        return "was " + was + (doc.edited() ? " (now edited: " + String.join("; ", doc.edits()) + ")" : "");
     }
 
     private static String summary(CheckResult r) {

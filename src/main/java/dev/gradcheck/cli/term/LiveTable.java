@@ -7,6 +7,7 @@ import dev.gradcheck.report.TableStream;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.Summary;
 import dev.gradcheck.run.PlannedCheck;
+import dev.gradcheck.spec.Expectation;
 import dev.gradcheck.spec.InputSpec;
 import dev.gradcheck.spec.Located;
 import dev.gradcheck.spec.OpSpec;
@@ -78,12 +79,14 @@ public final class LiveTable {
     static String[] cells(PlannedCheck p) {
         OpSpec spec = p.spec();
         if (spec == null) {
-            return TableRenderer.plannedCells(p.name(), "", "", "", "-");
+            return TableRenderer.plannedCells(p.name(), "", "", "", "-", true); // it ends as INVALID
         }
         String dtype = spec.inputs().stream().filter(i -> i.dtype().isFloating()).map(InputSpec::dtype)
                 .map(d -> d.specName()).reduce((a, b) -> a.length() >= b.length() ? a : b).orElse("-");
         List<String> outputs = spec.outputs().stream().map(Located::value).toList();
         String worst = TableRenderer.widestBlockName(outputs, spec.check(), spec.mode().rowKind(), spec.order());
-        return TableRenderer.plannedCells(p.name(), p.engine().specName(), spec.op().value(), dtype, worst);
+        boolean expectsPass = spec.expect() == null || spec.expect().kind() == Expectation.Kind.PASS;
+        return TableRenderer.plannedCells(p.name(), p.engine().specName(), spec.op().value(), dtype, worst,
+                expectsPass);
     }
 }

@@ -44,7 +44,7 @@ public class ShellScriptTest {
         assertTrue(run.out().contains("d0/dx: mismatch"), run.out());
         assertTrue(run.err().contains("loaded tanh-small (tanh, x[3, 4] float64) from " + tanh), run.err());
         assertTrue(run.err().contains("was passed, worst d0/dx rel err"), "the re-check says what it was: " + run.err());
-        assertTrue(run.err().contains("(before: delta: 2)"), run.err());
+        assertTrue(run.err().contains("(now edited: delta: 2)"), run.err()); // the new value, not the old one
         assertEquals(1, run.exit(), "the highest exit code of the script's lines: a mismatch");
         assertFalse(run.hasStackTrace());
     }
