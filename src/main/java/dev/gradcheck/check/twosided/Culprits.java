@@ -27,17 +27,18 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * Where dense blocks do not fit, what a two-sided check's screen sent back that single entries cannot settle (a value
- * outside the guessed pattern, an evaluation holding more than its pattern explains) is looked for rather than
- * refused. An entry it could not settle has its own row and column located; an evaluation holding a value it does not
- * explain is split in halves, and each half that still holds a value at the position evaluated again, down to the
- * single rows or columns that hold it: a group of k lines with one culprit costs 2·log₂k evaluations. Those lines are computed alone, and so, until none is left, is every line that an entry outside the
- * pattern in a located line reaches. The check then runs again with the located lines as groups of their own and
- * their entries outside the pattern judged like the pattern's ({@link LocatedLines}): every entry judged, its values
- * exact where a located line holds it, so a wrong entry is named and counted as densely. Where the search runs out
- * of its budget first (a backward wrong everywhere), the entries of the located lines are judged alone, as the dense
- * judge takes them; one that fails fails the target, reported as at least that many mismatches among the lines
- * located. Why this cannot fail a right backward, nor pass a wrong one: docs/checking.md ("Values outside the
- * pattern").
+ * outside the guessed pattern, an evaluation holding more than its pattern explains) is looked for rather than refused.
+ * An entry it could not settle has its own row and column located; an evaluation holding a value it does not explain is
+ * split in halves, and each half that still holds a value at the position evaluated again, down to the single rows or
+ * columns that hold it: a group of k lines with one culprit costs 2·log₂k evaluations. Those lines are computed alone,
+ * and so, until none is left, is every line that an entry outside the pattern in a located line reaches. The check then
+ * runs again (TwoSidedCompression owns the rounds: this class only locates, and never runs the check) with the located
+ * lines as groups of their own and their entries outside the pattern judged like the pattern's ({@link LocatedLines}):
+ * every entry judged, its values exact where a located line holds it, so a wrong entry is named and counted as densely.
+ * Where the search runs out of its budget first (a backward wrong everywhere), the entries of the located lines are
+ * judged alone, as the dense judge takes them; one that fails fails the target, reported as at least that many
+ * mismatches among the lines located. Why this cannot fail a right backward, nor pass a wrong one: docs/checking.md
+ * ("Values outside the pattern").
  */
 final class Culprits {
 
@@ -75,27 +76,21 @@ final class Culprits {
         this.budget = Math.max(TwoSidedTuning.MIN_BUDGET, 2 * TwoSidedCompression.cost(first.pattern(), points));
     }
 
-    /** The check's verdict once the lines behind what its screen sent back are located, or what stopped it. */
-    static TwoSidedCompression.Attempt settle(TwoSidedCompression first) {
-        Culprits search = new Culprits(first);
-        TwoSidedCompression c = first;
-        for (int round = 0; round < TwoSidedTuning.MAX_ROUNDS && search.locate(c); round++) {
-            TwoSidedCompression before = c;
-            c = c.again(search.located);
-            before.release(); // a run's entries are as large as the check's: one held at a time
-            List<GradientResult> rows = c.run();
-            if (rows != null || c.screen().clean()) {
-                return c.attempt(rows);
-            }
-        }
-        return c.attempt(search.failuresFound(c));
+    /** A search for the lines behind what the first run's screen sent back, within that run's budget. */
+    static Culprits searchFrom(TwoSidedCompression first) {
+        return new Culprits(first);
+    }
+
+    /** The lines located so far, for the next run of the check. */
+    LocatedLines located() {
+        return located;
     }
 
     /**
      * Whether this located new lines behind what c's screen sent back, within the budget: each entry it could not
      * settle by its own row and column (the lines that hold it), then each suspect evaluation by halving.
      */
-    private boolean locate(TwoSidedCompression c) {
+    boolean locate(TwoSidedCompression c) {
         int before = located.count();
         columnWeights.clear();
         for (TwoSidedScreen.Flagged f : c.screen().entries()) {
@@ -264,7 +259,7 @@ final class Culprits {
      * the dense judge takes them (along the column alone, at the most precise step, kinks left out). Null when none
      * fails: then nothing here can say the target fails, and it is refused as too large.
      */
-    private List<GradientResult> failuresFound(TwoSidedCompression c) {
+    List<GradientResult> failuresFound(TwoSidedCompression c) {
         List<GradientResult> results = new ArrayList<>();
         boolean failed = false;
         for (int i = 0; i < c.inputCount(); i++) {

@@ -164,7 +164,27 @@ public final class TwoSidedCompression {
         TwoSidedCompression c = new TwoSidedCompression(t, s, sides, pattern, threads, new LocatedLines());
         c.analyticSeconds = start.seconds();
         List<GradientResult> rows = c.run();
-        return rows == null && gate.locate() && !c.screen.clean() ? Culprits.settle(c) : c.attempt(rows);
+        return rows == null && gate.locate() && !c.screen.clean() ? locateAndRunAgain(c) : c.attempt(rows);
+    }
+
+    /**
+     * The rounds of locating, owned here: {@link Culprits} finds the lines behind what a run's screen sent back, and
+     * the check runs again with them located, until a run settles the target or the search stops; then the entries
+     * of the lines located are judged alone.
+     */
+    private static Attempt locateAndRunAgain(TwoSidedCompression first) {
+        Culprits search = Culprits.searchFrom(first);
+        TwoSidedCompression c = first;
+        for (int round = 0; round < TwoSidedTuning.MAX_ROUNDS && search.locate(c); round++) {
+            TwoSidedCompression before = c;
+            c = c.again(search.located());
+            before.release(); // a run's entries are as large as the check's: one held at a time
+            List<GradientResult> rows = c.run();
+            if (rows != null || c.screen().clean()) {
+                return c.attempt(rows);
+            }
+        }
+        return c.attempt(search.failuresFound(c));
     }
 
     /** What this run gave, as an attempt: its rows, or what its screen sent back. */
