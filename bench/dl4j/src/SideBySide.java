@@ -33,16 +33,23 @@ public final class SideBySide {
     /** One layer: its DL4J configuration for GradientCheckUtil, the same as a spec for gradcheck, its input. */
     record Case(String name, Layer layer, Layer loss, long[] shape, String spec) {}
 
+    /** DL4J's convolution with a deliberately wrong backward (src/WrongConvolution.java). */
+    static WrongConvolution wrong(String flaw) {
+        WrongConvolution conv = new WrongConvolution();
+        conv.setFlaw(flaw);
+        conv.setNIn(3);
+        conv.setNOut(4);
+        conv.setKernelSize(new int[] {3, 3});
+        conv.setActivationFn(Activation.TANH.getActivationFunction());
+        return conv;
+    }
+
     static List<Case> cases() {
         Layer mseCnn = new CnnLossLayer.Builder(LossFunctions.LossFunction.MSE).activation(Activation.IDENTITY).build();
         Layer mse = new LossLayer.Builder(LossFunctions.LossFunction.MSE).activation(Activation.IDENTITY).build();
         Layer mseRnn = new RnnLossLayer.Builder(LossFunctions.LossFunction.MSE).activation(Activation.IDENTITY).build();
-        WrongConvolution wrong = new WrongConvolution();
-        wrong.setFlaw("weights");
-        wrong.setNIn(3);
-        wrong.setNOut(4);
-        wrong.setKernelSize(new int[] {3, 3});
-        wrong.setActivationFn(Activation.TANH.getActivationFunction());
+        WrongConvolution wrong = wrong("weights");
+        WrongConvolution wrongInput = wrong("input");
         return List.of(
                 new Case("conv 3->4, 3x3, on 2x3x6x6", new ConvolutionLayer.Builder(3, 3).nIn(3).nOut(4)
                         .activation(Activation.TANH).build(), mseCnn, new long[] {2, 3, 6, 6},
@@ -52,6 +59,9 @@ public final class SideBySide {
                         "layer: {type: ConvolutionLayer, nOut: 8, kernelSize: [3, 3], padding: [1, 1], activation: tanh}"),
                 new Case("conv 3->4 with W's gradient x1.01 (WrongConvolution)", wrong, mseCnn,
                         new long[] {2, 3, 6, 6}, "layer: {type: WrongConvolution, flaw: weights, nOut: 4,"
+                        + " kernelSize: [3, 3], activation: tanh}"),
+                new Case("conv 3->4 with its input gradient transposed (WrongConvolution)", wrongInput, mseCnn,
+                        new long[] {2, 3, 6, 6}, "layer: {type: WrongConvolution, flaw: input, nOut: 4,"
                         + " kernelSize: [3, 3], activation: tanh}"),
                 new Case("dense 64->32", new DenseLayer.Builder().nIn(64).nOut(32).activation(Activation.TANH)
                         .build(), mse, new long[] {8, 64},

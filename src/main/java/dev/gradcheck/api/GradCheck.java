@@ -296,7 +296,7 @@ public final class GradCheck {
         attrs.forEach((k, v) -> located.put(k, new Located<>(v, pos)));
         return new OpSpec(name, pos, new Located<>(op, pos), located, specs,
                 outputs.stream().map(o -> new Located<>(o, pos)).toList(), List.copyOf(check), List.copyOf(noGrad),
-                delta, tolerance, mode, order, options, List.of(Engine.CPU), seed, Expectation.PASS, null, null, null);
+                delta, tolerance, mode, order, options, List.of(Engine.CPU), seed, Expectation.PASS, null, null, null, null);
     }
 
     /**
@@ -316,7 +316,7 @@ public final class GradCheck {
                 new LayerSpec.Selection(paramCheck, paramNoGrad), List.of());
         return new OpSpec(name, pos, new Located<>(layerType, pos), Map.of(), specs, List.of(), check,
                 noGrad.stream().filter(inputs::containsKey).toList(), delta, tolerance, mode, order, options,
-                List.of(Engine.CPU), seed, Expectation.PASS, null, null, layer);
+                List.of(Engine.CPU), seed, Expectation.PASS, null, null, layer, null);
     }
 
     /**

@@ -74,6 +74,35 @@ final class LayerConfigs {
         }
     }
 
+    /**
+     * A configuration's options as a layer spec writes them: its JSON fields that differ from its type's defaults
+     * (the global defaults a network filled in among them), values as DL4J's JSON holds them. Fields DL4J's JSON
+     * writes but cannot read back are left out.
+     */
+    static Map<String, Object> optionsOf(Layer config) throws InvalidSpecException {
+        ObjectMapper dl4j = NeuralNetConfiguration.mapper();
+        ObjectMapper strict = dl4j.copy().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        Located<String> name = new Located<>(config.getClass().getName(), new SourcePos("network", 1, 1));
+        ObjectNode defaults = dl4j.valueToTree(defaults(config.getClass(), name));
+        ObjectNode actual = dl4j.valueToTree(config);
+        Map<String, Object> options = new java.util.LinkedHashMap<>();
+        for (Iterator<String> it = actual.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (f.equals("@class") || actual.get(f).equals(defaults.get(f))) {
+                continue;
+            }
+            ObjectNode probe = dl4j.createObjectNode().put("@class", config.getClass().getName());
+            probe.set(f, actual.get(f));
+            try {
+                strict.treeToValue(probe, Layer.class);
+                options.put(f, dl4j.treeToValue(actual.get(f), Object.class));
+            } catch (Exception e) {
+                // written by DL4J's JSON, not read back by it: not an option
+            }
+        }
+        return options;
+    }
+
     /** The configuration class a type names: a DL4J layer by its simple name, or a class by its full name. */
     static Class<? extends Layer> type(Located<String> name, ClassLoader loader) throws InvalidSpecException {
         List<String> candidates = new ArrayList<>(name.value().contains(".") ? List.of()

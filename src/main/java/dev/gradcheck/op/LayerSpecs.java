@@ -50,14 +50,19 @@ public final class LayerSpecs {
         requireLabels(spec, build);
         List<InputSpec> inputs = new ArrayList<>(spec.inputs());
         Map<String, INDArray> values = build.params();
+        requireKnownInputs(spec, in, build.trainable());
         for (String p : build.trainable()) {
-            if (inputs.stream().anyMatch(i -> i.name().equals(p))) {
-                throw new InvalidSpecException(in.pos(), "input '" + p + "' has the name of a parameter of "
-                        + spec.op().value() + "; name the layer's input otherwise (e.g. x)");
-            }
             INDArray v = values.get(p);
-            inputs.add(new InputSpec(p, v.shape(), in.dtype(), new Init.Values(v.data().asDouble()),
-                    spec.layer().type().pos()));
+            java.util.Optional<InputSpec> given = spec.inputs().stream().filter(i -> i.name().equals(p)).findFirst();
+            if (given.isPresent() && !java.util.Arrays.equals(given.get().shape(), v.shape())) {
+                throw new InvalidSpecException(given.get().pos(), "input '" + p + "' gives parameter " + p + " of "
+                        + spec.op().value() + " the shape " + java.util.Arrays.toString(given.get().shape())
+                        + "; DL4J's is " + java.util.Arrays.toString(v.shape()));
+            }
+            if (given.isEmpty()) {
+                inputs.add(new InputSpec(p, v.shape(), in.dtype(), new Init.Values(v.data().asDouble()),
+                        spec.layer().type().pos()));
+            }
         }
         return spec.withLayerParameters(inputs, checked(spec, build.trainable()), noGrad(spec, build.trainable()),
                 build.trainable());
@@ -66,16 +71,25 @@ public final class LayerSpecs {
     /** The input an output layer's loss compares its activations with; never checked. */
     static final String LABELS = "labels";
 
-    /** The input a layer takes: its activations (an output layer's labels aside). */
+    /** The input a layer takes: its activations, the first input written (an output layer's labels aside). */
     static InputSpec layerInput(OpSpec spec) throws InvalidSpecException {
-        List<InputSpec> inputs = spec.inputs().stream().filter(i -> !isParam(spec, i))
-                .filter(i -> !i.name().equals(LABELS)).toList();
-        if (inputs.size() != 1) {
-            throw new InvalidSpecException(inputs.get(inputs.size() > 1 ? 1 : 0).pos(), "a layer spec takes one"
-                    + " input, the layer's activations (and an output layer its '" + LABELS + "'; its parameters"
-                    + " are DL4J's, made under the seed); got " + inputs.stream().map(InputSpec::name).toList());
+        return spec.inputs().stream().filter(i -> !i.name().equals(LABELS)).findFirst()
+                .orElseThrow(() -> new InvalidSpecException(spec.pos(), "a layer spec takes the layer's input"));
+    }
+
+    /**
+     * Besides the layer's input (written first) and an output layer's labels, a spec's inputs give parameters
+     * their values (in place of DL4J's initialisation): any other name is a mistake.
+     */
+    private static void requireKnownInputs(OpSpec spec, InputSpec in, List<String> params)
+            throws InvalidSpecException {
+        for (InputSpec other : spec.inputs()) {
+            if (other != in && !other.name().equals(LABELS) && !params.contains(other.name())) {
+                throw new InvalidSpecException(other.pos(), "input '" + other.name() + "' is neither the layer's"
+                        + " input (written first: '" + in.name() + "'), '" + LABELS + "', nor a parameter of "
+                        + spec.op().value() + " (parameters: " + String.join(", ", params) + ")");
+            }
         }
-        return inputs.get(0);
     }
 
     /**
@@ -95,18 +109,13 @@ public final class LayerSpecs {
         }
     }
 
-    /** A parameter input: one this class added. */
-    static boolean isParam(OpSpec spec, InputSpec in) {
-        return spec.layer().parameters().contains(in.name());
-    }
-
     private static List<String> checked(OpSpec spec, List<String> params) throws InvalidSpecException {
         LayerSpec.Selection named = spec.layer().params();
         List<String> noGrad = noGrad(spec, params);
         List<String> check = new ArrayList<>(spec.check());
         check.remove(LABELS);
         if (named.check() == null) {
-            params.stream().filter(p -> !noGrad.contains(p)).forEach(check::add);
+            params.stream().filter(p -> !noGrad.contains(p) && !check.contains(p)).forEach(check::add);
         } else {
             List<String> chosen = resolve(named.check(), params, spec, "check");
             for (Located<String> name : named.check()) {

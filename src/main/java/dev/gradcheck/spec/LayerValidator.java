@@ -5,19 +5,28 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The {@code layer} and {@code training} keys of a layer spec: the layer's type, as the spec's op, and its options,
- * read as attributes are (their meaning is DL4J's, checked in op/ where DL4J is).
+ * The {@code layer}, {@code network} and {@code training} keys: a layer spec's type, as the spec's op, and its
+ * options, read as attributes are (their meaning is DL4J's, checked in op/ where DL4J is), or a network spec's.
  */
 final class LayerValidator {
 
     private final ValueReader reader;
     private final Problems problems;
-    /** What {@link #read} found: null for a spec that is not a layer's, or whose layer is invalid. */
+    /** What {@link #read} found: null for a spec that is not a layer's or a network's, or whose layer is invalid. */
     private LayerSpec spec;
 
     LayerValidator(ValueReader reader, Problems problems) {
         this.reader = reader;
         this.problems = problems;
+    }
+
+    /** A network spec's op is "network", at the {@code network} key; the network holds the layers. */
+    Located<String> networkOp(YamlNode.Mapping m) {
+        for (String key : List.of("op", "attrs", "graph", "layer")) {
+            m.entry(key).ifPresent(e -> problems.add(e.keyPos(), "'" + key + "' does not go with 'network': a"
+                    + " network spec checks the saved network's own layers"));
+        }
+        return new Located<>("network", m.entry("network").orElseThrow().keyPos());
     }
 
     /**
@@ -55,10 +64,13 @@ final class LayerValidator {
     private LayerSpec layer(YamlNode.Mapping m, Located<String> type, LayerSpec.Selection params) {
         Optional<YamlNode> node = m.get("layer");
         Optional<Boolean> training = m.get("training").flatMap(n -> reader.bool(n, "training"));
-        if (node.isEmpty()) {
-            m.entry("training").ifPresent(e -> problems.add(e.keyPos(), "'training' goes with 'layer' only: an op"
-                    + " has no training mode"));
-            return null;
+        if (node.isEmpty() || m.entry("network").isPresent()) {
+            if (m.entry("network").isEmpty()) {
+                m.entry("training").ifPresent(e -> problems.add(e.keyPos(), "'training' goes with 'layer' or"
+                        + " 'network' only: an op has no training mode"));
+                return null;
+            }
+            return type == null ? null : new LayerSpec(type, Map.of(), training.orElse(true), params, List.of());
         }
         if (type == null || !(node.get() instanceof YamlNode.Mapping)) {
             return null; // type() said why

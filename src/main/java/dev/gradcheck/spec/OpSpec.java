@@ -27,6 +27,8 @@ import java.util.Map;
  * @param timeoutSeconds how long the check may run in a worker; null means the command line's or the default
  * @param layer     for a layer spec ({@code layer:} instead of {@code op:}) the DL4J layer, and op is its type; else
  *                  null
+ * @param network   for a network spec ({@code network:} instead of {@code op:}) the saved DL4J network's path as
+ *                  written (relative to the spec's file), and op is "network"; else null
  */
 public record OpSpec(
         String name,
@@ -47,19 +49,20 @@ public record OpSpec(
         Expectation expect,
         GraphSpec graph,
         Double timeoutSeconds,
-        LayerSpec layer) {
+        LayerSpec layer,
+        Located<String> network) {
 
     /** This spec with the command line's choices in place of its own, where the command line made one. */
     public OpSpec with(Overrides o) {
         return new OpSpec(name, pos, op, attrs, inputs, outputs, check, noGrad, delta, tolerance,
                 o.mode() != null ? o.mode() : mode, o.order() != null ? o.order() : order, options.with(o),
-                backends, seed, expect, graph, timeoutSeconds, layer);
+                backends, seed, expect, graph, timeoutSeconds, layer, network);
     }
 
     /** This spec with other checking settings. */
     public OpSpec withOptions(CheckOptions o) {
         return new OpSpec(name, pos, op, attrs, inputs, outputs, check, noGrad, delta, tolerance, mode, order, o,
-                backends, seed, expect, graph, timeoutSeconds, layer);
+                backends, seed, expect, graph, timeoutSeconds, layer, network);
     }
 
     /**
@@ -71,14 +74,15 @@ public record OpSpec(
                 .toList();
         return new OpSpec(name + "/" + node.out().value(), node.pos(), node.op(), node.attrs(), nodeInputs,
                 List.of(new Located<>("0", node.out().pos())), floating, List.of(), delta, tolerance, mode, order,
-                options, backends, seed, Expectation.PASS, null, timeoutSeconds, null);
+                options, backends, seed, Expectation.PASS, null, timeoutSeconds, null, null);
     }
 
     /** This layer spec once its layer's parameters are inputs (op/'s LayerSpecs), checked or not. */
     public OpSpec withLayerParameters(List<InputSpec> newInputs, List<String> newCheck, List<String> newNoGrad,
                                       List<String> parameters) {
         return new OpSpec(name, pos, op, attrs, newInputs, outputs, newCheck, newNoGrad, delta, tolerance, mode, order,
-                options, backends, seed, expect, graph, timeoutSeconds, layer.withParameters(parameters));
+                options, backends, seed, expect, graph, timeoutSeconds, layer.withParameters(parameters),
+                network);
     }
 
     public InputSpec input(String name) {

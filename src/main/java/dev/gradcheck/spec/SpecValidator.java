@@ -13,7 +13,7 @@ final class SpecValidator {
 
     static final List<String> KEYS = List.of("name", "op", "attrs", "inputs", "output", "check", "no_grad", "delta",
             "tolerance", "mode", "order", "stencil", "max_elements", "nondet_tol", "resample", "backends", "seed", "expect",
-            "reason", "graph", "timeout", "tags", "mask", "sample_seed", "compress", "layer", "training");
+            "reason", "graph", "timeout", "tags", "mask", "sample_seed", "compress", "layer", "training", "network");
 
     static final long DEFAULT_SEED = 7;
     static final List<Engine> DEFAULT_BACKENDS = List.of(Engine.DEFAULT);
@@ -39,8 +39,11 @@ final class SpecValidator {
         reader.rejectUnknownKeys(m, KEYS, "");
         String name = m.get("name").flatMap(n -> reader.text(n, "name")).orElse(defaultName);
         boolean isLayer = m.entry("layer").isPresent();
+        Located<String> network = m.get("network").flatMap(n -> reader.text(n, "network")
+                .map(t -> new Located<>(t, n.pos()))).orElse(null);
         LayerValidator layers = new LayerValidator(reader, problems);
-        Located<String> op = m.entry("graph").isPresent() ? graphOp(m) : isLayer ? layers.type(m) : required(m, "op")
+        Located<String> op = m.entry("network").isPresent() ? layers.networkOp(m)
+                : m.entry("graph").isPresent() ? graphOp(m) : isLayer ? layers.type(m) : required(m, "op")
                 .flatMap(n -> reader.text(n, "op").map(s -> new Located<>(s, n.pos()))).orElse(null);
         Map<String, Located<Object>> attrs = m.get("attrs").map(n -> new AttrsValidator(reader).read(n))
                 .orElse(Map.of());
@@ -49,7 +52,7 @@ final class SpecValidator {
         List<Located<String>> outputs = m.get("output").map(n -> new OutputsValidator(reader).read(n))
                 .orElse(List.of());
         SourcePos inputsPos = m.entry("inputs").map(YamlNode.Entry::keyPos).orElse(m.pos());
-        CheckSelection.Result selection = new CheckSelection(reader, inputs, isLayer)
+        CheckSelection.Result selection = new CheckSelection(reader, inputs, isLayer || network != null)
                 .read(m.get("check").orElse(null), m.get("no_grad").orElse(null), inputsPos);
         Double delta = m.get("delta").flatMap(this::delta).orElse(null);
         Tolerance tolerance = m.get("tolerance").flatMap(n -> new ToleranceValidator(reader).read(n)).orElse(null);
@@ -67,11 +70,13 @@ final class SpecValidator {
         layers.read(m, op, selection.params());
 
         if (!problems.isEmpty()) {
-            NamedOp named = op == null || m.entry("graph").isPresent() || isLayer ? null : new NamedOp(op, attrs);
+            NamedOp named = op == null || m.entry("graph").isPresent() || isLayer || network != null ? null
+                    : new NamedOp(op, attrs);
             return new LoadedSpec(m.pos(), name, null, problems.sorted(), tags, named);
         }
         OpSpec spec = new OpSpec(name, m.pos(), op, attrs, inputs.specs(), outputs, selection.check(),
-                selection.noGrad(), delta, tolerance, mode, order, options, backends, seed, expect, graph, timeout, layers.spec());
+                selection.noGrad(), delta, tolerance, mode, order, options, backends, seed, expect, graph, timeout, layers.spec(),
+                network);
         return LoadedSpec.valid(spec, tags);
     }
 

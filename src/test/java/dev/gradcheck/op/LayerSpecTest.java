@@ -148,6 +148,22 @@ class LayerSpecTest {
                 + " the spec gives the labels as an input named 'labels'"), none.message());
     }
 
+    /** An input of a parameter's name gives it values in place of DL4J's initialisation, at DL4J's shape only. */
+    @Test
+    void aParameterCanBeGivenAsAnInput() {
+        CheckResult given = check(CONV.formatted("ConvolutionLayer", "",
+                "  b: {shape: [4], init: {values: [0.5, -0.5, 1.0, 2.0]}}"));
+        assertEquals(Status.PASSED, given.status(), given::message);
+        assertEquals(Set.of("x", "W", "b"), checked(given));
+        CheckResult wrongShape = check(CONV.formatted("ConvolutionLayer", "", "  b: {shape: [1, 4]}"));
+        assertEquals(Status.INVALID, wrongShape.status());
+        assertTrue(wrongShape.message().contains("input 'b' gives parameter b of ConvolutionLayer the shape [1, 4];"
+                + " DL4J's is [4]"), wrongShape.message());
+        CheckResult stray = check(CONV.formatted("ConvolutionLayer", "", "  y: {shape: [4]}"));
+        assertTrue(stray.message().contains("input 'y' is neither the layer's input (written first: 'x'),"
+                + " 'labels', nor a parameter of ConvolutionLayer (parameters: b, W)"), stray.message());
+    }
+
     @Test
     void dropoutInTrainingIsRefusedWithItsReason() {
         CheckResult r = check(CONV.formatted("ConvolutionLayer", "\n  dropOut: 0.5", ""));

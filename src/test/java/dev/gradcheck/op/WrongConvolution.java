@@ -6,6 +6,7 @@ import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.gradient.Gradient;
+import org.deeplearning4j.nn.workspace.ArrayType;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.deeplearning4j.optimize.api.TrainingListener;
 import org.nd4j.common.primitives.Pair;
@@ -62,7 +63,9 @@ public class WrongConvolution extends ConvolutionLayer {
             switch (flaw) {
                 case "weights" -> right.getFirst().getGradientFor("W").muli(1.01);
                 case "bias" -> right.getFirst().getGradientFor("b").assign(0);
-                case "input" -> right.setSecond(right.getSecond().permute(0, 1, 3, 2).dup('c'));
+                // in the workspace a network expects the epsilon in (LayerWorkspaceMgr.noWorkspaces(): none)
+                case "input" -> right.setSecond(workspaces.dup(ArrayType.ACTIVATION_GRAD,
+                        right.getSecond().permute(0, 1, 3, 2), 'c'));
                 default -> { }
             }
             return right;

@@ -9,6 +9,7 @@ import dev.gradcheck.check.FunctionFactory;
 import dev.gradcheck.check.GraphAwareChecker;
 import dev.gradcheck.op.FunctionCache;
 import dev.gradcheck.op.LayerSpecs;
+import dev.gradcheck.op.NetworkLayers;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.OpBuilder;
 import dev.gradcheck.op.catalog.OpCatalog;
@@ -93,6 +94,9 @@ public final class InProcessBackend implements Backend {
     /** The request's spec, overrides applied; no time limit in this JVM. */
     @Override
     public CheckResult run(CheckRequest request) {
+        if (request.spec().network() != null) {
+            return NetworkCheck.run(checker, request.spec(), request.jacobians(), engine.specName());
+        }
         return checker.check(withParams(request.spec()), request.jacobians());
     }
 
@@ -111,7 +115,9 @@ public final class InProcessBackend implements Backend {
             if (!outputs.isEmpty()) {
                 CheckModes.requireFits(budget, spec, outputs); // a graph's Jacobians, as check weighs them
             }
-            if (spec.graph() == null && plugins.find(spec.op().value()).isEmpty()) {
+            if (spec.network() != null) {
+                NetworkLayers.of(spec); // loaded and run once: what DL4J refuses is the spec's problem
+            } else if (spec.graph() == null && plugins.find(spec.op().value()).isEmpty()) {
                 startAsCheck(spec);
             }
             problems = List.of();

@@ -81,6 +81,13 @@ public record LayerTypes(String name, String input, List<String> params, String 
                     "poolingType: AVG", "x: {shape: [2, 3, 4, 4]}"),
             new LayerTypes("PReLULayer", "[batch, nIn] or NCHW", List.of("W"), "leaky ReLU with learned slopes",
                     "inputShape: [6]", "x: {shape: [4, 6]}"),
+            new LayerTypes("EmbeddingLayer", "[batch, 1] of indices (no_grad)", List.of("W", "b"),
+                    "rows of W by index", "nIn: 5, nOut: 3, activation: tanh",
+                    "x: {shape: [4, 1], init: {values: [[0], [3], [3], [1]]}}\nno_grad: [x]"),
+            new LayerTypes("SelfAttentionLayer", "[batch, nIn, steps] (NCW)", List.of(),
+                    "dot-product self-attention (one head, no projection; docs/dl4j-findings.md)", "nOut: 4, nHeads: 1",
+                    "x: {shape: [2, 4, 5]}\nexpect: {fail: [jacobian]}\nreason: its input gradient is doubled"
+                    + " (docs/dl4j-findings.md)"),
             new LayerTypes("ActivationLayer", "any", List.of(), "the activation alone",
                     "activation: softmax", "x: {shape: [3, 5]}"));
 

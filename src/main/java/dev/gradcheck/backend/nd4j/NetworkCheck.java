@@ -1,0 +1,82 @@
+package dev.gradcheck.backend.nd4j;
+
+import dev.gradcheck.check.GraphAwareChecker;
+import dev.gradcheck.op.LayerSpecs;
+import dev.gradcheck.op.NetworkLayers;
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.JacobianCapture;
+import dev.gradcheck.result.NodeFinding;
+import dev.gradcheck.result.Status;
+import dev.gradcheck.spec.Expectation;
+import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.OpSpec;
+import dev.gradcheck.spec.SpecError;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * A network spec's check: each layer checked as a layer spec at the activations the network's forward pass gave
+ * it ({@link NetworkLayers}), the layers' rows together in one result, and one {@link NodeFinding} per layer (its
+ * index, name and type) so that a wrong layer is named as a graph's wrong node is.
+ */
+final class NetworkCheck {
+
+    private NetworkCheck() {}
+
+    static CheckResult run(GraphAwareChecker checker, OpSpec spec, JacobianCapture capture, String engine) {
+        long start = System.nanoTime();
+        List<NetworkLayers.Layer> layers;
+        try {
+            layers = NetworkLayers.of(spec);
+        } catch (InvalidSpecException e) {
+            return result(spec, engine, new Outcome(Status.INVALID, String.join("\n", e.errors().stream()
+                    .map(SpecError::toString).toList())), List.of(), List.of(), start);
+        }
+        List<GradientResult> rows = new ArrayList<>();
+        List<NodeFinding> nodes = new ArrayList<>();
+        String message = null;
+        for (NetworkLayers.Layer layer : layers) {
+            ClassLoader loader = NetworkCheck.class.getClassLoader();
+            CheckResult r = checker.check(LayerSpecs.withParams(layer.spec(), loader), capture);
+            rows.addAll(r.gradients());
+            nodes.add(new NodeFinding(layer.index(), layer.type(), layer.name(), spec.pos().toString(), r.status(),
+                    worst(r), r.message()));
+            if (message == null && r.status() != Status.PASSED) {
+                message = "layer " + layer.index() + " (" + layer.name() + ", " + layer.type() + ") is wrong"
+                        + (r.message() == null ? "" : ": " + r.message());
+            }
+        }
+        Status status = NetworkLayers.status(nodes.stream().map(NodeFinding::status).toList());
+        return result(spec, engine, new Outcome(expected(status, spec.expect()), message), rows, nodes, start);
+    }
+
+    /** A network expected to fail (a known bug in one of its layers) ends as a one-op spec would. */
+    private static Status expected(Status status, Expectation expect) {
+        if (expect.kind() != Expectation.Kind.FAIL) {
+            return status;
+        }
+        return status == Status.FAILED ? Status.EXPECTED_FAIL : status == Status.PASSED ? Status.UNEXPECTED_PASS
+                : status;
+    }
+
+    private static GradientResult worst(CheckResult r) {
+        return r.gradients().stream().filter(g -> g.kind() == CheckKind.JACOBIAN)
+                .max(Comparator.comparingDouble(GradientResult::maxScore)).orElse(null);
+    }
+
+    /** A network's status, and the message naming its first wrong layer (or why it could not be checked). */
+    private record Outcome(Status status, String message) {}
+
+    private static CheckResult result(OpSpec spec, String engine, Outcome outcome, List<GradientResult> rows,
+                                      List<NodeFinding> nodes, long start) {
+        double seconds = (System.nanoTime() - start) / 1e9;
+        String dtype = spec.inputs().isEmpty() ? "" : spec.inputs().get(0).dtype().specName();
+        return new CheckResult(spec.name(), spec.pos().toString(), spec.op().value(), engine, dtype, outcome.status(),
+                spec.expect().kind().specName(), spec.expect().reason(), outcome.message(), List.copyOf(rows), "", 0,
+                seconds)
+                .withNodes(List.copyOf(nodes), seconds);
+    }
+}

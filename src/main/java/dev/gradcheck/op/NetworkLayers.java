@@ -1,0 +1,138 @@
+package dev.gradcheck.op;
+
+import dev.gradcheck.result.Status;
+import dev.gradcheck.spec.DType;
+import dev.gradcheck.spec.Expectation;
+import dev.gradcheck.spec.InputSpec;
+import dev.gradcheck.spec.InputValues;
+import dev.gradcheck.spec.Init;
+import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.LayerSpec;
+import dev.gradcheck.spec.Located;
+import dev.gradcheck.spec.OpSpec;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.deeplearning4j.nn.api.layers.IOutputLayer;
+import org.deeplearning4j.nn.conf.InputPreProcessor;
+import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
+import org.deeplearning4j.util.ModelSerializer;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.learning.config.NoOp;
+
+/**
+ * A saved DL4J network as one layer spec per layer: one forward pass of the network on the spec's input records
+ * each layer's real input (after its preprocessor), and each layer's spec holds that input and the network's own
+ * parameter values as {@code init: values}, its configuration as options. Checking each spec checks that layer's
+ * backward at the size and activations it really sees.
+ */
+public final class NetworkLayers {
+
+    /**
+     * One layer of the network.
+     *
+     * @param index its index in the network, as DL4J's {@code getLayer(index)}
+     * @param name  its name (DL4J's layerName, or its index when it has none)
+     * @param type  its configuration's simple class name
+     * @param spec  the layer spec that checks it
+     */
+    public record Layer(int index, String name, String type, OpSpec spec) {}
+
+    private NetworkLayers() {}
+
+    /**
+     * The network's layers at their activations. An output layer is among them when the spec gives its labels
+     * (input {@code labels}); a network DL4J cannot load or run on the input is INVALID at {@code network:}.
+     */
+    public static List<Layer> of(OpSpec spec) throws InvalidSpecException {
+        MultiLayerNetwork net = load(spec);
+        InputSpec in = LayerSpecs.layerInput(spec);
+        INDArray x = Nd4j.create(InputValues.generate(in, spec.seed()), in.shape()).castTo(Nd4jTypes.of(in.dtype()));
+        List<INDArray> activations;
+        try {
+            activations = net.feedForward(x, spec.layer().training());
+        } catch (RuntimeException e) {
+            throw new InvalidSpecException(spec.network().pos(), "DL4J's network rejects an input of shape "
+                    + java.util.Arrays.toString(in.shape()) + ": " + GraphBuilder.firstLine(e));
+        }
+        List<Layer> layers = new ArrayList<>();
+        for (int i = 0; i < net.getnLayers(); i++) {
+            org.deeplearning4j.nn.api.Layer layer = net.getLayer(i);
+            boolean output = layer instanceof IOutputLayer;
+            if (output && spec.inputs().stream().noneMatch(s -> s.name().equals(LayerSpecs.LABELS))) {
+                continue; // its backward starts from labels the spec did not give
+            }
+            INDArray input = activations.get(i);
+            InputPreProcessor pre = net.getLayerWiseConfigurations().getInputPreProcess(i);
+            if (pre != null) {
+                input = pre.preProcess(input.dup(), (int) input.size(0), LayerWorkspaceMgr.noWorkspaces());
+            }
+            layers.add(layerOf(spec, i, layer, input, output));
+        }
+        return layers;
+    }
+
+    private static Layer layerOf(OpSpec spec, int index, org.deeplearning4j.nn.api.Layer layer, INDArray input,
+                                 boolean output) throws InvalidSpecException {
+        org.deeplearning4j.nn.conf.layers.Layer config = layer.conf().getLayer();
+        String type = config.getClass().getSimpleName();
+        String name = config.getLayerName() != null ? config.getLayerName() : String.valueOf(index);
+        Located<String> typeAt = new Located<>(config.getClass().getName(), spec.network().pos());
+        Map<String, Located<Object>> options = new LinkedHashMap<>();
+        LayerConfigs.optionsOf(config).forEach((k, v) -> options.put(k, new Located<>(v, spec.network().pos())));
+        DType dtype = Nd4jTypes.specType(input.dataType());
+        List<InputSpec> inputs = new ArrayList<>();
+        inputs.add(values("x", input, dtype, spec));
+        if (output) {
+            inputs.add(spec.input(LayerSpecs.LABELS));
+        }
+        List<String> check = new ArrayList<>(List.of("x"));
+        for (Map.Entry<String, INDArray> p : layer.paramTable().entrySet()) {
+            if (!(config.getUpdaterByParam(p.getKey()) instanceof NoOp)) {
+                inputs.add(values(p.getKey(), p.getValue(), dtype, spec));
+                check.add(p.getKey());
+            }
+        }
+        LayerSpec layerSpec = new LayerSpec(typeAt, options, spec.layer().training(), LayerSpec.Selection.DEFAULT,
+                List.of());
+        OpSpec one = new OpSpec(spec.name() + "/" + index + ":" + name, spec.pos(), new Located<>(type,
+                spec.network().pos()), Map.of(), inputs, List.of(), check, output ? List.of(LayerSpecs.LABELS)
+                : List.of(), spec.delta(), spec.tolerance(), spec.mode(), spec.order(), spec.options(),
+                spec.backends(), spec.seed(), Expectation.PASS, null, spec.timeoutSeconds(), layerSpec, null);
+        return new Layer(index, name, type, one);
+    }
+
+    private static InputSpec values(String name, INDArray a, DType dtype, OpSpec spec) {
+        return new InputSpec(name, a.shape(), dtype, new Init.Values(a.dup('c').castTo(
+                org.nd4j.linalg.api.buffer.DataType.DOUBLE).data().asDouble()), spec.network().pos());
+    }
+
+    /** The network the spec names: a ModelSerializer .zip, or a MultiLayerConfiguration's JSON (initialised). */
+    private static MultiLayerNetwork load(OpSpec spec) throws InvalidSpecException {
+        Path file = Path.of(spec.pos().file()).toAbsolutePath().getParent().resolve(spec.network().value());
+        try {
+            if (file.toString().endsWith(".json")) {
+                MultiLayerNetwork net = new MultiLayerNetwork(MultiLayerConfiguration.fromJson(
+                        Files.readString(file)));
+                net.init();
+                return net;
+            }
+            return ModelSerializer.restoreMultiLayerNetwork(new File(file.toString()), false);
+        } catch (java.io.IOException | RuntimeException e) {
+            throw new InvalidSpecException(spec.network().pos(), "DL4J cannot load the network " + file + ": "
+                    + GraphBuilder.firstLine(e));
+        }
+    }
+
+    /** A network's status from its layers' statuses: the first that needs attention, else passed. */
+    public static Status status(List<Status> layers) {
+        return layers.stream().filter(s -> s != Status.PASSED).findFirst().orElse(Status.PASSED);
+    }
+}
