@@ -21,6 +21,16 @@ public final class MostPreciseStep {
     /** The larger steps tried, in multiples of h. */
     private static final double[] RUNGS = {10, 100};
 
+    /**
+     * The smaller step tried, in multiples of h, where an entry's best bound is still truncation (a forward that
+     * curves at the scale of h: sin(w·x) with w·h a fiftieth of a period), so that it is resolved, not left within
+     * the finite differences' own error. Only there: elsewhere rounding dominates and a smaller step only loses.
+     */
+    private static final double SMALLER_RUNG = 0.1;
+
+    /** A bound this many times its rounding model is truncation's (the half step measured what rounding cannot). */
+    private static final double TRUNCATION_OVER_ROUNDING = 100;
+
     private MostPreciseStep() {}
 
     /**
@@ -61,15 +71,47 @@ public final class MostPreciseStep {
         if (!applies(stencil) || java.util.Arrays.stream(best).allMatch(java.util.Objects::isNull)) {
             return best;
         }
+        Ladder ladder = new Ladder(line, h, rows, atH, outputScale, stencil);
         for (double k : RUNGS) {
+            ladder.take(k, best);
+        }
+        if (java.util.Arrays.stream(best).anyMatch(MostPreciseStep::truncationBound)) {
+            ladder.take(SMALLER_RUNG, best);
+        }
+        return best;
+    }
+
+    /** One line's rows and their estimates at h, probed at other steps. */
+    private record Ladder(KinkDetector.Line line, double h, Rows rows, Estimate[] atH, double outputScale,
+                          Stencil stencil) {
+
+        /** The probe at k·h: each row's estimate there replaces its best where its bound is smaller and consistent. */
+        void take(double k, Estimate[] best) {
             KinkDetector.Probe p = KinkDetector.probe(line, k * h, rows.flat(), rows.analytic(), outputScale, stencil);
             for (int r = 0; r < best.length; r++) {
                 Estimate e = best[r] == null ? null : Estimate.of(p, r, atH[r].rounding() / k, k * h);
-                if (e != null && e.bound() < best[r].bound()) {
+                if (e != null && e.bound() < best[r].bound() && consistent(e, atH[r])) {
                     best[r] = e;
                 }
             }
         }
-        return best;
+    }
+
+    /**
+     * Whether an estimate's bound is its half step's measured error far above the rounding model: truncation, which
+     * a smaller step shrinks as h^p while rounding grows only as 1/h.
+     */
+    private static boolean truncationBound(Estimate e) {
+        return e != null && e.bound() > TRUNCATION_OVER_ROUNDING * e.rounding();
+    }
+
+    /**
+     * Whether another step's estimate agrees with the one at h within both their bounds. A larger step that does
+     * not has met what its own half step cannot see: a forward periodic at that scale (sin(w·x) with w·100·h a
+     * whole period differs by nothing at 100·h and at 50·h alike, so its bound is tiny and its value wrong). Only
+     * the numerical side is compared, never the backward's value, so a wrong entry cannot steer the choice.
+     */
+    private static boolean consistent(Estimate other, Estimate atH) {
+        return Math.abs(other.value() - atH.value()) <= other.bound() + atH.bound();
     }
 }

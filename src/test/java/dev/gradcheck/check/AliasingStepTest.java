@@ -1,0 +1,52 @@
+package dev.gradcheck.check;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Status;
+import dev.gradcheck.result.Verdict;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A forward periodic at the scale of the larger steps the most precise step tries: y = sin(w·x) with w·h a
+ * fiftieth of a period, so 100·h is two whole periods and 50·h one, where the difference and its half-step error
+ * both vanish. Before, that step's tiny bound won and a right backward failed with a score of 2e13; now a larger
+ * step whose value disagrees with h's beyond both bounds is not taken, a smaller one is tried where the bound is
+ * truncation, and what no step resolves stays within the finite differences' own error, said in the note.
+ */
+class AliasingStepTest {
+
+    private static final String SIN_WX = """
+            name: sin-of-w-x
+            graph:
+              - {op: multiply, in: [x, w], out: a}
+              - {op: sin, in: [a], out: y}
+            inputs:
+              x: {shape: [4, 5], init: {uniform: [0.5, 1.0]}}
+              w: {shape: [4, 5], init: {constant: 125663.7}}
+            no_grad: [w]
+            """;
+
+    @Test
+    void aRightBackwardIsNotFailedWhereLargerStepsAlias() {
+        CheckResult r = RealOps.check(SIN_WX);
+        assertEquals(Status.PASSED, r.status(), r.toString());
+        GradientResult row = jacobian(r);
+        assertTrue(Math.abs(row.worst().numerical() - row.worst().analytic())
+                < 1e-3 * Math.abs(row.worst().analytic()), "the numerical value is h's or h/10's, not an alias");
+    }
+
+    @Test
+    void aWrongBackwardStillFailsThere() {
+        CheckResult r = RealOps.checkCorrupted(SIN_WX, Functions.scaledBy(1.01));
+        assertEquals(Status.FAILED, r.status());
+        assertEquals(Verdict.MISMATCH, jacobian(r).verdict());
+    }
+
+    private static GradientResult jacobian(CheckResult r) {
+        return r.gradients().stream().filter(g -> g.kind() == CheckKind.JACOBIAN).findFirst().orElseThrow();
+    }
+}
