@@ -6,6 +6,7 @@ import static dev.gradcheck.spec.MemoryBudget.saturatingMul;
 import dev.gradcheck.op.ClippedGraph;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.JacobianCapture;
 import dev.gradcheck.result.Mismatches;
 import dev.gradcheck.result.Sampling;
 import dev.gradcheck.spec.MemoryBudget;
@@ -64,6 +65,11 @@ final class FullCheck implements CheckMode {
                 return denseBlocks(t, s, inputs, threads);
             }
             boolean denseFits = budget.fits(denseBytes(t, s));
+            if (denseFits && s.capture() != JacobianCapture.NONE) {
+                // a run that shows matrices gets them where they fit, and the verdict compression gives otherwise
+                // (a report format never changes a verdict: a block without matrices is listed as not drawn)
+                return denseBlocks(t, s, inputs, threads);
+            }
             TwoSidedCompression.Attempt twoSided = TwoSidedCompression.attempt(t, s, inputs, threads, budget,
                     TwoSidedCompression.Gate.DEFAULT.locating(!denseFits));
             if (twoSided.rows() != null && (twoSided.passed() || !denseFits)) {
@@ -145,7 +151,7 @@ final class FullCheck implements CheckMode {
                 if (!row.verdict().passed() || row.withinError() > 0 || row.maxScore() > MostPreciseStep.AGAIN_ABOVE) {
                     return null; // entries near or beyond the tolerance are judged at their most precise step
                 }
-                // a passing block agrees everywhere (no mask, no capture here: CompressedJacobians.denseBecause)
+                // a passing block agrees everywhere (no mask, no capture here: denseBecause and blocks())
                 Mismatches found = new Mismatches(0, Flat.size(block.outputShape()) * Flat.size(block.inputShape()),
                         0, null, List.of(), null, null);
                 double seconds = compressed.blocks().numericalSeconds().getOrDefault(in, 0.0)
