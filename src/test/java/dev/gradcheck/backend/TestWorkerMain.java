@@ -23,7 +23,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * {@code test-exit} calls System.exit({@code code}) as a careless plugin might; {@code test-oom} throws
  * OutOfMemoryError; {@code test-pid} errors with its JVM's process id (which worker ran a check); {@code test-sleep}
  * hangs for
- * {@code seconds} (first creating the file {@code marker}, when given, so a test knows it is running).
+ * {@code seconds} (first creating the file {@code marker}, when given, so a test knows it is running);
+ * {@code test-print} prints {@code lines} numbered lines, then errors.
  * With the system property {@value #PERTURB} = p, every op's outputs and gradients are scaled by 1 + p: a
  * consistent engine that computes slightly different numbers, as another backend might.
  */
@@ -59,6 +60,12 @@ public final class TestWorkerMain {
                 case "test-sleep":
                     sleep(spec);
                     throw new IllegalStateException("woke up");
+                case "test-print":
+                    long lines = ((Number) attr(spec, "lines")).longValue();
+                    for (long i = 1; i <= lines; i++) {
+                        System.out.println("printed line " + i);
+                    }
+                    throw new IllegalStateException("printed " + lines + " lines");
                 case "test-pid":
                     throw new IllegalStateException("worker pid " + ProcessHandle.current().pid());
                 default:
