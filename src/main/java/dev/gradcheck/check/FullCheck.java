@@ -70,8 +70,11 @@ final class FullCheck implements CheckMode {
                 // (a report format never changes a verdict: a block without matrices is listed as not drawn)
                 return denseBlocks(t, s, inputs, threads);
             }
+            // where dense blocks do not fit, both sides compressed are tried whatever they save: the check's other
+            // answer is a refusal, which validate (weighing the compressed footprint) would not have given
             TwoSidedCompression.Attempt twoSided = TwoSidedCompression.attempt(t, s, inputs, threads, budget,
-                    TwoSidedCompression.Gate.DEFAULT.locating(!denseFits));
+                    (denseFits ? TwoSidedCompression.Gate.DEFAULT : TwoSidedCompression.Gate.ALWAYS)
+                            .locating(!denseFits));
             if (twoSided.rows() != null && (twoSided.passed() || !denseFits)) {
                 // a failing target is judged by the paths below where its dense blocks fit: kinks and ties are
                 // probed there; beyond that, the failing entries' values are the dense check's own already

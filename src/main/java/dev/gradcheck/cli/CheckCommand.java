@@ -121,9 +121,10 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
                     + " by default it is kept with each check (the JSON report's log, and under an ERROR row).")
     boolean verbose;
 
-    @Option(names = {"-j", "--jobs"}, paramLabel = "N", defaultValue = "1", converter = Bounds.AtLeastOne.class,
+    @Option(names = {"-j", "--jobs"}, paramLabel = "N", defaultValue = "1", converter = Bounds.Jobs.class,
             description = "CPU worker JVMs checking specs side by side (default: ${DEFAULT-VALUE}). Each costs about"
-                    + " 2 s to start and its own ND4J threads: more than the number of cores rarely helps.")
+                    + " 2 s to start and its own ND4J threads: more than the number of cores rarely helps; at most "
+                    + Bounds.MAX_JOBS + ".")
     int jobs;
 
     @Mixin

@@ -61,7 +61,9 @@ final class SpecValidator {
         long seed = m.get("seed").flatMap(n -> reader.integer(n, "seed")).orElse(DEFAULT_SEED);
         Expectation expect = expectation(m);
         GraphSpec graph = graph(m, outputs);
-        Double timeout = m.get("timeout").flatMap(n -> positive(n, "timeout")).orElse(null);
+        Double timeout = m.get("timeout").flatMap(n -> within(n, "timeout", CheckOptions::validTimeout,
+                "between " + CheckOptions.MIN_TIMEOUT + " and " + (long) CheckOptions.MAX_TIMEOUT + " seconds"))
+                .orElse(null);
         List<String> tags = m.get("tags").map(n -> new TagsValidator(reader).read(n)).orElse(List.of());
 
         if (!problems.isEmpty()) {
@@ -101,13 +103,15 @@ final class SpecValidator {
     }
 
     private Optional<Double> delta(YamlNode node) {
-        return positive(node, "delta");
+        return within(node, "delta", CheckOptions::validDelta,
+                "between " + CheckOptions.MIN_DELTA + " and " + (long) CheckOptions.MAX_DELTA);
     }
 
-    private Optional<Double> positive(YamlNode node, String key) {
+    private Optional<Double> within(YamlNode node, String key, java.util.function.DoublePredicate valid,
+                                    String range) {
         Optional<Double> value = reader.number(node, key);
-        if (value.isPresent() && !(value.get() > 0)) {
-            problems.add(node.pos(), "'" + key + "' must be > 0, got " + ((YamlNode.Scalar) node).text());
+        if (value.isPresent() && !valid.test(value.get())) {
+            problems.add(node.pos(), "'" + key + "' must be " + range + ", got " + ((YamlNode.Scalar) node).text());
             return Optional.empty();
         }
         return value;
