@@ -64,7 +64,7 @@ final class MergeCommand extends AbstractCommand<MergeCommand.Work> {
 
     private final Terminal terminal;
 
-    /** Where the merged report goes, readied already, and the reports read. */
+    /** The reports read, and where the merged report goes, readied already. */
     record Work(ReportWriter writer, ReportMerge.Merged merged) {}
 
     MergeCommand(Workspace workspace, Terminal terminal) {
@@ -77,17 +77,21 @@ final class MergeCommand extends AbstractCommand<MergeCommand.Work> {
         return projectOptions;
     }
 
-    /** The writer, readied before the reports are read, and the reports, refused when they do not merge. */
+    /**
+     * The reports, refused when they do not merge, then the writer: readied after the reading, since readying it
+     * removes an earlier file at --output, which may be one of the reports ({@code merge a.json --output a.json}
+     * deleted its input before reading it).
+     */
     @Override
     Work configure(Start start) {
         Console console = start.console();
-        ReportWriter writer = new ReportWriter(console, format, output, color.mode, quiet, terminal);
-        if (!writer.prepare()) {
-            return null;
-        }
         ReportMerge.Merged merged = ReportMerge.read(reports);
         merged.problems().forEach(p -> console.err().println("gradcheck: merge: " + p));
-        return merged.refused() ? null : new Work(writer, merged);
+        if (merged.refused()) {
+            return null;
+        }
+        ReportWriter writer = new ReportWriter(console, format, output, color.mode, quiet, terminal);
+        return writer.prepare() ? new Work(writer, merged) : null;
     }
 
     @Override
