@@ -22,6 +22,7 @@ import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.Overrides;
 import dev.gradcheck.spec.SpecError;
 import dev.gradcheck.spec.SpecLoader;
+import dev.gradcheck.spec.Printable;
 import dev.gradcheck.spec.Suggestions;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -82,7 +83,7 @@ final class NewCommand extends AbstractCommand<NewCommand.Work> {
     Work configure(Start start) {
         OpCatalog catalog = OpCatalog.nd4j();
         OpInfo op = catalog.find(opName).filter(OpInfo::checkable).orElseThrow(() -> new ParameterException(
-                command.commandLine(), "unknown op '" + opName + "'" + Suggestions.closest(opName,
+                command.commandLine(), "unknown op '" + Printable.quoted(opName) + "'" + Suggestions.closest(opName,
                         catalog.checkableNames()).map(s -> " (did you mean '" + s + "'?)").orElse("")
                         + "; `gradcheck list-ops` lists them"));
         List<List<Integer>> parsed = new ArrayList<>();
