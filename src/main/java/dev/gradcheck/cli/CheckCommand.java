@@ -20,6 +20,7 @@ import dev.gradcheck.cli.options.SelectionOptions;
 import dev.gradcheck.cli.options.TimeoutOption;
 import dev.gradcheck.cli.options.VersionProvider;
 import dev.gradcheck.cli.options.Workspace;
+import dev.gradcheck.cli.output.EarlySignal;
 import dev.gradcheck.cli.output.ExitPolicy;
 import dev.gradcheck.cli.output.ReportListener;
 import dev.gradcheck.cli.output.ReportWriter;
@@ -219,6 +220,7 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
         Interruption now = new Interruption();
         interruption = now;
         RunHost.Watch hook = host.onInterrupt(now::interrupt);
+        EarlySignal.handOver(); // the hook added before the arguments were parsed has nothing more to do
         return () -> {
             now.over();
             hook.close();
