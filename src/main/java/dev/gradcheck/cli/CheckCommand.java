@@ -122,6 +122,11 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
                     + " by default it is kept with each check (the JSON report's log, and under an ERROR row).")
     boolean verbose;
 
+    @Option(names = "--junit-file-line", description = "With --format junit: give each <testcase> the file and"
+            + " line of its spec (GitLab shows them; pytest's xunit1). Off by default: junit-10.xsd, which Jenkins"
+            + " checks reports against, has no such attributes.")
+    boolean junitFileLine;
+
     @Option(names = {"-j", "--jobs"}, paramLabel = "N", defaultValue = "1", converter = Bounds.Jobs.class,
             description = "CPU worker JVMs checking specs side by side (default: ${DEFAULT-VALUE}). Each costs about"
                     + " 2 s to start and its own ND4J threads: more than the number of cores rarely helps; at most "
@@ -245,7 +250,8 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
     Work configure(Start start) {
         PrintWriter err = start.console().err();
         List<Path> given = pathsOrProject(paths, start.project());
-        ReportWriter writer = new ReportWriter(start.console(), format, output, color.mode, quiet, terminal);
+        ReportWriter writer = new ReportWriter(start.console(), format, output, color.mode, quiet, terminal)
+                .junitFileLine(junitFileLine);
         if (!writer.prepare()) { // now, not after the run: its results would be lost
             return null;
         }

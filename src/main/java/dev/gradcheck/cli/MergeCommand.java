@@ -49,6 +49,11 @@ final class MergeCommand extends AbstractCommand<MergeCommand.Work> {
             description = "Write the merged report to FILE instead of stdout; the summary line goes to stderr.")
     Path output;
 
+    @Option(names = "--junit-file-line", description = "With --format junit: give each <testcase> the file and"
+            + " line of its spec (GitLab shows them; pytest's xunit1). Off by default: junit-10.xsd, which Jenkins"
+            + " checks reports against, has no such attributes.")
+    boolean junitFileLine;
+
     @Option(names = {"-q", "--quiet"}, description = "The table lists only the checks that set the exit code.")
     boolean quiet;
 
@@ -90,7 +95,8 @@ final class MergeCommand extends AbstractCommand<MergeCommand.Work> {
         if (merged.refused()) {
             return null;
         }
-        ReportWriter writer = new ReportWriter(console, format, output, color.mode, quiet, terminal);
+        ReportWriter writer = new ReportWriter(console, format, output, color.mode, quiet, terminal)
+                .junitFileLine(junitFileLine);
         return writer.prepare() ? new Work(writer, merged) : null;
     }
 
