@@ -132,7 +132,7 @@ public final class WorkerProcess {
     /** Waits for the exit status of a worker whose stdout closed, and for the last of its stderr. */
     int exitStatus() throws InterruptedException {
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
+            killTree(process);
         }
         stderrReader.join(2000);
         return process.waitFor();
@@ -173,12 +173,12 @@ public final class WorkerProcess {
         try {
             requests.close();
             if (!process.waitFor(2, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
+                killTree(process);
             }
         } catch (IOException e) {
-            process.destroyForcibly();
+            killTree(process);
         } catch (InterruptedException e) {
-            process.destroyForcibly();
+            killTree(process);
             Thread.currentThread().interrupt();
         }
     }
@@ -188,11 +188,21 @@ public final class WorkerProcess {
      * -INT, a CI runner's timeout) would leave them behind, busy with a check nobody waits for.
      */
     public static void killAll() {
-        LIVE.forEach(Process::destroyForcibly);
+        LIVE.forEach(WorkerProcess::killTree);
     }
 
     void kill() {
-        process.destroyForcibly();
+        killTree(process);
+    }
+
+    /**
+     * The worker and what it started: an operator's own processes (a plugin's helper, a shell it ran) outlived a
+     * worker killed for its timeout, reparented to init and still running. Its descendants are found before it dies
+     * (once it is gone, they are no longer its) and ended first, so that a parent is there to reap them.
+     */
+    private static void killTree(Process worker) {
+        worker.descendants().forEach(ProcessHandle::destroyForcibly);
+        worker.destroyForcibly();
     }
 
     private void readStdout(InputStream stdout) {

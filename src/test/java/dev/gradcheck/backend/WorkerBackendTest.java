@@ -159,6 +159,29 @@ class WorkerBackendTest {
     }
 
     @Test
+    void aWorkerKilledForItsTimeoutTakesTheProcessesItsOperatorStartedWithIt() throws Exception {
+        // an operator's child process outlived the worker killed at its timeout (reparented to init, still running)
+        Path pidFile = dir.resolve("child.pid");
+        List<LoadedSpec> specs = written("spawn.yaml", """
+                name: spawns-and-hangs
+                op: test-spawn
+                timeout: 5
+                attrs: {pidfile: "%s"}
+                inputs: {x: {shape: [2]}}
+                """.formatted(pidFile));
+        CheckResult r;
+        try (WorkerBackend backend = new WorkerBackend(TestWorkerMain.options())) {
+            r = backend.run(specs.get(0).spec());
+        }
+        assertEquals(Status.TIMEOUT, r.status(), r.toString());
+        ProcessHandle child = ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).orElse(null);
+        if (child != null) {
+            child.onExit().get(60, java.util.concurrent.TimeUnit.SECONDS); // ended with its worker, not left running
+            assertTrue(!child.isAlive());
+        }
+    }
+
+    @Test
     void aCudaWorkerWhoseNd4jFellBackToTheCpuIsRefusedAndItsChecksSkipped() {
         // ND4J only warns when CUDA cannot load and runs on the CPU: CPU numbers must never be reported as CUDA's
         LoadedSpec tanh = new SpecLoader().load(misbehaving()).get(0);
