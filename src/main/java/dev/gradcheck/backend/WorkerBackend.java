@@ -8,7 +8,9 @@ import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.OpSpec;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Runs checks in a worker JVM, one at a time. A worker that dies ends its check as {@link Status#CRASHED} (with
@@ -22,6 +24,8 @@ public final class WorkerBackend implements Backend {
 
     private final WorkerOptions options;
     private WorkerProcess worker;
+    /** Each file's text as last sent to the current worker, by file: sent again only when it changed. */
+    private final Map<String, String> textsSent = new HashMap<>();
     /** Whether {@link #worker} said it is ready; a prestarted one may still be starting. */
     private boolean ready;
     private long nextId = 1;
@@ -123,8 +127,13 @@ public final class WorkerBackend implements Backend {
             worker.beginCheck();
             long id = nextId++;
             sent = System.nanoTime();
-            worker.send(WorkerProtocol.encode(new WorkerProtocol.Request(id, spec.pos().file(),
-                    spec.pos().toString(), kind, request.overrides(), request.jacobians(), request.text())));
+            String file = spec.pos().file();
+            boolean kept = request.text() != null && request.text().equals(textsSent.get(file));
+            if (request.text() != null) {
+                textsSent.put(file, request.text());
+            }
+            worker.send(WorkerProtocol.encode(new WorkerProtocol.Request(id, file, spec.pos().toString(), kind,
+                    request.overrides(), request.jacobians(), kept ? null : request.text(), kept)));
             TimeLimits.Limit limit = request.limits().of(spec);
             WorkerProcess.Outcome outcome = worker.next(limit.millis());
             switch (outcome.kind()) {
@@ -189,6 +198,7 @@ public final class WorkerBackend implements Backend {
         try {
             worker = WorkerProcess.start(options);
             ready = false;
+            textsSent.clear(); // a new worker has been sent no text yet
             return null;
         } catch (IOException e) {
             return "cannot start a " + engine().specName() + " worker: " + e.getMessage();

@@ -277,7 +277,7 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
             return null;
         }
         return new Run(batch, selected, cache, writer,
-                runConfiguration(SpecBatch.withOpProblems(selected.specs(), plugins), plugins));
+                runConfiguration(SpecBatch.withOpProblems(selected.specs(), plugins), plugins, batch.texts()));
     }
 
     @Override
@@ -286,7 +286,8 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
     }
 
     /** What the options ask of a run of these specs. */
-    private RunConfiguration runConfiguration(List<LoadedSpec> specs, PluginSet plugins) {
+    /** @param texts each spec file's text as read here: a worker checks what was validated, not the file again */
+    private RunConfiguration runConfiguration(List<LoadedSpec> specs, PluginSet plugins, Map<String, String> texts) {
         Overrides overrides = checking.overrides();
         if (overrides.threads() == null && jobs > 1 && !inProcess.enabled()) { // the workers share the processors
             overrides = overrides.withThreads(CheckOptions.defaultThreads(jobs));
@@ -295,7 +296,7 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
                 .engines(engineChoice == null ? null : engineChoice.engines())
                 .inWorkers(!inProcess.enabled() && workerOptions != null).jobs(jobs)
                 .timeout(timeoutOption.seconds()).maxMemory(maxMemory.bytes).plugins(plugins)
-                .failFast(failFast).jacobians(capture()).build();
+                .failFast(failFast).jacobians(capture()).texts(texts).build();
     }
 
     /** The matrices the results carry: those the format draws (HTML's heat maps) and those --dump writes. */
