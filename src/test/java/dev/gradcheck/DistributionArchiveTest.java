@@ -72,10 +72,13 @@ class DistributionArchiveTest {
         assertEquals(0, version.exit, version.output);
         assertTrue(version.output.matches("(?s).*gradcheck " + ExampleBuild.version()
                 + " \\(ND4J 1\\.0\\.0-M2\\.1, native platform [a-z]+-[a-z0-9_]+, Java .*"), version.output);
-        // the first run records the class-data archive in the (writable) install directory
-        try (Stream<Path> files = Files.list(home)) {
-            assertTrue(files.anyMatch(f -> f.getFileName().toString().matches("gradcheck-\\d+\\.jsa")),
-                    version.output);
+        // the first run records the class-data archive in the (writable) install directory, in the background
+        assertTrue(version.output.contains("recording its start-up archive in the background"), version.output);
+        awaitRecording(home);
+        assertTrue(archive(home).isPresent(), "recorded in the install directory");
+        try (Stream<Path> files = Files.list(work.getParent())) {
+            assertEquals(List.of("my-specs"), files.map(f -> f.getFileName().toString()).toList(),
+                    "nothing left in the directory it ran from (was .gradcheck_cache from the recording)");
         }
 
         Result check = run(work.getParent(), env, home.resolve("bin/gradcheck").toString(), "check", "my-specs");
@@ -90,7 +93,7 @@ class DistributionArchiveTest {
         Path cache = tmp.resolve("user-cache");
         Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("r-xr-xr-x"));
         try {
-            Result version = run(tmp, Map.of("XDG_CACHE_HOME", cache.toString(), "GRADCHECK_CDS", "on"),
+            Result version = run(tmp, Map.of("XDG_CACHE_HOME", cache.toString(), "GRADCHECK_CDS", "record"),
                     home.resolve("bin/gradcheck").toString(), "--version");
             assertEquals(0, version.exit, version.output);
             try (Stream<Path> files = Files.list(cache.resolve("gradcheck"))) {
@@ -101,7 +104,92 @@ class DistributionArchiveTest {
         }
     }
 
+    @Test
+    void aDamagedTruncatedOrSpecialArchiveIsRecordedAgainNeverMapped() throws Exception {
+        Path cache = tmp.resolve("damage-cache");
+        Map<String, String> env = Map.of("XDG_CACHE_HOME", cache.toString(), "GRADCHECK_CDS", "record");
+        Path work = Files.createDirectories(tmp.resolve("damage-work"));
+        String gradcheck = home.resolve("bin/gradcheck").toString();
+        assertEquals(0, run(work, env, gradcheck, "--version").exit);
+        Path jsa = archive(home).orElseThrow();
+        // truncated: the JVM that maps it dies (SIGBUS, exit 134) on every start
+        try (var f = java.nio.channels.FileChannel.open(jsa, java.nio.file.StandardOpenOption.WRITE)) {
+            f.truncate(Files.size(jsa) / 2);
+        }
+        Result truncated = run(work, env, gradcheck, "--version");
+        assertEquals(0, truncated.exit, truncated.output);
+        assertTrue(truncated.output.contains("recording"), "recorded again: " + truncated.output);
+        assertEquals(Files.readString(Path.of(jsa + ".size")).strip(), Long.toString(Files.size(jsa)));
+        // a FIFO in its place: opening it would wait for a writer forever
+        Files.delete(jsa);
+        assertEquals(0, new ProcessBuilder("mkfifo", jsa.toString()).start().waitFor());
+        Result fifo = run(work, env, gradcheck, "--version");
+        assertEquals(0, fifo.exit, fifo.output);
+        assertTrue(Files.isRegularFile(jsa, java.nio.file.LinkOption.NOFOLLOW_LINKS), "recorded again");
+        try (Stream<Path> files = Files.list(work)) {
+            assertEquals(List.of(), files.toList(), "no hs_err file, no cache in the working directory");
+        }
+    }
+
+    @Test
+    void noArchiveIsRecordedOrMappedWhereAnotherUserCouldWrite() throws Exception {
+        Path install = Files.createDirectories(tmp.resolve("shared-install/bin"));
+        Files.copy(home.resolve("bin/gradcheck"), install.resolve("gradcheck"));
+        install = install.getParent();
+        Files.createSymbolicLink(install.resolve("lib"), home.resolve("lib"));
+        Files.setPosixFilePermissions(install, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path openCache = Files.createDirectories(tmp.resolve("open-cache/gradcheck"));
+        Files.setPosixFilePermissions(openCache, PosixFilePermissions.fromString("rwxrwxrwx"));
+        String gradcheck = install.resolve("bin/gradcheck").toString();
+        // a world-writable install directory, and a cache directory others may write: neither is used
+        Result open = run(tmp, Map.of("XDG_CACHE_HOME", openCache.getParent().toString(), "GRADCHECK_CDS", "record"),
+                gradcheck, "--version");
+        assertEquals(0, open.exit, open.output);
+        assertFalse(open.output.contains("recording"), open.output);
+        assertTrue(archive(install).isEmpty() && archive(openCache).isEmpty(), "nothing recorded there");
+        // no HOME, no XDG_CACHE_HOME: no archive at all, rather than one under /tmp
+        Result homeless = runWithout(tmp, List.of("HOME", "XDG_CACHE_HOME"), gradcheck, "--version");
+        assertEquals(0, homeless.exit, homeless.output);
+        assertFalse(homeless.output.contains("recording"), homeless.output);
+    }
+
+    /** The archive recorded in {@code dir}, if any. */
+    private static java.util.Optional<Path> archive(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().matches("gradcheck-\\d+\\.jsa")).findFirst();
+        }
+    }
+
+    /** Waits, on the directory's events, until no recording holds its lock there. */
+    private static void awaitRecording(Path dir) throws Exception {
+        try (java.nio.file.WatchService watch = dir.getFileSystem().newWatchService()) {
+            dir.register(watch, java.nio.file.StandardWatchEventKinds.ENTRY_DELETE);
+            while (true) {
+                try (Stream<Path> files = Files.list(dir)) {
+                    if (files.noneMatch(f -> f.getFileName().toString().endsWith(".jsa.lock"))) {
+                        return;
+                    }
+                }
+                java.nio.file.WatchKey key = watch.poll(5, TimeUnit.MINUTES);
+                assertTrue(key != null, "the background recording ended");
+                key.pollEvents();
+                key.reset();
+            }
+        }
+    }
+
     private record Result(int exit, String output) {}
+
+    private static Result runWithout(Path dir, List<String> unset, String... command) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
+        unset.forEach(pb.environment()::remove);
+        pb.environment().remove("GRADCHECK_CLASSPATH");
+        pb.environment().put("GRADCHECK_CDS", "record");
+        Process p = pb.start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor(5, TimeUnit.MINUTES);
+        return new Result(p.exitValue(), output);
+    }
 
     /** Runs a command with a {@code mvn} first on the PATH that fails, saying it was called. */
     private static Result run(Path dir, Map<String, String> env, String... command) throws Exception {

@@ -4,7 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -23,7 +22,7 @@ public final class EngineOutput {
     /** SameDiff prints this for every gradient it builds: nobody needs it, not even in a check's log. */
     static final String CHATTER = "Added differentiated op ";
 
-    private static final ThreadLocal<List<String>> CAPTURING = new ThreadLocal<>();
+    private static final ThreadLocal<CappedLines<String>> CAPTURING = new ThreadLocal<>();
     private static volatile Consumer<String> display;
     private static Router out;
     private static Router err;
@@ -87,11 +86,12 @@ public final class EngineOutput {
 
     /**
      * Runs {@code body} (a check) on this thread, keeping what Java prints on this thread meanwhile in
-     * {@code printed}, in order (blank lines and SameDiff's chatter left out); with a display, they are shown too.
+     * {@code printed}, in order (blank lines and SameDiff's chatter left out, each line cut and the lines capped as
+     * {@link CappedLines} says); with a display, they are shown too.
      */
-    public static <T> T capture(Supplier<T> body, List<String> printed) {
+    public static <T> T capture(Supplier<T> body, CappedLines<String> printed) {
         ensureInstalled();
-        List<String> previous = CAPTURING.get();
+        CappedLines<String> previous = CAPTURING.get();
         CAPTURING.set(printed);
         try {
             return body.get();
@@ -148,13 +148,11 @@ public final class EngineOutput {
             if (text.endsWith("\r")) {
                 text = text.substring(0, text.length() - 1);
             }
-            List<String> check = CAPTURING.get();
+            CappedLines<String> check = CAPTURING.get();
             if (check == null) {
                 elsewhere.accept(text);
             } else if (!text.startsWith(CHATTER) && !text.isBlank()) {
-                synchronized (check) {
-                    check.add(text);
-                }
+                check.add(CappedLines.cut(text));
                 show(text);
             }
         }

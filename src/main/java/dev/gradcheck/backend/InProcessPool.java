@@ -56,19 +56,19 @@ public final class InProcessPool implements EnginePool {
 
         @Override
         public CheckResult run(CheckRequest request) {
-            List<String> printed = new ArrayList<>();
+            CappedLines<String> printed = new CappedLines<>();
             CheckResult result = EngineOutput.capture(() -> inner.run(request), printed);
             if (printed.isEmpty()) {
                 return result;
             }
             List<String> log = new ArrayList<>(result.log());
-            log.addAll(printed);
+            log.addAll(printed.lines(CappedLines::droppedLine));
             return result.withLog(log);
         }
 
         @Override
         public BackendSample sample(CheckRequest request) {
-            return EngineOutput.capture(() -> inner.sample(request), new ArrayList<>());
+            return EngineOutput.capture(() -> inner.sample(request), new CappedLines<>());
         }
 
         @Override

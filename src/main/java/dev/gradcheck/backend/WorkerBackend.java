@@ -8,7 +8,9 @@ import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.OpSpec;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Runs checks in a worker JVM, one at a time. A worker that dies ends its check as {@link Status#CRASHED} (with
@@ -22,6 +24,8 @@ public final class WorkerBackend implements Backend {
 
     private final WorkerOptions options;
     private WorkerProcess worker;
+    /** Each file's text as last sent to the current worker, by file: sent again only when it changed. */
+    private final Map<String, String> textsSent = new HashMap<>();
     /** Whether {@link #worker} said it is ready; a prestarted one may still be starting. */
     private boolean ready;
     private long nextId = 1;
@@ -123,8 +127,7 @@ public final class WorkerBackend implements Backend {
             worker.beginCheck();
             long id = nextId++;
             sent = System.nanoTime();
-            worker.send(WorkerProtocol.encode(new WorkerProtocol.Request(id, spec.pos().file(),
-                    spec.pos().toString(), kind, request.overrides(), request.jacobians(), request.text())));
+            worker.send(WorkerProtocol.encode(request(id, request, kind)));
             TimeLimits.Limit limit = request.limits().of(spec);
             WorkerProcess.Outcome outcome = worker.next(limit.millis());
             switch (outcome.kind()) {
@@ -162,6 +165,21 @@ public final class WorkerBackend implements Backend {
         }
     }
 
+    /**
+     * The request for one check: its file's text goes with it the first time and whenever it changed since, so the
+     * worker checks what the front end read (not the file as it may be now); otherwise the worker keeps it.
+     */
+    private WorkerProtocol.Request request(long id, CheckRequest request, WorkerProtocol.Request.Kind kind) {
+        OpSpec spec = request.spec();
+        String file = spec.pos().file();
+        boolean kept = request.text() != null && request.text().equals(textsSent.get(file));
+        if (request.text() != null) {
+            textsSent.put(file, request.text());
+        }
+        return new WorkerProtocol.Request(id, file, spec.pos().toString(), kind, request.overrides(),
+                request.jacobians(), kept ? null : request.text(), kept);
+    }
+
     /** The check keeps its own status and error; the note says the worker JVM did not carry on after it. */
     private static CheckResult retired(CheckResult result, String error) {
         if (result == null) {
@@ -189,6 +207,7 @@ public final class WorkerBackend implements Backend {
         try {
             worker = WorkerProcess.start(options);
             ready = false;
+            textsSent.clear(); // a new worker has been sent no text yet
             return null;
         } catch (IOException e) {
             return "cannot start a " + engine().specName() + " worker: " + e.getMessage();

@@ -107,11 +107,11 @@ public record WorkerOptions(
 
     /**
      * A front end's option that the worker takes as it is: the archive ({@code -XX:SharedArchiveFile}, made by
-     * the build from a run that loads both JVMs' classes) and how the JVM uses and logs it.
+     * the build from a run that loads both JVMs' classes) and how the JVM uses, verifies and logs it.
      */
     static boolean sharesClassData(String jvmOption) {
         return jvmOption.startsWith("-XX:SharedArchiveFile=") || jvmOption.startsWith("-Xshare:")
-                || jvmOption.startsWith("-Xlog:cds");
+                || jvmOption.startsWith("-Xlog:cds") || jvmOption.endsWith("VerifySharedSpaces");
     }
 
     /** The same worker on another engine: the engine's own settings (see {@link EngineSupport#worker}). */

@@ -7,7 +7,6 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -39,7 +38,7 @@ public final class WorkerProcess {
     private final BlockingQueue<String> replies = new LinkedBlockingQueue<>();
     private final OutputTail tail = new OutputTail(TAIL_LINES);
     /** What the worker printed since the current check was sent (its start-up, before the first). */
-    private final List<PrintedLine> printed = new ArrayList<>();
+    private final CappedLines<PrintedLine> printed = new CappedLines<>();
     private final Thread stderrReader;
 
     private WorkerProcess(Process process) {
@@ -133,7 +132,7 @@ public final class WorkerProcess {
     /** Waits for the exit status of a worker whose stdout closed, and for the last of its stderr. */
     int exitStatus() throws InterruptedException {
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
+            killTree(process);
         }
         stderrReader.join(2000);
         return process.waitFor();
@@ -149,18 +148,17 @@ public final class WorkerProcess {
      */
     void beginCheck() {
         tail.clear();
-        synchronized (printed) {
-            printed.clear();
-        }
+        printed.clear();
     }
 
     /**
-     * What the worker printed since {@link #beginCheck}. Taken after the check's reply, it holds every line the
-     * worker wrote to stdout before the reply (one pipe keeps their order) and what reached stderr by then.
+     * What the worker printed since {@link #beginCheck}. Taken after the check's reply, it holds the lines the
+     * worker wrote to stdout before the reply (one pipe keeps their order) and what reached stderr by then, capped
+     * as {@link CappedLines} says (the first and last kept, the count dropped said).
      */
     List<PrintedLine> takePrinted() {
         synchronized (printed) {
-            List<PrintedLine> lines = List.copyOf(printed);
+            List<PrintedLine> lines = printed.lines(n -> new PrintedLine(CappedLines.droppedLine(n), true));
             printed.clear();
             return lines;
         }
@@ -175,12 +173,12 @@ public final class WorkerProcess {
         try {
             requests.close();
             if (!process.waitFor(2, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
+                killTree(process);
             }
         } catch (IOException e) {
-            process.destroyForcibly();
+            killTree(process);
         } catch (InterruptedException e) {
-            process.destroyForcibly();
+            killTree(process);
             Thread.currentThread().interrupt();
         }
     }
@@ -190,11 +188,21 @@ public final class WorkerProcess {
      * -INT, a CI runner's timeout) would leave them behind, busy with a check nobody waits for.
      */
     public static void killAll() {
-        LIVE.forEach(Process::destroyForcibly);
+        LIVE.forEach(WorkerProcess::killTree);
     }
 
     void kill() {
-        process.destroyForcibly();
+        killTree(process);
+    }
+
+    /**
+     * The worker and what it started: an operator's own processes (a plugin's helper, a shell it ran) outlived a
+     * worker killed for its timeout, reparented to init and still running. Its descendants are found before it dies
+     * (once it is gone, they are no longer its) and ended first, so that a parent is there to reap them.
+     */
+    private static void killTree(Process worker) {
+        worker.descendants().forEach(ProcessHandle::destroyForcibly);
+        worker.destroyForcibly();
     }
 
     private void readStdout(InputStream stdout) {
@@ -233,9 +241,7 @@ public final class WorkerProcess {
         boolean java = !line.isEmpty() && line.charAt(0) == WorkerProtocol.JAVA_LINE;
         String text = java ? line.substring(1) : line;
         if (tail.add(text)) {
-            synchronized (printed) {
-                printed.add(new PrintedLine(text.stripTrailing(), java));
-            }
+            printed.add(new PrintedLine(CappedLines.cut(text.stripTrailing()), java));
             EngineOutput.show(text);
         }
     }

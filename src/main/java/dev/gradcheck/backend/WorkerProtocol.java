@@ -42,13 +42,16 @@ public final class WorkerProtocol {
      * @param location the document's {@code file:line:col}, which picks it among the file's documents
      * @param overrides the command line's checking settings, which win over the spec's
      * @param jacobians which compared blocks the reply carries whole (null, from an older front end: none)
-     * @param text     the document to read instead of the file (a spec edited in the shell), or null
+     * @param text     the file's text as the front end read it (or a spec edited in the shell), to read instead of
+     *                 the file; null when it was sent before ({@code textKept}) or the file is to be read
+     * @param textKept the text of {@code file} sent with an earlier request to this worker is still the one: a
+     *                 file's text travels once per worker, not once per spec
      */
     public record Request(long id, String file, String location, Kind kind, Overrides overrides,
-                   JacobianCapture jacobians, String text) {
+                   JacobianCapture jacobians, String text, boolean textKept) {
         /** A spec read from its file. */
         Request(long id, String file, String location, Kind kind, Overrides overrides, JacobianCapture jacobians) {
-            this(id, file, location, kind, overrides, jacobians, null);
+            this(id, file, location, kind, overrides, jacobians, null, false);
         }
 
         public enum Kind { CHECK, SAMPLE, VALIDATE }

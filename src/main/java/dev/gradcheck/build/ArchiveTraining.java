@@ -3,6 +3,7 @@ package dev.gradcheck.build;
 import dev.gradcheck.backend.BackendFactory;
 import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.cli.Main;
+import dev.gradcheck.cli.options.Workspace;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -92,8 +94,11 @@ public final class ArchiveTraining {
                     new String[] {"check", "--in-process", "--only", "tanh", "--format", "junit", specs.toString()},
                     new String[] {"check", "--only", "tanh", specs.toString()})); // the front end's worker side
             PrintWriter none = new PrintWriter(Writer.nullWriter());
+            // run from the training directory: a check records its failures there (.gradcheck_cache), and that
+            // must not be left in the directory the user ran gradcheck from
+            Workspace there = Workspace.at(dir, Map.of("GRADCHECK_CACHE_DIR", dir.resolve("cache").toString()));
             for (String[] command : commands) {
-                Main.commandLine(none, none, BackendFactory.CPU, WorkerOptions.cpu()).execute(command);
+                Main.commandLine(none, none, BackendFactory.CPU, WorkerOptions.cpu(), there).execute(command);
             }
         } finally {
             try (Stream<Path> files = Files.walk(dir)) {

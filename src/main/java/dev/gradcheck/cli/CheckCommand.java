@@ -21,6 +21,7 @@ import dev.gradcheck.cli.options.SelectionOptions;
 import dev.gradcheck.cli.options.TimeoutOption;
 import dev.gradcheck.cli.options.VersionProvider;
 import dev.gradcheck.cli.options.Workspace;
+import dev.gradcheck.cli.output.EarlySignal;
 import dev.gradcheck.cli.output.ExitPolicy;
 import dev.gradcheck.cli.output.ReportListener;
 import dev.gradcheck.cli.output.ReportWriter;
@@ -123,9 +124,15 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
                     + " by default it is kept with each check (the JSON report's log, and under an ERROR row).")
     boolean verbose;
 
-    @Option(names = {"-j", "--jobs"}, paramLabel = "N", defaultValue = "1", converter = Bounds.AtLeastOne.class,
+    @Option(names = "--junit-file-line", description = "With --format junit: give each <testcase> the file and"
+            + " line of its spec (GitLab shows them; pytest's xunit1). Off by default: junit-10.xsd, which Jenkins"
+            + " checks reports against, has no such attributes.")
+    boolean junitFileLine;
+
+    @Option(names = {"-j", "--jobs"}, paramLabel = "N", defaultValue = "1", converter = Bounds.Jobs.class,
             description = "CPU worker JVMs checking specs side by side (default: ${DEFAULT-VALUE}). Each costs about"
-                    + " 2 s to start and its own ND4J threads: more than the number of cores rarely helps.")
+                    + " 2 s to start and its own ND4J threads: more than the number of cores rarely helps; at most "
+                    + Bounds.MAX_JOBS + ".")
     int jobs;
 
     @Mixin
@@ -220,6 +227,7 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
         Interruption now = new Interruption();
         interruption = now;
         RunHost.Watch hook = host.onInterrupt(now::interrupt);
+        EarlySignal.handOver(); // the hook added before the arguments were parsed has nothing more to do
         return () -> {
             now.over();
             hook.close();
@@ -244,7 +252,8 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
     Work configure(Start start) {
         PrintWriter err = start.console().err();
         List<Path> given = pathsOrProject(paths, start.project());
-        ReportWriter writer = new ReportWriter(start.console(), format, output, color.mode, quiet, terminal);
+        ReportWriter writer = new ReportWriter(start.console(), format, output, color.mode, quiet, terminal)
+                .junitFileLine(junitFileLine);
         if (!writer.prepare()) { // now, not after the run: its results would be lost
             return null;
         }
@@ -271,7 +280,7 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
         }
         List<LoadedSpec> specs = new ArrayList<>(batch.pathProblemsAsSpecs()); // whatever the selection
         specs.addAll(SpecBatch.withOpProblems(selected.specs(), plugins));
-        return new Run(batch, selected, cache, writer, runConfiguration(specs, plugins));
+        return new Run(batch, selected, cache, writer, runConfiguration(specs, plugins, batch.texts()));
     }
 
     @Override
@@ -280,7 +289,8 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
     }
 
     /** What the options ask of a run of these specs. */
-    private RunConfiguration runConfiguration(List<LoadedSpec> specs, PluginSet plugins) {
+    /** @param texts each spec file's text as read here: a worker checks what was validated, not the file again */
+    private RunConfiguration runConfiguration(List<LoadedSpec> specs, PluginSet plugins, Map<String, String> texts) {
         Overrides overrides = checking.overrides();
         if (overrides.threads() == null && jobs > 1 && !inProcess.enabled()) { // the workers share the processors
             overrides = overrides.withThreads(CheckOptions.defaultThreads(jobs));
@@ -289,7 +299,7 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
                 .engines(engineChoice == null ? null : engineChoice.engines())
                 .inWorkers(!inProcess.enabled() && workerOptions != null).jobs(jobs)
                 .timeout(timeoutOption.seconds()).maxMemory(maxMemory.bytes).plugins(plugins)
-                .failFast(failFast).jacobians(capture()).build();
+                .failFast(failFast).jacobians(capture()).texts(texts).build();
     }
 
     /** The matrices the results carry: those the format draws (HTML's heat maps) and those --dump writes. */

@@ -10,6 +10,7 @@ import dev.gradcheck.cli.options.ExitCodeHelp;
 import dev.gradcheck.cli.options.ProjectHelp;
 import dev.gradcheck.cli.options.Workspace;
 import dev.gradcheck.cli.output.ReportChannel;
+import dev.gradcheck.cli.output.EarlySignal;
 import dev.gradcheck.cli.output.StaleReport;
 import dev.gradcheck.cli.shell.ShellCommand;
 import dev.gradcheck.cli.term.Terminal;
@@ -27,6 +28,7 @@ public final class Main {
     public static void main(String[] args) {
         // first of all: a signal before the arguments are parsed must not leave an earlier report behind
         StaleReport.removeEarly(args);
+        EarlySignal.watch(args); // and one then leaves a report marked interrupted in its place
         JvmSetup.quietLogging();
         JvmSetup.nativeAllocations();
         // ND4J's logger writes to System.out in this JVM: engine output, kept per check or shown with --verbose

@@ -49,6 +49,11 @@ final class MergeCommand extends AbstractCommand<MergeCommand.Work> {
             description = "Write the merged report to FILE instead of stdout; the summary line goes to stderr.")
     Path output;
 
+    @Option(names = "--junit-file-line", description = "With --format junit: give each <testcase> the file and"
+            + " line of its spec (GitLab shows them; pytest's xunit1). Off by default: junit-10.xsd, which Jenkins"
+            + " checks reports against, has no such attributes.")
+    boolean junitFileLine;
+
     @Option(names = {"-q", "--quiet"}, description = "The table lists only the checks that set the exit code.")
     boolean quiet;
 
@@ -64,7 +69,7 @@ final class MergeCommand extends AbstractCommand<MergeCommand.Work> {
 
     private final Terminal terminal;
 
-    /** Where the merged report goes, readied already, and the reports read. */
+    /** The reports read, and where the merged report goes, readied already. */
     record Work(ReportWriter writer, ReportMerge.Merged merged) {}
 
     MergeCommand(Workspace workspace, Terminal terminal) {
@@ -77,17 +82,22 @@ final class MergeCommand extends AbstractCommand<MergeCommand.Work> {
         return projectOptions;
     }
 
-    /** The writer, readied before the reports are read, and the reports, refused when they do not merge. */
+    /**
+     * The reports, refused when they do not merge, then the writer: readied after the reading, since readying it
+     * removes an earlier file at --output, which may be one of the reports ({@code merge a.json --output a.json}
+     * deleted its input before reading it).
+     */
     @Override
     Work configure(Start start) {
         Console console = start.console();
-        ReportWriter writer = new ReportWriter(console, format, output, color.mode, quiet, terminal);
-        if (!writer.prepare()) {
-            return null;
-        }
         ReportMerge.Merged merged = ReportMerge.read(reports);
         merged.problems().forEach(p -> console.err().println("gradcheck: merge: " + p));
-        return merged.refused() ? null : new Work(writer, merged);
+        if (merged.refused()) {
+            return null;
+        }
+        ReportWriter writer = new ReportWriter(console, format, output, color.mode, quiet, terminal)
+                .junitFileLine(junitFileLine);
+        return writer.prepare() ? new Work(writer, merged) : null;
     }
 
     @Override

@@ -24,6 +24,7 @@ import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.Overrides;
 import dev.gradcheck.spec.SpecError;
 import dev.gradcheck.spec.SpecLoader;
+import dev.gradcheck.spec.Printable;
 import dev.gradcheck.spec.Suggestions;
 import java.io.PrintWriter;
 import java.util.ArrayList;

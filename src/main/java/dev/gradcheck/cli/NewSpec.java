@@ -16,15 +16,8 @@ sealed interface NewSpec permits SpecTemplate, SuiteExample {
      */
     String yaml(String note);
 
-    /** A name as a YAML scalar: as it is when YAML reads it back unchanged, else double-quoted (JSON's escapes). */
+    /** A name as a YAML scalar: as it is when YAML reads it back unchanged, else quoted ({@link YamlText}). */
     static String scalar(String name) {
-        if (name.matches("[A-Za-z_][A-Za-z0-9_.-]*") && !name.matches("(?i)y|yes|n|no|true|false|on|off|null|~")) {
-            return name;
-        }
-        try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(name);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return dev.gradcheck.spec.YamlText.string(name);
     }
 }

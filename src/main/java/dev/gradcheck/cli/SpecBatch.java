@@ -10,28 +10,44 @@ import dev.gradcheck.spec.SpecLoader;
 import dev.gradcheck.spec.SpecPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Every spec document under the paths of a command line. A path that does not exist is a usage problem, listed
  * in {@link #pathProblems()}, but does not stop the specs found under the other paths.
  */
-record SpecBatch(List<LoadedSpec> specs, List<SpecPathException.Problem> pathProblems) {
+record SpecBatch(List<LoadedSpec> specs, List<SpecPathException.Problem> pathProblems, Map<String, String> texts) {
+
+    /** @param texts each file's text as read, by the file's name as the specs' positions give it */
+    SpecBatch {
+        texts = texts == null ? Map.of() : texts;
+    }
+
+    SpecBatch(List<LoadedSpec> specs, List<SpecPathException.Problem> pathProblems) {
+        this(specs, pathProblems, Map.of());
+    }
 
     static SpecBatch load(List<Path> paths) {
         List<LoadedSpec> specs = new ArrayList<>();
         List<SpecPathException.Problem> problems = new ArrayList<>();
+        Map<String, String> texts = new HashMap<>();
         SpecLoader loader = new SpecLoader();
         for (Path path : paths) {
             try {
                 for (Path file : SpecLoader.collect(List.of(path))) {
-                    specs.addAll(loader.load(file));
+                    SpecLoader.FileSpecs read = loader.loadFile(file);
+                    specs.addAll(read.specs());
+                    if (read.text() != null) {
+                        texts.put(file.toString(), read.text());
+                    }
                 }
             } catch (SpecPathException e) {
                 problems.addAll(e.problems());
             }
         }
-        return new SpecBatch(specs, problems);
+        return new SpecBatch(specs, problems, texts);
     }
 
     /**

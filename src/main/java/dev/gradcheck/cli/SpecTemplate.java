@@ -1,5 +1,7 @@
 package dev.gradcheck.cli;
 
+import dev.gradcheck.spec.YamlText;
+
 import dev.gradcheck.op.catalog.ArgInfo;
 import dev.gradcheck.op.catalog.OpInfo;
 import java.util.ArrayList;
@@ -144,7 +146,8 @@ record SpecTemplate(OpInfo op, String name, List<Input> inputs) implements NewSp
         if (note != null) {
             y.append("# ").append(note).append('\n');
         }
-        y.append("name: ").append(NewSpec.scalar(name)).append("   # unique among the specs checked together\n");
+        // quoted as YAML needs it: `x # y`, `on`, `123`, `k: v` or a line break read back as another name or none
+        y.append("name: ").append(YamlText.string(name)).append("   # unique among the specs checked together\n");
         y.append("op: ").append(op.name()).append('\n');
         attributes(y);
         y.append("inputs:   # in ND4J's order (").append(String.join(", ", inputNames(op)))

@@ -55,7 +55,23 @@ final class HtmlRenderer implements ReportRenderer {
                 block(i + "-" + b, i, r, pictures.get(b), out);
             }
         }
+        undrawn(results, ctx, out);
         out.write("</body>\n</html>\n");
+    }
+
+    /** The failing blocks that came back without matrices, each linked to its row, and why (UndrawnBlocks). */
+    private static void undrawn(List<CheckResult> results, ReportContext ctx, Writer out) throws IOException {
+        StringBuilder items = new StringBuilder();
+        for (int i = 0; i < results.size(); i++) {
+            for (GradientResult g : UndrawnBlocks.of(results.get(i))) {
+                items.append("<li><a href=\"#check-").append(i).append("\">").append(esc(results.get(i).name()))
+                        .append("</a> ").append(esc(GradientText.name(g))).append("</li>\n");
+            }
+        }
+        if (!items.isEmpty()) {
+            out.write("<h2>Failing blocks not drawn</h2>\n<p class=\"meta\">" + esc(UndrawnBlocks.why(ctx))
+                    + ":</p>\n<ul class=\"undrawn\">\n" + items + "</ul>\n");
+        }
     }
 
     /**

@@ -42,7 +42,7 @@ final class JUnitRenderer implements ReportRenderer {
             counts(xml, results, summary.seconds(), ctx.interrupted() ? 1 : 0);
             int id = 0;
             for (Map.Entry<String, List<CheckResult>> file : byFile(results, run).entrySet()) {
-                suite(xml, file.getKey(), file.getValue(), run, id++);
+                suite(xml, file.getKey(), file.getValue(), ctx, id++);
             }
             if (ctx.interrupted()) {
                 interrupted(xml, results.size(), SummaryLine.of(summary, ctx), run, id);
@@ -58,8 +58,9 @@ final class JUnitRenderer implements ReportRenderer {
     }
 
     /** One spec file's {@code <testsuite>}: its counts, when and where it ran, its shards, its test cases. */
-    private static void suite(XMLStreamWriter xml, String file, List<CheckResult> results, RunDetails run, int id)
-            throws XMLStreamException {
+    private static void suite(XMLStreamWriter xml, String file, List<CheckResult> results, ReportContext ctx,
+                              int id) throws XMLStreamException {
+        RunDetails run = ctx.run();
         newline(xml, 1);
         xml.writeStartElement("testsuite");
         String className = className(file);
@@ -69,7 +70,7 @@ final class JUnitRenderer implements ReportRenderer {
         attribute(xml, "file", file);
         shards(xml, results, run);
         for (CheckResult r : results) {
-            testcase(xml, className, file, r);
+            testcase(xml, className, ctx.junitFileLine() ? file : null, r);
         }
         newline(xml, 1);
         xml.writeEndElement();
@@ -133,9 +134,9 @@ final class JUnitRenderer implements ReportRenderer {
     }
 
     /**
-     * One spec's {@code <testcase>}, with its file (as its suite's) and line, which GitLab and pytest's xunit1
-     * reports put there, so a failure leads to the spec; a failure's and an error's message starts with
-     * {@code file:line:col}.
+     * One spec's {@code <testcase>}; with {@code --junit-file-line} ({@code file} not null), its file (as its
+     * suite's) and line, which GitLab and pytest's xunit1 reports put there but junit-10.xsd does not allow. A
+     * failure's and an error's message starts with {@code file:line:col} either way.
      */
     private static void testcase(XMLStreamWriter xml, String className, String file, CheckResult r)
             throws XMLStreamException {
@@ -144,10 +145,12 @@ final class JUnitRenderer implements ReportRenderer {
         attribute(xml, "classname", className);
         attribute(xml, "name", r.name());
         attribute(xml, "time", seconds(r.seconds()));
-        attribute(xml, "file", file);
         String line = SpecPlace.of(r.location()).line();
-        if (line != null) {
-            attribute(xml, "line", line);
+        if (file != null) {
+            attribute(xml, "file", file);
+            if (line != null) {
+                attribute(xml, "line", line);
+            }
         }
         String body = String.join("\n", DetailLines.of(r));
         String first = DetailLines.headline(r);

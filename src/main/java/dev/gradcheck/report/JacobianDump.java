@@ -58,6 +58,8 @@ public final class JacobianDump {
     private final Format format;
     private final List<Entry> manifest = new ArrayList<>();
     private final Set<String> folders = new HashSet<>();
+    /** Failing blocks that came back without matrices (UndrawnBlocks), listed in the manifest as not written. */
+    private final List<Entry> undrawn = new ArrayList<>();
 
     /** One written block, as the manifest lists it. */
     private record Entry(CheckResult check, GradientResult block, String folder, String base) {}
@@ -73,6 +75,7 @@ public final class JacobianDump {
      * @return how many blocks were written
      */
     public synchronized int write(CheckResult result) throws IOException {
+        UndrawnBlocks.of(result).forEach(g -> undrawn.add(new Entry(result, g, null, null)));
         List<GradientResult> blocks = result.gradients() == null ? List.of()
                 : result.gradients().stream().filter(g -> g.jacobians() != null).toList();
         if (blocks.isEmpty()) {
@@ -110,6 +113,12 @@ public final class JacobianDump {
                 writeEntry(gen, e);
             }
             gen.writeEndArray();
+            gen.writeStringField("not_written_because", UndrawnBlocks.OVER_BUDGET);
+            gen.writeArrayFieldStart("not_written");
+            for (Entry e : undrawn) {
+                writeUndrawn(gen, e);
+            }
+            gen.writeEndArray();
             gen.writeEndObject();
         }
         Files.move(tmp, dir.resolve("manifest.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
@@ -117,6 +126,23 @@ public final class JacobianDump {
 
     public synchronized int blocksWritten() {
         return manifest.size();
+    }
+
+    /** How many failing blocks came back without matrices, so were not written. */
+    public synchronized int blocksNotWritten() {
+        return undrawn.size();
+    }
+
+    private static void writeUndrawn(JsonGenerator gen, Entry e) throws IOException {
+        gen.writeStartObject();
+        gen.writeStringField("spec", e.check().name());
+        gen.writeStringField("location", e.check().location());
+        gen.writeStringField("backend", e.check().backend());
+        gen.writeStringField("output", e.block().output());
+        gen.writeStringField("input", e.block().input());
+        gen.writeNumberField("order", e.block().order());
+        gen.writeStringField("verdict", e.block().verdict().reportName());
+        gen.writeEndObject();
     }
 
     private void writeEntry(JsonGenerator gen, Entry e) throws IOException {

@@ -46,9 +46,14 @@ public final class JsonReportReader {
 
     static final int MAX_STRING_LENGTH = 20_000_000;
 
+    /** The most seconds a run or a check is read as taking (31 years): more, or less than 0, is no time. */
+    static final double MAX_SECONDS = 1e9;
+
+    // a key twice is refused, not read as its last value: no report gradcheck writes has one
     private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING)
                     .maxNumberLength(MAX_NUMBER_LENGTH).maxStringLength(MAX_STRING_LENGTH).build())
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build());
 
     /**
@@ -165,10 +170,10 @@ public final class JsonReportReader {
         RunDetails.Source source = new RunDetails.Source(file, shard,
                 Timestamps.parse(textOrNull(run, "started_at", "run")),
                 textOrNull(run, "hostname", "run"), results.size(),
-                integer(summary, "exit_code", "summary"), number(summary, "seconds", "summary"));
+                integer(summary, "exit_code", "summary"), seconds(summary, "summary"));
         return new Read(version, textOrNull(root.path("tool"), "version", "tool"), results, origins,
-                source, summary.path("interrupted").asBoolean(false), summary.path("not_run").asInt(0),
-                summary.path("stopped_early").asBoolean(false));
+                source, flag(summary, "interrupted", "summary"), summary.path("not_run").asInt(0),
+                flag(summary, "stopped_early", "summary"));
     }
 
     private static CheckResult check(JsonNode c, String at) throws FormatException {
@@ -186,7 +191,7 @@ public final class JsonReportReader {
                 text(c, "backend", at), text(c, "dtype", at), status(c, at), text(c, "expected", at),
                 textOrNull(c, "reason", at), textOrNull(c, "message", at), gradients,
                 textOrNull(c, "tolerance", at), number(c, "delta", at),
-                number(c, "seconds", at), nodes, crossBackend(c.path("cross_backend"),
+                seconds(c, at), nodes, crossBackend(c.path("cross_backend"),
                 at + ".cross_backend"), texts(c.path("defaulted_attributes"), at + ".defaulted_attributes"))
                 .withLog(texts(c.path("log"), at + ".log"));
     }
@@ -203,7 +208,7 @@ public final class JsonReportReader {
                 named(g, "verdict", at, Verdict::fromReportName), number(g, "max_abs_error", at),
                 number(g, "max_rel_error", at), number(g, "max_score", at),
                 worst(g.path("worst"), at + ".worst"), longValue(g, "evaluations", at),
-                number(g, "seconds", at), textOrNull(g, "note", at), sampling)
+                seconds(g, at), textOrNull(g, "note", at), sampling)
                 .withDiagnosis(mismatches(g.path("mismatches"), at + ".mismatches"), null);
     }
 
@@ -359,6 +364,28 @@ public final class JsonReportReader {
             case "-Infinity" -> Double.NEGATIVE_INFINITY;
             default -> throw new FormatException(path(parent, field) + ": expected a number");
         };
+    }
+
+    /** A {@code seconds} field: a number from 0 to {@link #MAX_SECONDS} (a negative or 1e308 time was taken). */
+    private static double seconds(JsonNode node, String parent) throws FormatException {
+        double seconds = number(node, "seconds", parent);
+        if (!(seconds >= 0 && seconds <= MAX_SECONDS)) {
+            throw new FormatException(path(parent, "seconds") + ": expected seconds from 0 to " + (long) MAX_SECONDS
+                    + ", got " + node.path("seconds"));
+        }
+        return seconds;
+    }
+
+    /** A boolean the schema may leave out (false then); {@code "yes"} or 1 is no boolean. */
+    private static boolean flag(JsonNode node, String field, String parent) throws FormatException {
+        JsonNode value = node.path(field);
+        if (value.isMissingNode()) {
+            return false;
+        }
+        if (!value.isBoolean()) {
+            throw new FormatException(path(parent, field) + ": expected true or false");
+        }
+        return value.booleanValue();
     }
 
     private static int integer(JsonNode node, String field, String parent) throws FormatException {

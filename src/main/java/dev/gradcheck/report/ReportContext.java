@@ -12,9 +12,12 @@ package dev.gradcheck.report;
  * @param linkBase    what the HTML report puts before a spec's relative path to link to it: the way from the
  *                    page's directory to the directory the run's paths are relative to ({@code ../../} for
  *                    {@code --output build/reports/r.html}); "" when the page is written there (or to stdout)
+ * @param junitFileLine JUnit XML's {@code <testcase>} carries {@code file} and {@code line} ({@code
+ *                    --junit-file-line}): GitLab reads them, but junit-10.xsd does not allow them, so by default
+ *                    they are left out and the report is schema-valid (pytest's {@code junit_family} choice)
  */
 public record ReportContext(boolean color, String toolVersion, boolean quiet, boolean interrupted, RunDetails run,
-                            int columns, String linkBase) {
+                            int columns, String linkBase, boolean junitFileLine) {
 
     public ReportContext {
         run = run == null ? RunDetails.NONE : run;
@@ -23,7 +26,7 @@ public record ReportContext(boolean color, String toolVersion, boolean quiet, bo
 
     public ReportContext(boolean color, String toolVersion, boolean quiet, boolean interrupted, RunDetails run,
                          int columns) {
-        this(color, toolVersion, quiet, interrupted, run, columns, "");
+        this(color, toolVersion, quiet, interrupted, run, columns, "", false);
     }
 
     /**
@@ -39,7 +42,12 @@ public record ReportContext(boolean color, String toolVersion, boolean quiet, bo
 
     /** The same context with the HTML report's links based at {@code base}. */
     public ReportContext withLinkBase(String base) {
-        return new ReportContext(color, toolVersion, quiet, interrupted, run, columns, base);
+        return new ReportContext(color, toolVersion, quiet, interrupted, run, columns, base, junitFileLine);
+    }
+
+    /** The same context, JUnit XML's test cases carrying their file and line or not. */
+    public ReportContext withJUnitFileLine(boolean fileLine) {
+        return new ReportContext(color, toolVersion, quiet, interrupted, run, columns, linkBase, fileLine);
     }
 
     public ReportContext(boolean color, String toolVersion, boolean quiet, boolean interrupted, RunDetails run) {
@@ -65,16 +73,16 @@ public record ReportContext(boolean color, String toolVersion, boolean quiet, bo
 
     /** The same context with these run details. */
     public ReportContext with(RunDetails details) {
-        return new ReportContext(color, toolVersion, quiet, interrupted, details, columns, linkBase);
+        return new ReportContext(color, toolVersion, quiet, interrupted, details, columns, linkBase, junitFileLine);
     }
 
     /** The same context fitted into {@code width} columns (0: no limit). */
     public ReportContext withColumns(int width) {
-        return new ReportContext(color, toolVersion, quiet, interrupted, run, width, linkBase);
+        return new ReportContext(color, toolVersion, quiet, interrupted, run, width, linkBase, junitFileLine);
     }
 
     /** The same context for a run cut short, or not. */
     public ReportContext interrupted(boolean cutShort) {
-        return new ReportContext(color, toolVersion, quiet, cutShort, run, columns, linkBase);
+        return new ReportContext(color, toolVersion, quiet, cutShort, run, columns, linkBase, junitFileLine);
     }
 }

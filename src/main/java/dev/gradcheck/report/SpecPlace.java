@@ -30,7 +30,11 @@ record SpecPlace(String file, String line, String col) {
      */
     static String projectFile(CheckResult r, RunDetails run) {
         String id = run.origins().of(r).id();
-        return id == null ? of(r.location()).file() : id.contains("::") ? id.substring(0, id.indexOf("::")) : id;
+        if (id == null) {
+            return of(r.location()).file();
+        }
+        // the file part ends at the first "::": spec.SpecIds writes its colons as %3A (and % as %25)
+        return (id.contains("::") ? id.substring(0, id.indexOf("::")) : id).replace("%3A", ":").replace("%25", "%");
     }
 
     /**

@@ -101,6 +101,12 @@ public final class RunCache {
     private void save(Map<String, Boolean> attention, Map<String, Double> seconds, Map<String, String> statuses) {
         try {
             mark();
+        } catch (IOException | RuntimeException e) {
+            warnings.accept("cannot write the cache in " + dir + ": " + CacheFiles.firstLine(e));
+            return;
+        }
+        // read, merged and written under the lock: runs ending together each keep the others' entries
+        try (CacheLock lock = CacheLock.take(dir, warnings)) {
             Map<String, String> failed = new TreeMap<>(lastFailed());
             attention.forEach((id, bad) -> {
                 if (bad) {

@@ -35,9 +35,13 @@ import java.util.Map;
  */
 public record Shard(int index, int total) {
 
+    /** The most parts a selection is cut into: more CI machines than that is not a run anybody merges. */
+    public static final int MAX_TOTAL = 1000;
+
     public Shard {
-        if (total < 1 || index < 1 || index > total) {
-            throw new IllegalArgumentException("a shard is K/N with 1 <= K <= N, got " + index + "/" + total);
+        if (total < 1 || index < 1 || index > total || total > MAX_TOTAL) {
+            throw new IllegalArgumentException("a shard is K/N with 1 <= K <= N <= " + MAX_TOTAL + ", got " + index
+                    + "/" + total);
         }
     }
 

@@ -22,7 +22,7 @@ public final class Signals {
     private Signals() {}
 
     /** Starts noting shutdown signals in this JVM; once is enough, more calls do nothing. */
-    static synchronized void watch() {
+    public static synchronized void watch() {
         if (watching) {
             return;
         }

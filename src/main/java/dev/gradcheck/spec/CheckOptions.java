@@ -69,6 +69,31 @@ public record CheckOptions(Stencil stencil, Integer maxElements, double nondetTo
         return n >= 1 && n <= MAX_THREADS;
     }
 
+    /**
+     * A spec's finite-difference step: above 0 and at most {@link #MAX_DELTA}. A larger one puts the stencil's points
+     * (x ± 2h, and 100h for the most precise step) beyond any float64 (1e308 probed at -Infinity and failed as the
+     * operator's error); below {@link #MIN_DELTA}, x + h rounds back to x for any x of magnitude one.
+     */
+    public static final double MIN_DELTA = 1e-15;
+    /** See {@link #MIN_DELTA}. */
+    public static final double MAX_DELTA = 1e3;
+
+    public static boolean validDelta(double delta) {
+        return delta >= MIN_DELTA && delta <= MAX_DELTA;
+    }
+
+    /** One check's time limit, in seconds: a millisecond to a million seconds (11.6 days). */
+    public static final double MIN_TIMEOUT = 1e-3;
+    /** See {@link #MIN_TIMEOUT}. */
+    public static final double MAX_TIMEOUT = 1e6;
+
+    public static boolean validTimeout(double seconds) {
+        return seconds >= MIN_TIMEOUT && seconds <= MAX_TIMEOUT;
+    }
+
+    /** ND4J's arrays have at most 32 dimensions: a rank-33 input failed in the check, rank 40 aborted the JVM. */
+    public static final int MAX_RANK = 32;
+
     public CheckOptions withStencil(Stencil s) {
         return new CheckOptions(s, maxElements, nondetTol, resample, sampleSeed, mask, compress, threads);
     }

@@ -99,6 +99,11 @@ final class InputsValidator {
             return null;
         }
         List<YamlNode> items = seq.get().items();
+        if (items.size() > CheckOptions.MAX_RANK) {
+            reader.problems.add(node.pos(), "shape has " + items.size() + " dimensions; ND4J's arrays have at most "
+                    + CheckOptions.MAX_RANK);
+            return null;
+        }
         long[] dims = new long[items.size()];
         boolean ok = true;
         for (int i = 0; i < dims.length; i++) {

@@ -7,7 +7,10 @@ import java.nio.file.Path;
  * '/' between segments, then {@code ::} and the spec's name ({@code specs/activations/softmax.yaml::softmax-rows}).
  * It does not depend on the working directory, on the order directories are listed in, or on which other specs
  * exist, so it is what shards are drawn by, what the cache of failures and durations is keyed by, and what a
- * JSON report's {@code id} holds. Names are unique within a file, so ids are unique within a project.
+ * JSON report's {@code id} holds. Names are unique within a file, so ids are unique within a project: in the file
+ * part, {@code %} is written {@code %25} and {@code :} {@code %3A}, so the first {@code ::} always ends the file
+ * (spec {@code a::b} of {@code x.yaml} and spec {@code b} of a file {@code x.yaml::a} were one id; now
+ * {@code x.yaml::a::b} and {@code x.yaml%3A%3Aa::b}).
  */
 public final class SpecIds {
 
@@ -29,7 +32,7 @@ public final class SpecIds {
 
     /** @param file the spec's file as its location names it (relative to the working directory, or absolute) */
     public String of(String file, String name) {
-        return relativeFile(file) + "::" + name;
+        return relativeFile(file).replace("%", "%25").replace(":", "%3A") + "::" + name;
     }
 
     /** The file's path relative to the root, '/'-separated; the path as given when it is not a path. */

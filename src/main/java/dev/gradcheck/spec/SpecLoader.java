@@ -30,16 +30,26 @@ public final class SpecLoader {
 
     /** One entry per non-empty YAML document, in file order, plus one for a syntax error that stopped reading. */
     public List<LoadedSpec> load(Path file) {
+        return loadFile(file).specs();
+    }
+
+    /**
+     * A file's specs and the text they were read from (null when it could not be read): a check in a worker is sent
+     * that text, never the file's name to read again, so a file edited mid-run is checked as the front end read it.
+     */
+    public record FileSpecs(String text, List<LoadedSpec> specs) {}
+
+    public FileSpecs loadFile(Path file) {
         String fileName = file.toString();
         String stem = stem(file);
         String text;
         try {
             text = readUtf8(file);
         } catch (UnreadableFileException e) {
-            return List.of(LoadedSpec.invalid(SourcePos.ofFile(fileName), stem,
-                    List.of(new SpecError(SourcePos.ofFile(fileName), e.getMessage()))));
+            return new FileSpecs(null, List.of(LoadedSpec.invalid(SourcePos.ofFile(fileName), stem,
+                    List.of(new SpecError(SourcePos.ofFile(fileName), e.getMessage())))));
         }
-        return loadText(fileName, stem, text);
+        return new FileSpecs(text, loadText(fileName, stem, text));
     }
 
     /**
@@ -198,7 +208,8 @@ public final class SpecLoader {
     }
 
     /** File name without its last extension: {@code specs/softmax.yaml} is named {@code softmax}. */
-    static String stem(Path file) {
+    /** What an unnamed spec of {@code file} is named after: its file name less the extension. */
+    public static String stem(Path file) {
         Path fileName = file.getFileName();
         String name = fileName == null ? file.toString() : fileName.toString();
         int dot = name.lastIndexOf('.');

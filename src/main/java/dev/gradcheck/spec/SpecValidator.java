@@ -65,7 +65,8 @@ final class SpecValidator {
         long seed = m.get("seed").flatMap(n -> reader.integer(n, "seed")).orElse(DEFAULT_SEED);
         var expect = new ExpectationValidator(reader, problems).read(m);
         GraphSpec graph = graph(m, outputs);
-        Double timeout = m.get("timeout").flatMap(n -> positive(n, "timeout")).orElse(null);
+        Double timeout = m.get("timeout").flatMap(n -> within(n, "timeout", CheckOptions.MIN_TIMEOUT,
+                CheckOptions.MAX_TIMEOUT, " seconds")).orElse(null);
         List<String> tags = m.get("tags").map(n -> new TagsValidator(reader).read(n)).orElse(List.of());
         layers.read(m, op, selection.params());
 
@@ -108,13 +109,15 @@ final class SpecValidator {
     }
 
     private Optional<Double> delta(YamlNode node) {
-        return positive(node, "delta");
+        return within(node, "delta", CheckOptions.MIN_DELTA, CheckOptions.MAX_DELTA, "");
     }
 
-    private Optional<Double> positive(YamlNode node, String key) {
+    /** A number in [min, max] (its range's check in CheckOptions says the same), else a problem naming the range. */
+    private Optional<Double> within(YamlNode node, String key, double min, double max, String unit) {
         Optional<Double> value = reader.number(node, key);
-        if (value.isPresent() && !(value.get() > 0)) {
-            problems.add(node.pos(), "'" + key + "' must be > 0, got " + ((YamlNode.Scalar) node).text());
+        if (value.isPresent() && !(value.get() >= min && value.get() <= max)) {
+            problems.add(node.pos(), "'" + key + "' must be between " + min + " and " + (long) max + unit + ", got "
+                    + ((YamlNode.Scalar) node).text());
             return Optional.empty();
         }
         return value;

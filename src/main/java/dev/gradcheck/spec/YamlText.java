@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * back gives the same string; otherwise they are double-quoted (JSON's escapes are YAML's too). What it writes reads
  * back, through {@link SpecLoader}, to the same spec: the shell's edited documents rely on that.
  */
-final class YamlText {
+public final class YamlText {
 
     /** A container whose flow form is longer than this goes on lines of its own. */
     private static final int FLOW_WIDTH = 88;
@@ -116,12 +116,34 @@ final class YamlText {
         return node.asText(); // integers and booleans
     }
 
-    /** Plain when that reads back as this very string (not a number, boolean or null); else double-quoted. */
-    static String string(String s) {
+    /**
+     * A string as a YAML scalar: plain when that reads back as this very string (not a number, boolean or null);
+     * else double-quoted, with what YAML may not hold as it is (C1 controls, U+2028 and U+2029, which it reads as
+     * line breaks, a byte-order mark, U+FFFE, U+FFFF, a lone surrogate) as backslash-u escapes besides JSON's.
+     */
+    public static String string(String s) {
         if (PLAIN.matcher(s).matches() && readsBackAsItself(s)) {
             return s;
         }
-        return com.fasterxml.jackson.databind.node.TextNode.valueOf(s).toString();
+        String json = com.fasterxml.jackson.databind.node.TextNode.valueOf(s).toString();
+        StringBuilder b = new StringBuilder(json.length());
+        for (int i = 0; i < json.length(); i++) {
+            char c = json.charAt(i);
+            b.append(unprintable(json, i) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+        }
+        return b.toString();
+    }
+
+    /** Whether the char at {@code i} is one YAML may not hold as it is in a double-quoted scalar. */
+    private static boolean unprintable(String text, int i) {
+        char c = text.charAt(i);
+        if (Character.isSurrogate(c)) {
+            boolean paired = Character.isHighSurrogate(c) && i + 1 < text.length()
+                    && Character.isLowSurrogate(text.charAt(i + 1))
+                    || Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(text.charAt(i - 1));
+            return !paired;
+        }
+        return c >= 0x7f && c <= 0x9f || c == 0x2028 || c == 0x2029 || c == 0xfeff || c >= 0xfffe;
     }
 
     private static boolean readsBackAsItself(String s) {

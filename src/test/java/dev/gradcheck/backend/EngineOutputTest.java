@@ -19,7 +19,7 @@ class EngineOutputTest {
 
     @Test
     void aCheckKeepsWhatItsThreadPrintedAndNothingElse() throws InterruptedException {
-        List<String> printed = new ArrayList<>();
+        CappedLines<String> printed = new CappedLines<>();
         Thread other = new Thread(() -> System.err.println("another thread's line"));
         String result = EngineOutput.capture(() -> {
             System.out.println("WARN DifferentialFunction - No fields found for property name dimensions");
@@ -38,7 +38,8 @@ class EngineOutputTest {
         }, printed);
         assertEquals("done", result);
         assertEquals(List.of("WARN DifferentialFunction - No fields found for property name dimensions",
-                "Labels plus eps: [0.000001, 1.000001]", "no newline at the end"), printed);
+                "Labels plus eps: [0.000001, 1.000001]", "no newline at the end"),
+                printed.lines(CappedLines::droppedLine));
     }
 
     @Test
@@ -47,17 +48,35 @@ class EngineOutputTest {
         EngineOutput.capture(() -> {
             System.out.println("quiet");
             return null;
-        }, new ArrayList<>());
+        }, new CappedLines<>());
         EngineOutput.showTo(shown::add);
-        List<String> printed = new ArrayList<>();
+        CappedLines<String> printed = new CappedLines<>();
         EngineOutput.capture(() -> {
             System.out.println("verbose");
             return null;
         }, printed);
-        assertEquals(List.of("verbose"), printed);
+        assertEquals(List.of("verbose"), printed.lines(CappedLines::droppedLine));
         assertEquals(List.of("verbose"), shown);
         EngineOutput.show(EngineOutput.CHATTER + "x");
         EngineOutput.show("   ");
         assertTrue(shown.size() == 1, shown.toString());
+    }
+
+    @Test
+    void aCheckInThisJvmKeepsItsFirstAndLastLinesAndSaysHowManyWereDropped() {
+        CappedLines<String> printed = new CappedLines<>();
+        EngineOutput.capture(() -> {
+            for (int i = 1; i <= 10_000; i++) {
+                System.out.println("line " + i);
+            }
+            System.out.println("x".repeat(CappedLines.MAX_CHARS + 5));
+            return null;
+        }, printed);
+        List<String> log = printed.lines(CappedLines::droppedLine);
+        assertEquals(CappedLines.HEAD + 1 + CappedLines.TAIL, log.size());
+        assertEquals("line 1", log.get(0));
+        assertEquals(CappedLines.droppedLine(10_001 - CappedLines.HEAD - CappedLines.TAIL), log.get(CappedLines.HEAD));
+        assertEquals("line 10000", log.get(log.size() - 2));
+        assertEquals("x".repeat(CappedLines.MAX_CHARS) + " [gradcheck: 5 characters cut]", log.get(log.size() - 1));
     }
 }

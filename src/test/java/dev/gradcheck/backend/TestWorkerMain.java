@@ -23,7 +23,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * {@code test-exit} calls System.exit({@code code}) as a careless plugin might; {@code test-oom} throws
  * OutOfMemoryError; {@code test-pid} errors with its JVM's process id (which worker ran a check); {@code test-sleep}
  * hangs for
- * {@code seconds} (first creating the file {@code marker}, when given, so a test knows it is running).
+ * {@code seconds} (first creating the file {@code marker}, when given, so a test knows it is running);
+ * {@code test-print} prints {@code lines} numbered lines, then errors; {@code test-spawn} starts {@code sleep 600},
+ * writes its pid to the file {@code pidfile}, and hangs.
  * With the system property {@value #PERTURB} = p, every op's outputs and gradients are scaled by 1 + p: a
  * consistent engine that computes slightly different numbers, as another backend might.
  */
@@ -58,6 +60,16 @@ public final class TestWorkerMain {
                     throw new OutOfMemoryError("test-oom: as if the heap had run out");
                 case "test-sleep":
                     sleep(spec);
+                    throw new IllegalStateException("woke up");
+                case "test-print":
+                    long lines = ((Number) attr(spec, "lines")).longValue();
+                    for (long i = 1; i <= lines; i++) {
+                        System.out.println("printed line " + i);
+                    }
+                    throw new IllegalStateException("printed " + lines + " lines");
+                case "test-spawn":
+                    spawn(attr(spec, "pidfile").toString());
+                    sleep(600);
                     throw new IllegalStateException("woke up");
                 case "test-pid":
                     throw new IllegalStateException("worker pid " + ProcessHandle.current().pid());
@@ -122,5 +134,17 @@ public final class TestWorkerMain {
     private static Object attr(OpSpec spec, String name) {
         Located<Object> a = spec.attrs().get(name);
         return a == null ? null : a.value();
+    }
+
+    /** A child process of the worker's own, as an operator might start one; its pid written where the test looks. */
+    private static void spawn(String pidFile) {
+        try {
+            Process child = new ProcessBuilder("sleep", "600").start();
+            Path tmp = Path.of(pidFile + ".tmp");
+            Files.writeString(tmp, Long.toString(child.pid()));
+            Files.move(tmp, Path.of(pidFile), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

@@ -129,6 +129,59 @@ class WorkerBackendTest {
     }
 
     @Test
+    void anOperatorPrintingWithoutEndKeepsItsFirstAndLastLinesAndTheRunGoesOn() throws IOException {
+        // 3 million lines ran the front end out of memory; every line was kept in the check's log
+        long lines = 200_000;
+        List<LoadedSpec> specs = written("print.yaml", """
+                name: prints
+                op: test-print
+                attrs: {lines: %d}
+                inputs: {x: {shape: [2]}}
+                ---
+                name: tanh-after
+                op: tanh
+                inputs: {x: {shape: [2]}}
+                """.formatted(lines));
+        List<CheckResult> results = new ArrayList<>();
+        try (WorkerBackend backend = new WorkerBackend(TestWorkerMain.options())) {
+            for (LoadedSpec s : specs) {
+                results.add(backend.run(s.spec()));
+            }
+        }
+        CheckResult printed = results.get(0);
+        assertEquals(Status.ERROR, printed.status(), printed.toString());
+        List<String> log = printed.log();
+        assertEquals(CappedLines.HEAD + 1 + CappedLines.TAIL, log.size(), "head, the count dropped, tail");
+        assertEquals("printed line 1", log.get(0));
+        assertEquals("printed line " + lines, log.get(log.size() - 1));
+        assertEquals(CappedLines.droppedLine(lines - CappedLines.HEAD - CappedLines.TAIL), log.get(CappedLines.HEAD));
+        assertEquals(Status.PASSED, results.get(1).status(), "the run goes on");
+    }
+
+    @Test
+    void aWorkerKilledForItsTimeoutTakesTheProcessesItsOperatorStartedWithIt() throws Exception {
+        // an operator's child process outlived the worker killed at its timeout (reparented to init, still running)
+        Path pidFile = dir.resolve("child.pid");
+        List<LoadedSpec> specs = written("spawn.yaml", """
+                name: spawns-and-hangs
+                op: test-spawn
+                timeout: 5
+                attrs: {pidfile: "%s"}
+                inputs: {x: {shape: [2]}}
+                """.formatted(pidFile));
+        CheckResult r;
+        try (WorkerBackend backend = new WorkerBackend(TestWorkerMain.options())) {
+            r = backend.run(specs.get(0).spec());
+        }
+        assertEquals(Status.TIMEOUT, r.status(), r.toString());
+        ProcessHandle child = ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).orElse(null);
+        if (child != null) {
+            child.onExit().get(60, java.util.concurrent.TimeUnit.SECONDS); // ended with its worker, not left running
+            assertTrue(!child.isAlive());
+        }
+    }
+
+    @Test
     void aCudaWorkerWhoseNd4jFellBackToTheCpuIsRefusedAndItsChecksSkipped() {
         // ND4J only warns when CUDA cannot load and runs on the CPU: CPU numbers must never be reported as CUDA's
         LoadedSpec tanh = new SpecLoader().load(misbehaving()).get(0);

@@ -225,6 +225,22 @@ class MergeCommandTest {
     }
 
     @Test
+    void aFlagThatIsNotABooleanAKeyTwiceAndNoTimeAreRefused() throws IOException {
+        // each was merged: "yes" read as false, the last of two keys taken, -1 and 1e308 seconds summed
+        Path yes = dir.resolve("yes.json");
+        Files.writeString(yes, report("0", "").replace("\"interrupted\": false", "\"interrupted\": \"yes\""));
+        assertRefused(yes, "summary.interrupted: expected true or false");
+        Path twice = dir.resolve("twice.json");
+        Files.writeString(twice, report("0", "").replace("\"exit_code\": 0,", "\"exit_code\": 0, \"exit_code\": 2,"));
+        assertRefused(twice, "not JSON: Duplicate field 'exit_code' at line 2, column ");
+        for (String time : List.of("-1", "1e308")) {
+            Path bad = dir.resolve("time" + time + ".json");
+            Files.writeString(bad, report("0", "").replace("\"seconds\": 0.5", "\"seconds\": " + time));
+            assertRefused(bad, "checks[0].seconds: expected seconds from 0 to 1000000000, got ");
+        }
+    }
+
+    @Test
     void jsonBeyondTheParsingLimitsIsRefusedNamingTheFileAndWhere() throws IOException {
         // was: internal error "NullPointerException ... JsonLocation.getLineNr()", exit 3 (a 1,000-digit number
         // was read, exit 0)

@@ -140,4 +140,28 @@ class NewCommandTest {
         assertEquals(2, shape.exit());
         assertTrue(shape.err().contains("--shape '3,zero': expected dimensions"), shape.err());
     }
+
+    @Test
+    void anyNameIsWrittenSoThatItReadsBackAsItself() {
+        // written unquoted: `x # y`, `"v1"`, `on`, `123`, `k: v` or a line break gave another name or no spec
+        for (String name : List.of("x # y", "\"v1\"", "on", "123", "k: v", "a\nb", "\u0001", "tab\there",
+                "nel\u0085", "sep\u2028", "\ufeffbom", "end\ufffe", "é ü 中", "- item", "[1]", "&anchor",
+                "null")) {
+            Cli made = Cli.run("new", "tanh", "--name", name);
+            assertEquals(0, made.exit(), name + ": " + made.err());
+            List<dev.gradcheck.spec.LoadedSpec> back = new dev.gradcheck.spec.SpecLoader().loadText("new.yaml", "new",
+                    made.out());
+            assertEquals(1, back.size(), made.out());
+            assertEquals(List.of(), back.get(0).errors(), made.out());
+            assertEquals(name, back.get(0).name(), made.out());
+        }
+    }
+
+    @Test
+    void anUnknownOpIsEchoedWithItsControlCharactersEscaped() {
+        Cli unknown = Cli.run("new", "tan\u001b[31mh\u0007");
+        assertEquals(2, unknown.exit());
+        assertFalse(unknown.err().contains("\u001b") || unknown.err().contains("\u0007"), unknown.err());
+        assertTrue(unknown.err().contains("unknown op 'tan\\u001B[31mh\\u0007'"), unknown.err());
+    }
 }

@@ -170,15 +170,15 @@ class ProjectFileTest {
         Cli r = Cli.runIn(below, "check");
         assertEquals(2, r.exit(), r.err());
         String file = root.resolve("gradcheck.yaml").toString();
-        assertTrue(r.err().contains(file + ":2:18: timeout: Invalid value for 'timeout': must be > 0 seconds, got -5"),
-                r.err());
+        assertTrue(r.err().contains(file + ":2:18: timeout: Invalid value for 'timeout': must be between 0.001 and"
+                + " 1000000 seconds, got -5"), r.err());
     }
 
     @Test
     void eachNumberOutOfItsRangeInTheFileIsRefusedAtItsPosition() throws IOException {
         String file = root.resolve("gradcheck.yaml").toString();
         String[][] cases = {
-            {"jobs: 0", ":2:15: jobs: Invalid value for 'jobs': must be at least 1, got 0"},
+            {"jobs: 0", ":2:15: jobs: Invalid value for 'jobs': must be between 1 and 256, got 0"},
             {"durations: -1", ":2:20: durations: Invalid value for 'durations': must be 0 or more, got -1"},
             {"order: 3", ":2:16: order: Invalid value for 'order': must be 1 or 2, got 3"},
             {"threads: 0", ":2:18: threads: Invalid value for 'threads': must be between 1 and 64, got 0"},

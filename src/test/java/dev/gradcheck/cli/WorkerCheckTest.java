@@ -109,6 +109,29 @@ class WorkerCheckTest {
         assertTrue(r.out().contains("--in-process runs on the cpu backend only"), r.out());
     }
 
+    @Test
+    void aFileEditedMidRunIsCheckedAsTheFrontEndReadIt() throws Exception {
+        // workers read spec files again from disk: a file edited mid-run was checked as edited, under the name the
+        // front end had validated (issue 36, item 11); the worker now gets the text the front end read
+        Path marker = dir.resolve("sleeping");
+        Path first = Files.writeString(dir.resolve("a-first.yaml"), "name: sleeps\nop: test-sleep\nattrs: {seconds: 10,"
+                + " marker: '" + marker + "'}\ninputs: {x: {shape: [2]}}\n");
+        Path second = Files.writeString(dir.resolve("b-second.yaml"), "name: b\nop: tanh\ninputs: {x: {shape: [3]}}\n");
+        java.util.concurrent.CompletableFuture<Cli> run = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                Cli.runWithWorkers(dev.gradcheck.backend.TestWorkerMain.options(), "check", first.toString(),
+                        second.toString(), "--format", "json"));
+        for (int i = 0; i < 1200 && !Files.exists(marker) && !run.isDone(); i++) {
+            Thread.sleep(100); // waits for the event: the first check has started, the second not yet
+        }
+        assertTrue(Files.exists(marker), "the first check never started");
+        Files.writeString(second, "name: b\nop: sin\ninputs: {x: {shape: [3]}}\n"); // the same positions
+        Cli r = run.get(5, TimeUnit.MINUTES);
+        JsonNode checks = new ObjectMapper().readTree(r.out()).get("checks");
+        assertEquals("b", checks.get(1).get("name").asText(), r.out());
+        assertEquals("tanh", checks.get(1).get("op").asText(), "checked as read, not as edited: " + r.out());
+        assertEquals("passed", checks.get(1).get("status").asText(), r.out());
+    }
+
     /** A real front end, a real signal: the report's exit code is the one the process ends with. */
     @ParameterizedTest
     @CsvSource({"INT, 130", "TERM, 143", "HUP, 129"})

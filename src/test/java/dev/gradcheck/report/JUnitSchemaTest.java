@@ -2,6 +2,7 @@ package dev.gradcheck.report;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -38,17 +39,16 @@ class JUnitSchemaTest {
         schema = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI).newSchema(xsd);
     }
 
-    /**
-     * Validated without {@code <testcase>}'s {@code file} and {@code line}: junit-10.xsd does not list them, but
-     * GitLab reads {@code file} there and pytest's xunit1 reports write both, and Jenkins ignores attributes it does
-     * not know (issue 26). Only those two, only on test cases: anything else outside the schema still fails.
-     */
+    /** Validated as it is written: by default the report is schema-valid, with nothing taken out first. */
     private static void validate(String xml) throws SAXException, IOException {
         Validator validator = schema.newValidator();
-        validator.validate(new StreamSource(new StringReader(withoutTestcasePlace(xml))));
+        validator.validate(new StreamSource(new StringReader(xml)));
     }
 
-    /** The report less {@code <testcase>}'s {@code file} and {@code line}, the two attributes outside the schema. */
+    /**
+     * The report less {@code <testcase>}'s {@code file} and {@code line}, which {@code --junit-file-line} adds:
+     * junit-10.xsd does not list them (GitLab reads {@code file}, pytest's xunit1 reports write both).
+     */
     static String withoutTestcasePlace(String xml) {
         return xml.replaceAll("(<testcase [^>]*?) file=\"[^\"]*\"", "$1")
                 .replaceAll("(<testcase [^>]*?) line=\"\\d+\"", "$1");
@@ -101,6 +101,18 @@ class JUnitSchemaTest {
         String nanTime = valid.replaceFirst("(<testsuite name=\"specs.tanh\"[^>]*?) time=\"[^\"]*\"", "$1 time=\"NaN\"");
         assertTrue(nanTime.contains("time=\"NaN\""), "the replacement happened");
         assertThrows(SAXException.class, () -> validate(nanTime));
+    }
+
+    @Test
+    void testCasesCarryFileAndLineOnlyWhenAskedAndAreOtherwiseAsTheSchemaSays() throws IOException {
+        // the report's <testcase file line> failed xmllint --schema junit-10.xsd on every report (issue 36, item 10)
+        String plain = render(SampleResults.all(), SampleResults.summary(), SampleResults.context(false));
+        assertFalse(plain.matches("(?s).*<testcase [^>]*(file|line)=.*"), "no file or line on a test case");
+        String placed = render(SampleResults.all(), SampleResults.summary(),
+                SampleResults.context(false).withJUnitFileLine(true));
+        assertTrue(placed.contains("file=\"specs/tanh.yaml\" line=\"1\""), placed);
+        assertThrows(SAXException.class, () -> validate(placed), "outside junit-10.xsd, as documented");
+        assertEquals(plain, withoutTestcasePlace(placed), "the option adds those two attributes and nothing else");
     }
 
     @Test

@@ -310,7 +310,7 @@ class SpecLoaderErrorTest {
                 delta: 0
                 """);
         assertError(errors, 3, 15, "dimension -1 in 'inputs.x.shape' is negative");
-        assertError(errors, 4, 8, "'delta' must be > 0, got 0");
+        assertError(errors, 4, 8, "'delta' must be between 1.0E-15 and 1000, got 0");
     }
 
     @Test
@@ -552,7 +552,7 @@ class SpecLoaderErrorTest {
                 inputs: {x: {shape: [2]}}
                 timeout: 0
                 """);
-        assertError(errors, 3, 10, "'timeout' must be > 0, got 0");
+        assertError(errors, 3, 10, "'timeout' must be between 0.001 and 1000000 seconds, got 0");
         assertEquals(1, errors.size(), () -> SpecFiles.render(errors));
     }
 

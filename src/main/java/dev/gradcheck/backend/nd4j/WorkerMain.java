@@ -97,6 +97,12 @@ public final class WorkerMain {
         }
     };
 
+    /**
+     * The specs of each text the front end sent, by file: what it read, parsed once here (the file on disk is not read
+     * again, so one edited mid-run is checked as the front end validated it). As many as the run's files.
+     */
+    private final Map<String, List<LoadedSpec>> sentTexts = new java.util.HashMap<>();
+
     private WorkerMain(Backend backend, WorkerStdout replies) {
         this.backend = backend;
         this.replies = replies;
@@ -235,19 +241,35 @@ public final class WorkerMain {
     }
 
     /**
-     * The requested spec, or null when the file no longer holds a valid one there. A request that carries its
-     * document's text (a spec edited in the shell) is read from that text, never from the file.
+     * The requested spec, or null when the file no longer holds a valid one there. A request that carries its file's
+     * text (as the front end read it, or a spec edited in the shell), now or with an earlier request, is read from
+     * that text, never from the file.
      */
     private OpSpec find(WorkerProtocol.Request request) {
-        List<LoadedSpec> specs = request.text() != null
-                ? new SpecLoader().loadText(request.file(), "edited", request.text())
-                : files.computeIfAbsent(request.file(), f -> new SpecLoader().load(Path.of(f)));
+        List<LoadedSpec> specs;
+        if (request.text() != null) {
+            specs = new SpecLoader().loadText(request.file(), stem(request.file()), request.text());
+            sentTexts.put(request.file(), specs);
+        } else if (request.textKept()) {
+            specs = sentTexts.getOrDefault(request.file(), List.of());
+        } else {
+            specs = files.computeIfAbsent(request.file(), f -> new SpecLoader().load(Path.of(f)));
+        }
         for (LoadedSpec loaded : specs) {
             if (loaded.pos().toString().equals(request.location()) && loaded.isValid()) {
                 return loaded.spec();
             }
         }
         return null;
+    }
+
+    /** What the file's unnamed specs are named after, as the front end named them. */
+    private static String stem(String file) {
+        try {
+            return SpecLoader.stem(Path.of(file));
+        } catch (java.nio.file.InvalidPathException e) {
+            return "edited";
+        }
     }
 
     /** The file changed between the front end's reading and ours. */

@@ -36,6 +36,7 @@ import dev.gradcheck.check.twosided.TwoSidedTuning;
 import dev.gradcheck.op.ClippedGraph;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.JacobianCapture;
 import dev.gradcheck.result.Mismatches;
 import dev.gradcheck.result.Sampling;
 import dev.gradcheck.spec.MemoryBudget;
@@ -151,8 +152,16 @@ public final class FullCheck implements CheckMode {
                 return before;
             }
             boolean denseFits = budget.fits(denseBytes(t, s));
+            if (denseFits && s.capture() != JacobianCapture.NONE) {
+                // a run that shows matrices gets them where they fit, and the verdict compression gives otherwise
+                // (a report format never changes a verdict: a block without matrices is listed as not drawn)
+                return new Answer.Settled(denseBlocks(t, s, inputs, threads));
+            }
+            // where dense blocks do not fit, both sides compressed are tried whatever they save: the check's other
+            // answer is a refusal, which validate (weighing the compressed footprint) would not have given
             TwoSidedCompression.Attempt twoSided = TwoSidedCompression.attempt(t, s, inputs, threads, budget,
-                    TwoSidedCompression.Gate.DEFAULT.locating(!denseFits));
+                    (denseFits ? TwoSidedCompression.Gate.DEFAULT : TwoSidedCompression.Gate.ALWAYS)
+                            .locating(!denseFits));
             if (twoSided.rows() != null && (twoSided.passed() || !denseFits)) {
                 return new Answer.Settled(twoSided.rows());
             }
@@ -229,7 +238,7 @@ public final class FullCheck implements CheckMode {
                 if (!row.verdict().passed() || row.withinError() > 0 || row.maxScore() > NumericTuning.AGAIN_ABOVE) {
                     return null; // entries near or beyond the tolerance are judged at their most precise step
                 }
-                // a passing block agrees everywhere (no mask, no capture here: CompressedJacobians.denseBecause)
+                // a passing block agrees everywhere (no mask, no capture here: denseBecause and blocks())
                 Mismatches found = new Mismatches(0, Flat.size(block.outputShape()) * Flat.size(block.inputShape()),
                         0, null, List.of(), null, null);
                 double seconds = compressed.blocks().numericalSeconds().getOrDefault(in, 0.0)

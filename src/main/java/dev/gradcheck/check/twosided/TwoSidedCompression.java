@@ -133,7 +133,7 @@ public final class TwoSidedCompression {
     public record Gate(double minKnownCost, double maxShare, boolean locate) {
         public static final Gate DEFAULT = new Gate(TwoSidedTuning.MIN_KNOWN_COST, TwoSidedTuning.MAX_SHARE, false);
         /** Whatever the costs (tests, on shapes dense mode can check too). */
-        static final Gate ALWAYS = new Gate(0, Double.POSITIVE_INFINITY, false);
+        public static final Gate ALWAYS = new Gate(0, Double.POSITIVE_INFINITY, false);
 
         public Gate locating(boolean yes) {
             return new Gate(minKnownCost, maxShare, yes);

@@ -15,10 +15,13 @@ public final class Bounds {
 
     private Bounds() {}
 
-    /** At least 1: {@code --jobs}. */
-    public static final class AtLeastOne extends Whole {
-        public AtLeastOne() {
-            super(n -> n >= 1, "must be at least 1");
+    /** The most worker JVMs one run starts ({@code --jobs}); 2147483647 ran the front end out of memory. */
+    public static final int MAX_JOBS = 256;
+
+    /** {@code --jobs}: 1 to {@link #MAX_JOBS}. */
+    public static final class Jobs extends Whole {
+        public Jobs() {
+            super(n -> n >= 1 && n <= MAX_JOBS, "must be between 1 and " + MAX_JOBS);
         }
     }
 

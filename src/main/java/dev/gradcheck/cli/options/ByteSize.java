@@ -7,13 +7,13 @@ import picocli.CommandLine;
 
 /**
  * A size on the command line: a number of bytes, or a number with a unit. Units are powers of 1024, however they
- * are written: {@code k}, {@code K}, {@code KB}, {@code KiB} (likewise M, G, T), so {@code 2GiB}, {@code 2g} and
+ * are written: {@code k}, {@code K}, {@code KB}, {@code KiB} (likewise M, G, T, P, E), so {@code 2GiB}, {@code 2g} and
  * {@code 2G} are the same; a trailing {@code B} alone means bytes.
  */
 public final class ByteSize {
 
-    private static final Pattern SIZE = Pattern.compile("([0-9]*\\.?[0-9]+(?:e[+-]?[0-9]+)?)\\s*([kmgt]?)(i?b)?");
-    private static final String UNITS = "kmgt";
+    private static final Pattern SIZE = Pattern.compile("([0-9]*\\.?[0-9]+(?:e[+-]?[0-9]+)?)\\s*([kmgtpe]?)(i?b)?");
+    private static final String UNITS = "kmgtpe";
 
     private ByteSize() {}
 
@@ -24,11 +24,13 @@ public final class ByteSize {
             throw new NumberFormatException("not a size: " + text);
         }
         double value = Double.parseDouble(m.group(1));
-        if (!(value > 0) || Double.isInfinite(value)) {
-            throw new NumberFormatException("must be > 0");
-        }
         long unit = m.group(2).isEmpty() ? 1 : 1L << (10 * (UNITS.indexOf(m.group(2).charAt(0)) + 1));
-        return (long) Math.min(Long.MAX_VALUE, value * unit);
+        double bytes = value * unit;
+        // one range whatever the spelling: 99999999999999999999 was taken (clamped) while 1EiB was refused
+        if (!(bytes >= 1) || bytes >= 0x1p63) {
+            throw new NumberFormatException("must be from 1 byte to under 8EiB");
+        }
+        return (long) bytes;
     }
 
     static final class Converter implements CommandLine.ITypeConverter<Long> {
@@ -37,8 +39,8 @@ public final class ByteSize {
             try {
                 return parse(value);
             } catch (NumberFormatException e) {
-                throw new CommandLine.TypeConversionException("'" + value
-                        + "' is not a size; examples: 500MiB, 2GiB, 2g, 1048576 (bytes)");
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a size from 1 byte to under"
+                        + " 8EiB; examples: 500MiB, 2GiB, 2g, 1048576 (bytes)");
             }
         }
     }

@@ -1,6 +1,7 @@
 package dev.gradcheck.cli.options;
 
 import dev.gradcheck.report.JacobianDump;
+import dev.gradcheck.report.UndrawnBlocks;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.JacobianCapture;
 import dev.gradcheck.run.RunListener;
@@ -86,6 +87,12 @@ public final class DumpOptions {
                 dump.writeManifest();
                 err.println("gradcheck: dumped " + dump.blocksWritten() + " failing block"
                         + (dump.blocksWritten() == 1 ? "" : "s") + " to " + dir);
+                if (dump.blocksNotWritten() > 0) {
+                    err.println("gradcheck: " + dump.blocksNotWritten() + " failing block"
+                            + (dump.blocksNotWritten() == 1 ? " has" : "s have") + " no matrices to dump ("
+                            + UndrawnBlocks.OVER_BUDGET + "): listed in " + dir.resolve("manifest.json")
+                            + " under not_written");
+                }
             } catch (IOException | RuntimeException e) {
                 fail(e);
             }

@@ -1,5 +1,6 @@
 package dev.gradcheck.cli.options;
 
+import dev.gradcheck.spec.CheckOptions;
 import picocli.CommandLine.Option;
 
 /** {@code --timeout SECONDS}: one check's time limit in a worker, declared and checked once for check and the shell. */
@@ -11,18 +12,20 @@ public final class TimeoutOption {
                     + " the same limit (default: 60): one that takes longer is a usage error.")
     Double seconds;
 
-    /** The limit given (above 0: {@link Positive} refused any other as it was converted), or null for the default. */
+    /** The limit given (in range: {@link Positive} refused any other as it was converted), or null for the default. */
     public Double seconds() {
         return seconds;
     }
 
     /**
-     * Refuses a limit not above 0 as the value is converted, so that a project file's {@code timeout: -5} is
-     * refused at its file:line:col as {@code timeout: x} is (the file's values go through the converters).
+     * Refuses a limit outside a spec's range for {@code timeout:} as the value is converted, so that a project
+     * file's {@code timeout: -5} is refused at its file:line:col as {@code timeout: x} is (the file's values go
+     * through the converters).
      */
     public static final class Positive extends Bounds.Real {
         public Positive() {
-            super(seconds -> seconds > 0, "must be > 0 seconds");
+            super(CheckOptions::validTimeout, "must be between " + CheckOptions.MIN_TIMEOUT + " and "
+                    + (long) CheckOptions.MAX_TIMEOUT + " seconds");
         }
     }
 }

@@ -155,15 +155,40 @@ public final class ReportMerge {
             }
         }
         if (total != null) {
-            for (int k = 1; k <= total; k++) {
-                if (!seen.containsKey(new Shard(k, total))) {
-                    problems.add("shard " + k + "/" + total + " is missing (given: " + seen.keySet().stream()
-                            .map(Shard::toString).collect(Collectors.joining(", "))
-                            + "): its checks are not in the merged report");
-                }
-            }
+            reportMissing(seen, total, problems);
         }
         return true;
+    }
+
+    /** The shards of {@code total} not seen, on one line however many: runs of missing shards as ranges. */
+    private static void reportMissing(Map<Shard, String> seen, int total, List<String> problems) {
+        List<Integer> missing = new ArrayList<>();
+        for (int k = 1; k <= total; k++) {
+            if (!seen.containsKey(new Shard(k, total))) {
+                missing.add(k);
+            }
+        }
+        if (!missing.isEmpty()) {
+            String which = missing.size() == 1 ? "shard " + missing.get(0) + "/" + total + " is"
+                    : "shards " + ranges(missing) + " of " + total + " are";
+            problems.add(which + " missing (given: " + seen.keySet().stream().map(Shard::toString)
+                    .collect(Collectors.joining(", ")) + "): " + (missing.size() == 1 ? "its" : "their")
+                    + " checks are not in the merged report");
+        }
+    }
+
+    /** {@code 2, 4-7, 9}: ascending numbers, each run of consecutive ones as a range. */
+    static String ranges(List<Integer> ascending) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < ascending.size(); i++) {
+            int first = ascending.get(i);
+            while (i + 1 < ascending.size() && ascending.get(i + 1) == ascending.get(i) + 1) {
+                i++;
+            }
+            int last = ascending.get(i);
+            b.append(b.isEmpty() ? "" : ", ").append(first).append(first == last ? "" : "-" + last);
+        }
+        return b.toString();
     }
 
     private static Merged join(List<JsonReportReader.Read> reads, List<String> problems) {

@@ -56,6 +56,7 @@ public final class ReportWriter {
     private Set<PosixFilePermission> removedPermissions;
     /** A report was written (at the end, or by a signal's hook): no second one, and no rows after it. */
     private boolean written;
+    private boolean junitFileLine;
 
     /**
      * @param color    --color: whether the table is coloured, given where it goes (stdout: the terminal, or not)
@@ -209,9 +210,20 @@ public final class ReportWriter {
         }
     }
 
+    /**
+     * JUnit XML's test cases carry {@code file} and {@code line} ({@code --junit-file-line}); by default they do not,
+     * and the report is valid under junit-10.xsd.
+     *
+     * @return this writer
+     */
+    public ReportWriter junitFileLine(boolean fileLine) {
+        this.junitFileLine = fileLine;
+        return this;
+    }
+
     private ReportContext context(boolean interrupted) {
         ReportContext ctx = new ReportContext(color, VersionProvider.version(), quiet, interrupted, RunDetails.NONE,
-                columns);
+                columns).withJUnitFileLine(junitFileLine);
         // an HTML page in a file links to the specs from where it lies
         return output == null ? ctx : ctx.withLinkBase(ReportContext.linkBaseFor(output.toAbsolutePath().getParent()));
     }

@@ -53,28 +53,47 @@ public final class StaleReport {
      * or only asks for help or the version. Options end at {@code --}.
      */
     static Path outputOf(String[] args) {
-        if (args.length == 0 || !args[0].equals("check")) {
-            return null;
-        }
-        String output = null;
-        for (int i = 1; i < args.length && !args[i].equals("--"); i++) {
-            String a = args[i];
-            if (NOT_A_RUN.contains(a)) {
-                return null;
-            }
-            if ((a.equals("--output") || a.equals("-o")) && i + 1 < args.length) {
-                output = args[++i];
-            } else if (a.startsWith("--output=")) {
-                output = a.substring("--output=".length());
-            } else if (a.startsWith("-o") && a.length() > 2 && !a.startsWith("--")) {
-                output = a.substring(2);
-            }
-        }
+        String output = valueOf(args, "--output", "-o");
         try {
             return output == null || output.isEmpty() ? null : Path.of(output);
         } catch (InvalidPathException e) {
             return null; // picocli will say so
         }
+    }
+
+    /**
+     * The value of {@code check}'s option {@code longName} (or {@code shortName}, null for none) as picocli will
+     * read it, the last one given; null when the command is not a run of {@code check} or has none.
+     */
+    static String valueOf(String[] args, String longName, String shortName) {
+        if (args.length == 0 || !args[0].equals("check")) {
+            return null;
+        }
+        String value = null;
+        for (int i = 1; i < args.length && !args[i].equals("--"); i++) {
+            String a = args[i];
+            if (NOT_A_RUN.contains(a)) {
+                return null;
+            }
+            if ((a.equals(longName) || a.equals(shortName)) && i + 1 < args.length) {
+                value = args[++i];
+            } else {
+                String joined = joinedValue(a, longName, shortName);
+                value = joined != null ? joined : value;
+            }
+        }
+        return value;
+    }
+
+    /** The value given in the same argument ({@code --format=json}, {@code -fjson}), or null. */
+    private static String joinedValue(String a, String longName, String shortName) {
+        if (a.startsWith(longName + "=")) {
+            return a.substring(longName.length() + 1);
+        }
+        if (shortName != null && a.startsWith(shortName) && a.length() > 2 && !a.startsWith("--")) {
+            return a.substring(2);
+        }
+        return null;
     }
 
     /**

@@ -1,6 +1,8 @@
 package dev.gradcheck.cli.term;
 
 import dev.gradcheck.report.BlockPicture;
+import dev.gradcheck.report.UndrawnBlocks;
+import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.report.SafeText;
 import dev.gradcheck.report.StatusLabel;
 import dev.gradcheck.result.BlockJacobians;
@@ -45,6 +47,10 @@ public final class HeatMapScreen {
         if (pictures.isEmpty()) {
             out.println("  no Jacobian block to show"
                     + (result.message() == null ? "" : ": " + SafeText.forTerminal(firstLine(result.message()))));
+        }
+        for (GradientResult g : UndrawnBlocks.of(result)) {
+            out.println("  " + SafeText.forTerminal(UndrawnBlocks.name(result, g)) + ": not drawn, "
+                    + UndrawnBlocks.OVER_BUDGET);
         }
         for (BlockPicture p : pictures) {
             out.println();
