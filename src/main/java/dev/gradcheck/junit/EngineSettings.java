@@ -39,6 +39,11 @@ record EngineSettings(Mode mode, Integer threads, int jobs, List<Path> plugins, 
     static final String MODE = "gradcheck.mode";
     static final String THREADS = "gradcheck.threads";
     static final String JOBS = "gradcheck.jobs";
+    /**
+     * The most worker JVMs a run may start, as the CLI's {@code --jobs} (cli/options/Bounds): each is a JVM of its
+     * own, and 2³¹ of them ran the machine out of memory (issue 36).
+     */
+    static final int MAX_JOBS = 256;
     static final String PLUGINS = "gradcheck.plugins";
     static final String TIMEOUT = "gradcheck.timeout";
     static final String BACKEND = "gradcheck.backend";
@@ -82,8 +87,10 @@ record EngineSettings(Mode mode, Integer threads, int jobs, List<Path> plugins, 
                 "unknown mode; one of " + String.join(", ", Mode.specNames()));
         Integer threads = parse(parameters, THREADS, v -> wholeIn(v, 1, CheckOptions.MAX_THREADS),
                 "must be a whole number from 1 to " + CheckOptions.MAX_THREADS);
-        Integer jobs = parse(parameters, JOBS, v -> wholeIn(v, 1, Integer.MAX_VALUE), "must be a whole number above 0");
-        Double timeout = parse(parameters, TIMEOUT, EngineSettings::positive, "must be a number of seconds above 0");
+        Integer jobs = parse(parameters, JOBS, v -> wholeIn(v, 1, MAX_JOBS), "must be a whole number from 1 to "
+                + MAX_JOBS);
+        Double timeout = parse(parameters, TIMEOUT, EngineSettings::seconds, "must be a number of seconds from "
+                + CheckOptions.MIN_TIMEOUT + " to " + (long) CheckOptions.MAX_TIMEOUT);
         List<Engine> engines = parse(parameters, BACKEND, EngineSettings::engines,
                 "unknown backend; one of " + String.join(", ", Engine.specNames()) + ", all");
         List<Path> plugins = parameters.get(PLUGINS).map(EngineSettings::paths).orElse(List.of());
@@ -185,10 +192,10 @@ record EngineSettings(Mode mode, Integer threads, int jobs, List<Path> plugins, 
         }
     }
 
-    private static Double positive(String text) {
+    private static Double seconds(String text) {
         try {
             double seconds = Double.parseDouble(text);
-            return seconds > 0 && Double.isFinite(seconds) ? seconds : null;
+            return CheckOptions.validTimeout(seconds) ? seconds : null;
         } catch (NumberFormatException e) {
             return null;
         }

@@ -44,11 +44,15 @@ class EngineSettingsTest {
     void aBadValueIsRefusedWithItsKeyAndWhy() {
         assertEquals("gradcheck: configuration parameter gradcheck.threads=0: must be a whole number from 1 to 64",
                 refused(EngineSettings.THREADS, "0"));
-        assertEquals("gradcheck: configuration parameter gradcheck.timeout=-1: must be a number of seconds above 0",
-                refused(EngineSettings.TIMEOUT, "-1"));
+        assertEquals("gradcheck: configuration parameter gradcheck.timeout=-1: must be a number of seconds from 0.001"
+                + " to 1000000", refused(EngineSettings.TIMEOUT, "-1"));
+        assertEquals("gradcheck: configuration parameter gradcheck.timeout=1e-320: must be a number of seconds from"
+                + " 0.001 to 1000000", refused(EngineSettings.TIMEOUT, "1e-320"));
+        assertEquals("gradcheck: configuration parameter gradcheck.jobs=2147483647: must be a whole number from 1 to"
+                + " 256", refused(EngineSettings.JOBS, "2147483647"));
         assertEquals("gradcheck: configuration parameter gradcheck.backend=tpu: unknown backend; one of cpu, cuda,"
                 + " all", refused(EngineSettings.BACKEND, "tpu"));
-        assertEquals("gradcheck: configuration parameter gradcheck.jobs=two: must be a whole number above 0",
+        assertEquals("gradcheck: configuration parameter gradcheck.jobs=two: must be a whole number from 1 to 256",
                 refused(EngineSettings.JOBS, "two"));
     }
 
