@@ -31,7 +31,8 @@ public final class DetailLines {
         switch (r.status()) {
             // a pass that set points aside says so: those points were not checked
             case PASSED -> {
-                r.gradients().stream().filter(g -> g.verdict() == Verdict.NONDIFFERENTIABLE)
+                r.gradients().stream().filter(g -> g.verdict() == Verdict.NONDIFFERENTIABLE
+                                || g.verdict() == Verdict.UNRESOLVABLE)
                         .forEach(g -> lines.add(gradientLine(g, r.tolerance())));
                 // masked entries were not judged either
                 r.gradients().stream().filter(g -> g.mismatches() != null && g.mismatches().masked() > 0)
@@ -46,7 +47,8 @@ public final class DetailLines {
                     + " but every gradient passed");
             case FAILED -> {
                 for (GradientResult g : r.gradients()) {
-                    if (!g.verdict().passed() || g.verdict() == Verdict.NONDIFFERENTIABLE) {
+                    if (!g.verdict().passed() || g.verdict() == Verdict.NONDIFFERENTIABLE
+                            || g.verdict() == Verdict.UNRESOLVABLE) {
                         lines.add(gradientLine(g, r.tolerance()));
                         lines.addAll(mismatchLines(g));
                     }

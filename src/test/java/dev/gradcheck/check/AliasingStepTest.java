@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * fiftieth of a period, so 100·h is two whole periods and 50·h one, where the difference and its half-step error
  * both vanish. Before, that step's tiny bound won and a right backward failed with a score of 2e13; now a larger
  * step whose value disagrees with h's beyond both bounds is not taken, a smaller one is tried where the bound is
- * truncation, and what no step resolves stays within the finite differences' own error, said in the note.
+ * truncation, and what no step resolves is `unresolvable`: not failed, counted in the note with its bound.
  */
 class AliasingStepTest {
 
@@ -37,6 +37,10 @@ class AliasingStepTest {
         GradientResult row = jacobian(r);
         assertTrue(Math.abs(row.worst().numerical() - row.worst().analytic())
                 < 1e-3 * Math.abs(row.worst().analytic()), "the numerical value is h's or h/10's, not an alias");
+        // still beyond the tolerance at h/10, within the differences' own error there: unresolved, and said so
+        assertEquals(Verdict.UNRESOLVABLE, row.verdict(), row.note());
+        assertTrue(row.note().contains("finite differences' own error"), row.note());
+        assertTrue(row.verdict().passed());
     }
 
     @Test
