@@ -8,6 +8,7 @@ import dev.gradcheck.check.target.CheckTarget;
 import dev.gradcheck.check.target.Defaults;
 import dev.gradcheck.check.target.OverBudget;
 import dev.gradcheck.check.target.Settings;
+import dev.gradcheck.op.CountingFunction;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.ForwardMode;
 import dev.gradcheck.result.CheckResult;
@@ -63,7 +64,8 @@ public final class GradientChecker {
         Settings settings = Settings.of(spec, capture);
         List<GradientResult> rows = new ArrayList<>();
         List<String> defaulted = new ArrayList<>();
-        Resampler.Pass pass = (sp, st, r) -> checkOnce(sp, st, r, defaulted);
+        CountingFunction.Tally calls = new CountingFunction.Tally();
+        Resampler.Pass pass = (sp, st, r) -> checkOnce(sp, st, r, defaulted, calls);
         String message = null;
         Judgement.Outcome outcome;
         try {
@@ -83,7 +85,8 @@ public final class GradientChecker {
         return new CheckResult(spec.name(), spec.pos().toString(), spec.op().value(), backend,
                 Defaults.dtypeUnderTest(spec).specName(), Judgement.status(outcome, spec.expect()),
                 spec.expect().kind().specName(), spec.expect().reason(), message, List.copyOf(rows),
-                settings.describeTolerance(), settings.delta(), seconds).withDefaultedAttributes(defaulted);
+                settings.describeTolerance(), settings.delta(), seconds).withDefaultedAttributes(defaulted)
+                .withCalls(calls.calls());
     }
 
     /**
@@ -94,7 +97,7 @@ public final class GradientChecker {
      */
     public void validate(OpSpec spec) throws InvalidSpecException {
         Settings settings = Settings.of(spec);
-        prepare(spec, settings).close();
+        prepare(spec, settings, new CountingFunction.Tally()).close();
     }
 
     /**
@@ -103,9 +106,9 @@ public final class GradientChecker {
      * and linearity are judged before the mode runs; where either failed, a mode that refuses the spec (over the
      * budget) leaves a failed check with those rows, not an INVALID one: the backward is wrong whatever the mode.
      */
-    private void checkOnce(OpSpec spec, Settings s, List<GradientResult> rows, List<String> defaulted)
-            throws InvalidSpecException {
-        try (Prepared p = prepare(spec, s)) {
+    private void checkOnce(OpSpec spec, Settings s, List<GradientResult> rows, List<String> defaulted,
+                           CountingFunction.Tally calls) throws InvalidSpecException {
+        try (Prepared p = prepare(spec, s, calls)) {
             defaulted.clear();
             defaulted.addAll(p.underTest().attributesLeftAtDefault());
             SanityChecks.FirstCalls first = SanityChecks.firstCalls(p.target(), s, elsewhere(spec, s, p.x()));
@@ -140,13 +143,14 @@ public final class GradientChecker {
         }
     }
 
-    private Prepared prepare(OpSpec spec, Settings s) throws InvalidSpecException {
+    /** @param calls where the functions built count the calls the check makes on them (the report's {@code calls}) */
+    private Prepared prepare(OpSpec spec, Settings s, CountingFunction.Tally calls) throws InvalidSpecException {
         budget.requireInputsFit(spec); // before any array exists
         DrawnInputs x = DrawnInputs.draw(spec, s.seed());
-        Differentiable underTest = factory.build(spec, x.test());
+        Differentiable underTest = new CountingFunction(factory.build(spec, x.test()), calls);
         Differentiable reference = null;
         try {
-            reference = x.allFloat64() ? null : factory.build(spec, x.reference());
+            reference = x.allFloat64() ? null : new CountingFunction(factory.build(spec, x.reference()), calls);
             SanityChecks.Forward atX = SanityChecks.forwardWatchingInputs(underTest, x.test());
             CheckTarget target = target(spec, underTest, reference, x, atX.outputs());
             BlockMask.validate(s.mask(), target.outputs(), target.outputShapes());

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
 import dev.gradcheck.result.BackendDifference;
+import dev.gradcheck.result.Calls;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.EntrySet;
 import dev.gradcheck.result.GradientResult;
@@ -141,6 +142,19 @@ public final class JsonRenderer implements ReportRenderer {
             gen.writeString(line);
         }
         gen.writeEndArray();
+        writeCalls(gen, r.calls());
+        gen.writeEndObject();
+    }
+
+    /** The calls the check made on the function it judged: {"forward": n, "backward": m}, or null. */
+    private static void writeCalls(JsonGenerator gen, Calls calls) throws IOException {
+        if (calls == null) {
+            gen.writeNullField("calls");
+            return;
+        }
+        gen.writeObjectFieldStart("calls");
+        gen.writeNumberField("forward", calls.forward());
+        gen.writeNumberField("backward", calls.backward());
         gen.writeEndObject();
     }
 

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gradcheck.result.BackendDifference;
 import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.Calls;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.NodeFinding;
@@ -193,7 +194,20 @@ public final class JsonReportReader {
                 textOrNull(c, "tolerance", at), number(c, "delta", at),
                 seconds(c, at), nodes, crossBackend(c.path("cross_backend"),
                 at + ".cross_backend"), texts(c.path("defaulted_attributes"), at + ".defaulted_attributes"))
-                .withLog(texts(c.path("log"), at + ".log"));
+                .withLog(texts(c.path("log"), at + ".log")).withCalls(calls(c.path("calls"), at + ".calls"));
+    }
+
+    /** A check's calls; null where the report has none (written before the field, or no function ran). */
+    private static Calls calls(JsonNode calls, String at) throws FormatException {
+        if (calls.isMissingNode() || calls.isNull()) {
+            return null;
+        }
+        long forward = longValue(calls, "forward", at);
+        long backward = longValue(calls, "backward", at);
+        if (forward < 0 || backward < 0) {
+            throw new FormatException(at + ": counts cannot be negative");
+        }
+        return new Calls(forward, backward);
     }
 
     private static GradientResult gradient(JsonNode g, String at) throws FormatException {

@@ -27,6 +27,8 @@ import java.util.List;
  * @param log       what the engine printed while it ran this check, line by line in the order printed: ND4J's log
  *                  lines and libnd4j's native prints (a worker captures both; a check in this JVM captures only
  *                  Java's); empty when it printed nothing
+ * @param calls     the forward evaluations and backward passes the check made on the function it judged, or null
+ *                  where no function ran (an invalid spec, a crash before the check began)
  */
 public record CheckResult(
         String name,
@@ -45,7 +47,8 @@ public record CheckResult(
         List<NodeFinding> nodes,
         BackendDifference crossBackend,
         List<String> defaultedAttributes,
-        List<String> log) {
+        List<String> log,
+        Calls calls) {
 
     public CheckResult {
         nodes = nodes == null ? List.of() : List.copyOf(nodes);
@@ -62,7 +65,7 @@ public record CheckResult(
                        String tolerance, double delta, double seconds, List<NodeFinding> nodes,
                        BackendDifference crossBackend, List<String> defaultedAttributes) {
         this(name, location, op, backend, dtype, status, expected, reason, message, gradients, tolerance, delta,
-                seconds, nodes, crossBackend, defaultedAttributes, List.of());
+                seconds, nodes, crossBackend, defaultedAttributes, List.of(), null);
     }
 
     /** Without attributes known to be left at their defaults. */
@@ -90,17 +93,17 @@ public record CheckResult(
 
     public CheckResult withNodes(List<NodeFinding> found, double totalSeconds) {
         return new CheckResult(name, location, op, backend, dtype, status, expected, reason, message, gradients,
-                tolerance, delta, totalSeconds, found, crossBackend, defaultedAttributes, log);
+                tolerance, delta, totalSeconds, found, crossBackend, defaultedAttributes, log, calls);
     }
 
     public CheckResult withCrossBackend(BackendDifference difference) {
         return new CheckResult(name, location, op, backend, dtype, status, expected, reason, message, gradients,
-                tolerance, delta, seconds, nodes, difference, defaultedAttributes, log);
+                tolerance, delta, seconds, nodes, difference, defaultedAttributes, log, calls);
     }
 
     public CheckResult withDefaultedAttributes(List<String> names) {
         return new CheckResult(name, location, op, backend, dtype, status, expected, reason, message, gradients,
-                tolerance, delta, seconds, nodes, crossBackend, names, log);
+                tolerance, delta, seconds, nodes, crossBackend, names, log, calls);
     }
 
     /** The same result with every row's matrices dropped (once written or drawn, reports need only the figures). */
@@ -110,19 +113,25 @@ public record CheckResult(
         }
         return new CheckResult(name, location, op, backend, dtype, status, expected, reason, message,
                 gradients.stream().map(GradientResult::withoutJacobians).toList(), tolerance, delta, seconds, nodes,
-                crossBackend, defaultedAttributes, log);
+                crossBackend, defaultedAttributes, log, calls);
     }
 
     /** The same result with another message (e.g. the native error a worker's output adds to it). */
     public CheckResult withMessage(String text) {
         return new CheckResult(name, location, op, backend, dtype, status, expected, reason, text, gradients,
-                tolerance, delta, seconds, nodes, crossBackend, defaultedAttributes, log);
+                tolerance, delta, seconds, nodes, crossBackend, defaultedAttributes, log, calls);
+    }
+
+    /** The same result with the calls its check made. */
+    public CheckResult withCalls(Calls made) {
+        return new CheckResult(name, location, op, backend, dtype, status, expected, reason, message, gradients,
+                tolerance, delta, seconds, nodes, crossBackend, defaultedAttributes, log, made);
     }
 
     /** The same result with what the engine printed while it ran. */
     public CheckResult withLog(List<String> lines) {
         return new CheckResult(name, location, op, backend, dtype, status, expected, reason, message, gradients,
-                tolerance, delta, seconds, nodes, crossBackend, defaultedAttributes, lines);
+                tolerance, delta, seconds, nodes, crossBackend, defaultedAttributes, lines, calls);
     }
 
     /**

@@ -67,7 +67,7 @@ class JsonReportTest {
             JsonNode c = checks.get(i);
             assertEquals(List.of("name", "location", "op", "backend", "dtype", "status", "unexpected", "expected",
                     "reason", "message", "tolerance", "delta", "seconds", "worst", "gradients", "nodes",
-                    "cross_backend", "id", "shard", "defaulted_attributes", "log"), fieldNames(c));
+                    "cross_backend", "id", "shard", "defaulted_attributes", "log", "calls"), fieldNames(c));
             assertEquals(r.status().needsAttention(), c.get("unexpected").asBoolean(), r.name());
             assertEquals(JUnitRenderer.file(r.location()) + "::" + r.name(), c.get("id").asText());
             assertEquals(SampleResults.SHARD, c.get("shard").asText());
