@@ -117,7 +117,7 @@ public final class Bench {
         }
         out.println();
         out.println("N: input elements checked, M: output elements. FORWARDS / BACKWARDS: evaluations of the function"
-                + " and backward passes one full check makes (sanity checks included: 1 forward, 3 backward passes)."
+                + " and backward passes one full check makes (sanity checks included: 3 forwards, 10 backward passes)."
                 + " FULL: a whole full check, compressed (the default), on the default threads ("
                 + dev.gradcheck.spec.CheckOptions.defaultThreads(1) + " here); 1 THREAD: the same on one thread;"
                 + " DENSE: compress: false on one thread. Median of " + repeats + " after a warm-up, direct executor.");
