@@ -100,9 +100,7 @@ final class Linearity {
                 }
                 long at = rnd.nextLong(y.length());
                 Map<String, INDArray> c = t.zeroCotangents();
-                double[] hot = new double[(int) y.length()];
-                hot[(int) at] = 1;
-                c.put(out, Flat.array(hot, y.shape()).castTo(y.dataType()));
+                c.get(out).putScalar(Flat.unravel(at, y.shape()), 1.0); // zeros of its own, in y's shape and dtype
                 Map<String, double[]> vjp = flatVjp(t, c);
                 last = new OneHot(c, vjp, out + Arrays.toString(Flat.unravel(at, y.shape())), attempt);
                 if (largest(vjp) != 0) {
