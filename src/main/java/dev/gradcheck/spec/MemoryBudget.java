@@ -97,7 +97,7 @@ public record MemoryBudget(long bytes) {
         return new String[] {human(needed, 1) + " (" + needed + " bytes)", human(limit, 1) + " (" + limit + " bytes)"};
     }
 
-    static String human(long bytes) {
+    public static String human(long bytes) {
         return human(bytes, 1);
     }
 

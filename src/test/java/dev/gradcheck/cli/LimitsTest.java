@@ -47,10 +47,12 @@ class LimitsTest {
                 + " (--max-memory; a smaller shape or check: fewer inputs fits)", checks.get(0).get("message").asText());
         assertEquals("invalid", checks.get(1).get("status").asText());
         // 2000 x 2000 doubles, numerical and analytic: 61 MiB; every output depends on every input, so compressed
-        // the pattern is all of it too (a tanh compresses to its diagonal, and passes in 10 MiB)
+        // the pattern is all of it too (a tanh compresses to its diagonal, and passes in 10 MiB): the refusal says
+        // what both sides compressed would need as well as the dense blocks
         assertTrue(checks.get(1).get("message").asText().startsWith(file + ":5:1: refused: its Jacobians"
-                + " (output elements x input elements, numerical and analytic) would need 61.0 MiB"),
-                checks.get(1).get("message").asText());
+                + " (output elements x input elements, numerical and analytic), needed because both sides compressed"
+                + " could not settle it (over the memory budget: its pattern's entries and one thread's evaluations"
+                + " would need 46.0 MiB) would need 61.0 MiB"), checks.get(1).get("message").asText());
         assertEquals("passed", checks.get(2).get("status").asText());
         assertNull(System.getProperty("gradcheck.max-memory"), "the budget is passed in, never set JVM-wide");
     }

@@ -113,4 +113,18 @@ class NumberRangesTest {
         assertEquals(0, validate.exit(), validate.out() + validate.err());
         assertEquals(0, check.exit(), check.out() + check.err());
     }
+
+    @Test
+    void validateAndCheckAgreeAtEveryBudgetAroundTheCompressedCheckFootprint() throws IOException {
+        // tanh [1000]: validate weighs one thread's batch of compressed evaluations (250 KiB); the check on two
+        // threads held two batches (262 KiB), so between the two validate said yes and check refused, naming the
+        // dense blocks' 15.3 MiB. The check now holds as many threads' batches as fit.
+        Path file = spec("tanh.yaml", "name: tanh-1000\nop: tanh\nmode: full\ninputs:\n  x: {shape: [1000]}\n");
+        for (String budget : new String[] {"200k", "250k", "255k", "265k"}) {
+            Cli validate = Cli.run("validate", file.toString(), "--in-process", "--max-memory", budget);
+            Cli check = Cli.run("check", file.toString(), "--in-process", "--max-memory", budget, "--threads", "2");
+            assertEquals(validate.exit(), check.exit(), budget + ": " + validate.err() + " / " + check.out()
+                    + check.err());
+        }
+    }
 }

@@ -54,6 +54,11 @@ public final class TwoSidedCompression {
     private final WindowPattern pattern;
     private final String out;
     private final ParallelLines threads;
+    /**
+     * How many threads' batches of evaluations are held at once: the run's threads, or fewer to fit the budget (set
+     * by {@link #attempt}, which weighed it).
+     */
+    private int batchThreads = 1;
     /** Lines taken alone, and the entries outside the pattern they hold ({@link Culprits}). */
     private final LocatedLines located;
     /** Per checked input, in order: its position in this list is the index a {@link Flagged} entry names. */
@@ -104,6 +109,7 @@ public final class TwoSidedCompression {
     /** The same check again, the located lines taken alone. */
     TwoSidedCompression again(LocatedLines lines) {
         TwoSidedCompression c = new TwoSidedCompression(t, s, sides, pattern, threads, lines);
+        c.batchThreads = batchThreads;
         c.analyticSeconds = analyticSeconds;
         return c;
     }
@@ -111,14 +117,23 @@ public final class TwoSidedCompression {
     /** What trying this path gave: the rows, or null with why it was declined or what the screen sent back. */
     public record Attempt(List<GradientResult> rows, String declined, TwoSidedScreen screen) {
 
+        /** How a decline for the memory budget begins ({@link #why} names it in a refusal). */
+        static final String OVER_BUDGET = "over the memory budget";
+
         public boolean passed() {
             return rows != null && rows.stream().allMatch(r -> r.verdict().passed());
         }
 
-        /** Why the target was not settled here, in a phrase; null when the path was not tried (declined). */
+        /**
+         * Why the target was not settled here, in a phrase; null when the path was not tried (declined), except
+         * where the pattern and one thread's evaluations are over the memory budget: that is the reason a refusal
+         * names, with what they need.
+         */
         public String why() {
-            return declined != null ? null : screen != null && screen.first() != null ? screen.first()
-                    : "a block disagrees";
+            if (declined != null) {
+                return declined.startsWith(Attempt.OVER_BUDGET) ? declined : null;
+            }
+            return screen != null && screen.first() != null ? screen.first() : "a block disagrees";
         }
     }
 
@@ -155,13 +170,16 @@ public final class TwoSidedCompression {
         Meter start = Meter.timing();
         WindowPattern pattern = PatternProbe.guess(sides.analytic(), out, t.refAtX().get(out).shape(), inputs,
                 inputShapes(t, inputs));
+        int batchThreads = pattern == null ? 0 : threadsThatFit(pattern, threads(s), budget);
         String declined = pattern == null ? "no window pattern"
                 : cost(pattern, points) > gate.maxShare() * known ? "too little to gain"
-                : !budget.fits(bytes(pattern, threads(s))) ? "over the memory budget" : null;
+                : batchThreads == 0 ? Attempt.OVER_BUDGET + ": its pattern's entries and one thread's evaluations"
+                        + " would need " + MemoryBudget.human(bytes(pattern, 1)) : null;
         if (declined != null) {
             return new Attempt(null, declined, null);
         }
         TwoSidedCompression c = new TwoSidedCompression(t, s, sides, pattern, threads, new LocatedLines());
+        c.batchThreads = batchThreads;
         c.analyticSeconds = start.seconds();
         List<GradientResult> rows = c.run();
         return rows == null && gate.locate() && !c.screen.clean() ? locateAndRunAgain(c) : c.attempt(rows);
@@ -194,6 +212,20 @@ public final class TwoSidedCompression {
 
     private static int threads(Settings s) {
         return Math.max(1, s.threads());
+    }
+
+    /**
+     * How many threads' batches of evaluations fit the budget beside the pattern's entries: the run's threads, or
+     * fewer (a batch per thread held at once), or 0 when not even one's do. Fewer batches only slow the run; the
+     * evaluations and their values are the same, so validate's estimate of one batch and the check agree.
+     */
+    private static int threadsThatFit(WindowPattern pattern, int threads, MemoryBudget budget) {
+        for (int k = threads; k >= 1; k--) {
+            if (budget.fits(bytes(pattern, k))) {
+                return k;
+            }
+        }
+        return 0;
     }
 
     private static Map<String, long[]> inputShapes(CheckTarget t, List<String> inputs) {
@@ -547,7 +579,7 @@ public final class TwoSidedCompression {
     }
 
     int batch() {
-        return TwoSidedTuning.BATCH_PER_THREAD * threads(s);
+        return TwoSidedTuning.BATCH_PER_THREAD * batchThreads;
     }
 
     /** Where each row's entries of each input go: the pattern's windows, row after row. */
