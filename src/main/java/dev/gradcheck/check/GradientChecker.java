@@ -1,6 +1,7 @@
 package dev.gradcheck.check;
 
 import dev.gradcheck.check.dense.BlockMask;
+import dev.gradcheck.check.full.FullCheck;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.Meter;
 import dev.gradcheck.check.numeric.UnstableOutputException;
@@ -14,6 +15,7 @@ import dev.gradcheck.op.ForwardMode;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.JacobianCapture;
+import dev.gradcheck.result.Mode;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
@@ -97,7 +99,20 @@ public final class GradientChecker {
      */
     public void validate(OpSpec spec) throws InvalidSpecException {
         Settings settings = Settings.of(spec);
-        prepare(spec, settings, new CountingFunction.Tally()).close();
+        try (Prepared p = prepare(spec, settings, new CountingFunction.Tally())) {
+            if (spec.mode() == Mode.FULL) {
+                FullCheck.weigh(p.target(), settings, budget);
+            }
+        } catch (OverBudget e) {
+            refuse(spec, e);
+        }
+    }
+
+    /** A target over the budget at run time, refused as a spec over it is: INVALID at the spec's position. */
+    private void refuse(OpSpec spec, OverBudget e) throws InvalidSpecException {
+        budget.require(spec.pos(), e.needed().bytes(), e.needed().what(),
+                "mode: fast, max_elements: N, a smaller shape or check: fewer inputs fits");
+        throw new IllegalStateException("over the budget, yet within it", e);
     }
 
     /**
@@ -246,9 +261,8 @@ public final class GradientChecker {
             }
             return null;
         } catch (OverBudget e) {
-            budget.require(spec.pos(), e.needed().bytes(), e.needed().what(),
-                    "mode: fast, max_elements: N, a smaller shape or check: fewer inputs fits");
-            throw new IllegalStateException("over the budget, yet within it", e);
+            refuse(spec, e);
+            return null;
         } catch (UnstableOutputException e) {
             return e;
         }

@@ -189,6 +189,31 @@ public final class FullCheck implements CheckMode {
         }
     }
 
+    /**
+     * What validate asks of full mode beyond the footprint it weighs before anything runs: where dense blocks do not
+     * fit, whether both sides compressed would be tried at all (a window pattern the backward shows, its entries and
+     * a batch of evaluations under the budget), probed as the check probes it. A target that would be declined there
+     * is refused here with the check's own reason, so validate and check refuse the same specs; what only the run
+     * can tell (a screen sending back more than the search can locate) is still the check's to find.
+     *
+     * @throws OverBudget where the check would refuse the target before its two-sided run
+     */
+    public static void weigh(CheckTarget t, Settings s, MemoryBudget budget) {
+        if (budget.fits(denseBytes(t, s))) {
+            return;
+        }
+        if (CompressedJacobians.denseBecause(s, t.reference().clippedGraph().isPresent(), loosestRule(t, s))
+                != null) {
+            requireDenseFits(t, s, budget, null);
+            return;
+        }
+        TwoSidedCompression.Attempt declined = TwoSidedCompression.declined(t, s, t.wrt(), budget,
+                TwoSidedCompression.Gate.ALWAYS.locating(true));
+        if (declined != null) {
+            requireDenseFits(t, s, budget, declined.why());
+        }
+    }
+
     private static long denseBytes(CheckTarget t, Settings s) {
         return denseFootprint(BlockSizes.of(t, s)).bytes();
     }

@@ -157,27 +157,14 @@ public final class TwoSidedCompression {
 
     public static Attempt attempt(CheckTarget t, Settings s, List<String> inputs, ParallelLines threads,
                            MemoryBudget budget, Gate gate) {
-        if (t.outputs().size() != 1) {
-            return new Attempt(null, "several outputs", null);
-        }
-        Sides sides = Sides.of(t, s, inputs);
-        String out = t.outputs().get(0);
-        int points = FiniteDifferences.offsets(s.stencil()).length;
-        double known = knownCost(sides, points);
-        if (known < gate.minKnownCost()) {
-            return new Attempt(null, "the one-sided path is cheap", null);
-        }
         Meter start = Meter.timing();
-        WindowPattern pattern = PatternProbe.guess(sides.analytic(), out, t.refAtX().get(out).shape(), inputs,
-                inputShapes(t, inputs));
-        int batchThreads = pattern == null ? 0 : threadsThatFit(pattern, threads(s), budget);
-        String declined = pattern == null ? "no window pattern"
-                : cost(pattern, points) > gate.maxShare() * known ? "too little to gain"
-                : batchThreads == 0 ? Attempt.OVER_BUDGET + ": its pattern's entries and one thread's evaluations"
-                        + " would need " + MemoryBudget.human(bytes(pattern, 1)) : null;
-        if (declined != null) {
-            return new Attempt(null, declined, null);
+        Plan plan = plan(t, s, inputs, budget, gate);
+        if (plan.declined() != null) {
+            return new Attempt(null, plan.declined(), null);
         }
+        Sides sides = plan.sides();
+        WindowPattern pattern = plan.pattern();
+        int batchThreads = plan.batchThreads();
         TwoSidedCompression c = new TwoSidedCompression(t, s, sides, pattern, threads, new LocatedLines());
         c.batchThreads = batchThreads;
         c.analyticSeconds = start.seconds();
@@ -203,6 +190,48 @@ public final class TwoSidedCompression {
             }
         }
         return c.attempt(search.failuresFound(c));
+    }
+
+    /**
+     * The gates a target passes before the two-sided run, in order (docs/checking.md, "When it is tried"): one
+     * output, a known side worth compressing, a window pattern the probes can guess, a cost worth it, and the
+     * pattern's entries beside at least one thread's batch of evaluations under the budget.
+     *
+     * @param declined why a gate declined, or null with the run's sides, pattern and batches held at once
+     */
+    private record Plan(String declined, Sides sides, WindowPattern pattern, int batchThreads) {}
+
+    private static Plan plan(CheckTarget t, Settings s, List<String> inputs, MemoryBudget budget, Gate gate) {
+        if (t.outputs().size() != 1) {
+            return new Plan("several outputs", null, null, 0);
+        }
+        Sides sides = Sides.of(t, s, inputs);
+        String out = t.outputs().get(0);
+        int points = FiniteDifferences.offsets(s.stencil()).length;
+        double known = knownCost(sides, points);
+        if (known < gate.minKnownCost()) {
+            return new Plan("the one-sided path is cheap", sides, null, 0);
+        }
+        WindowPattern pattern = PatternProbe.guess(sides.analytic(), out, t.refAtX().get(out).shape(), inputs,
+                inputShapes(t, inputs));
+        int batchThreads = pattern == null ? 0 : threadsThatFit(pattern, threads(s), budget);
+        String declined = pattern == null ? "no window pattern"
+                : cost(pattern, points) > gate.maxShare() * known ? "too little to gain"
+                : batchThreads == 0 ? Attempt.OVER_BUDGET + ": its pattern's entries and one thread's evaluations"
+                        + " would need " + MemoryBudget.human(bytes(pattern, 1)) : null;
+        return new Plan(declined, sides, pattern, batchThreads);
+    }
+
+    /**
+     * What validate asks where dense blocks do not fit: the two-sided path's gates alone, run as a check would run
+     * them (the pattern probed with the backward), so that validate and check refuse the same specs; an attempt
+     * declined for this reason (its {@link Attempt#why}), or null when the run would be tried.
+     *
+     * @return null when the path would be tried; else the declined attempt
+     */
+    public static Attempt declined(CheckTarget t, Settings s, List<String> inputs, MemoryBudget budget, Gate gate) {
+        Plan plan = plan(t, s, inputs, budget, gate);
+        return plan.declined() == null ? null : new Attempt(null, plan.declined(), null);
     }
 
     /** What this run gave, as an attempt: its rows, or what its screen sent back. */
