@@ -54,11 +54,11 @@ final class Linearity {
         }
         double tolerance = Math.sqrt(Defaults.epsilon(s.dtype()));
         Map<String, INDArray> v = dense(t, s);
-        Map<String, double[]> vjpV = flatVjp(t, v);
+        Map<String, double[]> vjpV = SanityChecks.flatVjp(t, v);
         double scaleV = largest(vjpV);
         int calls = 1;
         for (double scale : SCALES) {
-            Map<String, double[]> scaled = flatVjp(t, scaled(v, scale));
+            Map<String, double[]> scaled = SanityChecks.flatVjp(t, scaled(v, scale));
             calls++;
             Mismatch m = Mismatch.find(t, scaled, combination(vjpV, scale, null, 0), tolerance * Math.abs(scale)
                     * scaleV);
@@ -74,7 +74,7 @@ final class Linearity {
             return held(calls, start); // nothing to weigh: a zero or non-finite side is the Jacobian rows' business
         }
         double b = scaleU / scaleV;
-        Map<String, double[]> sum = flatVjp(t, plus(u.cotangents(), v, b));
+        Map<String, double[]> sum = SanityChecks.flatVjp(t, plus(u.cotangents(), v, b));
         calls++;
         Mismatch m = Mismatch.find(t, sum, combination(vjpV, b, u.vjp(), 1), tolerance * 2 * scaleU);
         if (m != null) {
@@ -101,7 +101,7 @@ final class Linearity {
                 long at = rnd.nextLong(y.length());
                 Map<String, INDArray> c = t.zeroCotangents();
                 c.get(out).putScalar(Flat.unravel(at, y.shape()), 1.0); // zeros of its own, in y's shape and dtype
-                Map<String, double[]> vjp = flatVjp(t, c);
+                Map<String, double[]> vjp = SanityChecks.flatVjp(t, c);
                 last = new OneHot(c, vjp, out + Arrays.toString(Flat.unravel(at, y.shape())), attempt);
                 if (largest(vjp) != 0) {
                     return last;
@@ -190,10 +190,6 @@ final class Linearity {
             }
         }
         return max;
-    }
-
-    private static Map<String, double[]> flatVjp(CheckTarget t, Map<String, INDArray> cotangents) {
-        return SanityChecks.flatVjp(t, cotangents);
     }
 
     private static String describe(double scale) {

@@ -160,8 +160,7 @@ public final class FullCheck implements CheckMode {
             // where dense blocks do not fit, both sides compressed are tried whatever they save: the check's other
             // answer is a refusal, which validate (weighing the compressed footprint) would not have given
             TwoSidedCompression.Attempt twoSided = TwoSidedCompression.attempt(t, s, inputs, threads, budget,
-                    (denseFits ? TwoSidedCompression.Gate.DEFAULT : TwoSidedCompression.Gate.ALWAYS)
-                            .locating(!denseFits));
+                    twoSidedGate(denseFits));
             if (twoSided.rows() != null && (twoSided.passed() || !denseFits)) {
                 return new Answer.Settled(twoSided.rows());
             }
@@ -208,10 +207,18 @@ public final class FullCheck implements CheckMode {
             return;
         }
         TwoSidedCompression.Attempt declined = TwoSidedCompression.declined(t, s, t.wrt(), budget,
-                TwoSidedCompression.Gate.ALWAYS.locating(true));
+                twoSidedGate(false));
         if (declined != null) {
             requireDenseFits(t, s, budget, declined.why());
         }
+    }
+
+    /**
+     * Where dense blocks fit, both sides compressed are tried only where they save enough; where they do not, always
+     * (the other answer is a refusal), locating what the screen sends back.
+     */
+    private static TwoSidedCompression.Gate twoSidedGate(boolean denseFits) {
+        return (denseFits ? TwoSidedCompression.Gate.DEFAULT : TwoSidedCompression.Gate.ALWAYS).locating(!denseFits);
     }
 
     private static long denseBytes(CheckTarget t, Settings s) {

@@ -162,11 +162,9 @@ public final class TwoSidedCompression {
         if (plan.declined() != null) {
             return new Attempt(null, plan.declined(), null);
         }
-        Sides sides = plan.sides();
-        WindowPattern pattern = plan.pattern();
-        int batchThreads = plan.batchThreads();
-        TwoSidedCompression c = new TwoSidedCompression(t, s, sides, pattern, threads, new LocatedLines());
-        c.batchThreads = batchThreads;
+        TwoSidedCompression c = new TwoSidedCompression(t, s, plan.sides(), plan.pattern(), threads,
+                new LocatedLines());
+        c.batchThreads = plan.batchThreads();
         c.analyticSeconds = start.seconds();
         List<GradientResult> rows = c.run();
         return rows == null && gate.locate() && !c.screen.clean() ? locateAndRunAgain(c) : c.attempt(rows);
