@@ -50,9 +50,12 @@ public final class NetworkLayers {
     /**
      * The network's layers at their activations. An output layer is among them when the spec gives its labels
      * (input {@code labels}); a network DL4J cannot load or run on the input is INVALID at {@code network:}.
+     *
+     * @param classes where the classes its configuration names are found: gradcheck's, or the plugin paths' too (a
+     *                user's own layer)
      */
-    public static List<Layer> of(OpSpec spec) throws InvalidSpecException {
-        MultiLayerNetwork net = load(spec);
+    public static List<Layer> of(OpSpec spec, ClassLoader classes) throws InvalidSpecException {
+        MultiLayerNetwork net = load(spec, classes);
         InputSpec in = LayerSpecs.layerInput(spec);
         INDArray x = Nd4j.create(InputValues.generate(in, spec.seed()), in.shape()).castTo(Nd4jTypes.of(in.dtype()));
         List<INDArray> activations;
@@ -115,8 +118,12 @@ public final class NetworkLayers {
     }
 
     /** The network the spec names: a ModelSerializer .zip, or a MultiLayerConfiguration's JSON (initialised). */
-    private static MultiLayerNetwork load(OpSpec spec) throws InvalidSpecException {
+    private static MultiLayerNetwork load(OpSpec spec, ClassLoader classes) throws InvalidSpecException {
         Path file = Path.of(spec.pos().file()).toAbsolutePath().getParent().resolve(spec.network().value());
+        // DL4J's JSON finds the classes it names ("@class") through the thread's context loader
+        Thread thread = Thread.currentThread();
+        ClassLoader before = thread.getContextClassLoader();
+        thread.setContextClassLoader(classes);
         try {
             if (file.toString().endsWith(".json")) {
                 MultiLayerNetwork net = new MultiLayerNetwork(MultiLayerConfiguration.fromJson(
@@ -128,6 +135,8 @@ public final class NetworkLayers {
         } catch (java.io.IOException | RuntimeException e) {
             throw new InvalidSpecException(spec.network().pos(), "DL4J cannot load the network " + file + ": "
                     + GraphBuilder.firstLine(e));
+        } finally {
+            thread.setContextClassLoader(before);
         }
     }
 
