@@ -27,7 +27,7 @@ import java.util.Map;
 public interface NumericalError {
 
     /** The machine epsilon of float64, in which every numerical reference is evaluated. */
-    double EPSILON = Math.ulp(1.0);
+    double EPSILON = Precision.FLOAT64;
 
     /** The rounding bound is this many times the plain ε·|y|/h. */
     double ROUNDING_MARGIN = 4;

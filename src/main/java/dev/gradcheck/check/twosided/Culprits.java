@@ -1,6 +1,7 @@
 package dev.gradcheck.check.twosided;
 
 import dev.gradcheck.check.colouring.ColouringTuning;
+import dev.gradcheck.check.colouring.Nonzeros;
 import dev.gradcheck.check.colouring.WindowPattern;
 import dev.gradcheck.check.numeric.FiniteDifferences;
 import dev.gradcheck.check.numeric.Flat;
@@ -56,20 +57,6 @@ final class Culprits {
     private double spent;
     private final Meter started = Meter.timing();
     private boolean exhausted;
-
-    /** A line's nonzero values, by position, ascending. */
-    private record Nonzeros(int[] at, double[] values) {
-
-        static Nonzeros of(double[] v) {
-            int[] at = java.util.stream.IntStream.range(0, v.length).filter(k -> v[k] != 0).toArray();
-            return new Nonzeros(at, Arrays.stream(at).mapToDouble(k -> v[k]).toArray());
-        }
-
-        double get(int position) {
-            int k = Arrays.binarySearch(at, position);
-            return k < 0 ? 0 : values[k];
-        }
-    }
 
     private Culprits(TwoSidedCompression first) {
         this.points = FiniteDifferences.offsets(first.settings().stencil()).length;

@@ -1,5 +1,6 @@
 package dev.gradcheck.check.twosided;
 
+import dev.gradcheck.check.numeric.LargestFinite;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -41,25 +42,13 @@ final class EntryValues {
         exact.put(at, n);
     }
 
+    /** The largest finite |analytic value|, the scale of the screen's rule. */
     double largestAnalytic() {
-        return largest(analytic);
+        return LargestFinite.of(analytic);
     }
 
+    /** The largest finite |numerical value|, the scale of the report's rule. */
     double largestNumerical() {
-        double largest = 0;
-        for (int at = 0; at < analytic.length; at++) {
-            double v = numerical(at);
-            largest = Double.isFinite(v) ? Math.max(largest, Math.abs(v)) : largest;
-        }
-        return largest;
-    }
-
-    /** The largest finite |value|, the scale of a block's rule. */
-    private static double largest(double[] values) {
-        double largest = 0;
-        for (double v : values) {
-            largest = Double.isFinite(v) ? Math.max(largest, Math.abs(v)) : largest;
-        }
-        return largest;
+        return LargestFinite.of(analytic.length, this::numerical);
     }
 }

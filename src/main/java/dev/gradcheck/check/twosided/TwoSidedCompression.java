@@ -2,6 +2,7 @@ package dev.gradcheck.check.twosided;
 
 import dev.gradcheck.check.colouring.ColouringTuning;
 import dev.gradcheck.check.colouring.CompressedJacobians;
+import dev.gradcheck.check.colouring.Lightest;
 import dev.gradcheck.check.colouring.PatternProbe;
 import dev.gradcheck.check.colouring.Screen;
 import dev.gradcheck.check.colouring.Sides;
@@ -305,28 +306,13 @@ public final class TwoSidedCompression {
             int[] members = groups[g];
             weights[g] = members.length == 1 ? new double[] {1}
                     : CompressedJacobians.weights(seed, "two-sided:rows:" + out + ":" + g, members.length, bits);
-            int[] light = lightestTwo(weights[g]);
+            Lightest light = Lightest.of(weights[g]);
             for (int k = 0; k < members.length; k++) {
                 weightOf[members[k]] = weights[g][k];
-                strictestOther[members[k]] = members.length == 1 ? -1 : members[k == light[0] ? light[1] : light[0]];
+                strictestOther[members[k]] = members.length == 1 ? -1 : members[light.otherThan(k)];
             }
         }
         return new RowGroups(groups, weights, weightOf, strictestOther);
-    }
-
-    /** The positions of the smallest and second smallest weight (the second -1 for a single weight). */
-    static int[] lightestTwo(double[] w) {
-        int min1 = 0;
-        int min2 = -1;
-        for (int k = 1; k < w.length; k++) {
-            if (w[k] < w[min1]) {
-                min2 = min1;
-                min1 = k;
-            } else if (min2 < 0 || w[k] < w[min2]) {
-                min2 = k;
-            }
-        }
-        return new int[] {min1, min2};
     }
 
     /** The rows, or null when the screen sent back what single entries cannot settle, or a diagnosis is needed. */
@@ -410,8 +396,7 @@ public final class TwoSidedCompression {
                 continue;
             }
             if (Double.isNaN(n) || !othersContributeNothing(e, f, analytic[k], n)) {
-                screen.flag("d" + out + "[" + f.row() + "]/d" + e.input().name() + "[" + col
-                        + "] could not be recomputed alone");
+                screen.flag(EntryNames.entry(out, f.row(), e.input().name(), col) + " could not be recomputed alone");
                 return false;
             }
             e.values().exact(f.at(), analytic[k], n);
@@ -471,13 +456,13 @@ public final class TwoSidedCompression {
             GroupBatches.Groups groups = columnGroups.get(e.input().name());
             Rest rest = Rest.without(groups.lines()[f.group()], groups.weights()[f.group()], f.col());
             double[] applied = sides.numerical().applied(e.input().name(), rest.lines(), rest.weights());
-            int lightest = lightestTwo(applied)[0];
+            int lightest = Lightest.of(applied).first();
             double value = sides.numerical().evaluate(e.input().name(), rest.lines(), rest.weights()).get(out)[p];
             byColumns = rule.score(0, value / applied[lightest], e.errors().at(p, rest.lines()[lightest]));
         }
         if (!(Screen.passes(byRows(e, rule, f, a)) && Screen.passes(byColumns))) {
-            screen.flag("other members contribute to d" + out + "[" + p + "]/d" + e.input().name() + "[" + f.col()
-                    + "], which sits at a kink: a value outside the guessed pattern");
+            screen.flag("other members contribute to " + EntryNames.entry(out, p, e.input().name(), f.col())
+                    + ", which sits at a kink: a value outside the guessed pattern");
             return false;
         }
         return true;
@@ -504,8 +489,8 @@ public final class TwoSidedCompression {
         double byColumns = f.otherCol() < 0 ? 0 : rule.score(0,
                 f.colWeight() * (e.values().numerical(f.at()) - n) / f.otherWeight(), e.errors().at(p, f.otherCol()));
         if (!(Screen.passes(byRows(e, rule, f, a)) && Screen.passes(byColumns))) {
-            screen.flag("other members contribute to d" + out + "[" + p + "]/d" + e.input().name() + "[" + f.col()
-                    + "]: a value outside the guessed pattern");
+            screen.flag("other members contribute to " + EntryNames.entry(out, p, e.input().name(), f.col())
+                    + ": a value outside the guessed pattern");
             return false;
         }
         return true;
