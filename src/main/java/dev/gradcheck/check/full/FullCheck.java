@@ -361,8 +361,7 @@ public final class FullCheck implements CheckMode {
 
         /** Each entry's score, under the bounds the block was judged by. */
         BlockDiagnosis.EntryScore score() {
-            NumericalError bounds = judged.errors();
-            return (r, c) -> bounds.score(rule, r, c, analytic.values()[r][c], numerical.values()[r][c]);
+            return (r, c) -> judged.score(rule, analytic, r, c);
         }
     }
 

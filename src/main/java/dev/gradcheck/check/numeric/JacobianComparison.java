@@ -66,7 +66,7 @@ public final class JacobianComparison {
             for (int i = 0; i < numerical.colCount(); i++) {
                 if (!skip.skips(j, i)) {
                     acc.add(numerical.row(j), numerical.col(i), analytic.values()[j][i],
-                            errors.value(j, i, numerical.values()[j][i]), errors.at(j, i));
+                            numerical.values()[j][i], errors.at(j, i));
                 }
             }
         }

@@ -129,8 +129,9 @@ final class FinerSteps {
         double w = f.colWeight();
         MostPreciseStep.Estimate own = new MostPreciseStep.Estimate(alongGroup.value() / w, alongGroup.bound() / w,
                 alongGroup.rounding() / w, alongGroup.step() * w);
-        NumericalError.Block errors = c.errors(f.input());
-        errors.resolved(f.row(), f.col(), own);
+        TwoSidedCompression.Entries e = c.entries().get(f.input());
+        e.errors().atPreciseStep(f.row(), f.col(), own.bound());
+        e.values().atPreciseStep(f.row(), f.col(), own.value());
         double a = c.analyticAt(f.input(), f.at());
         if (!c.entryScreen(f.input()).agrees(a, own.value(), own.bound())) {
             c.screen().entry(f, EntryNames.entry(c.output(), f.row(), c.inputName(f.input()), f.col())

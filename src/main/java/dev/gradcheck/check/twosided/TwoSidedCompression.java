@@ -77,8 +77,8 @@ public final class TwoSidedCompression {
      * One input's entries inside the pattern, row after row, each row's in ascending column order: both sides'
      * values, the rule the screen judges them by and their error bounds.
      */
-    record Entries(int index, WindowPattern.Input input, int[] rowStart, EntryValues values, NumericalError errors,
-                           LocatedLines.Extras extras, Kinks kinks) {
+    record Entries(int index, WindowPattern.Input input, int[] rowStart, EntryValues values,
+                   NumericalError.Block errors, LocatedLines.Extras extras, Kinks kinks) {
 
         /** Where extra (p, l) is stored: after the pattern's entries. */
         int extraAt(int p, int l) {
@@ -392,7 +392,7 @@ public final class TwoSidedCompression {
                     continue;
                 }
                 e.values().exact(f.at(), analytic[k], n); // no subgradient: judged on its central difference
-                alone.keepBound((NumericalError.Block) e.errors(), k);
+                alone.keep(e, k);
                 continue;
             }
             if (Double.isNaN(n) || !othersContributeNothing(e, f, analytic[k], n)) {
@@ -400,7 +400,7 @@ public final class TwoSidedCompression {
                 return false;
             }
             e.values().exact(f.at(), analytic[k], n);
-            alone.keepBound((NumericalError.Block) e.errors(), k);
+            alone.keep(e, k);
         }
         return true;
     }
@@ -411,12 +411,16 @@ public final class TwoSidedCompression {
      */
     record Alone(int col, int[] rows, KinkDetector.Probe probe, MostPreciseStep.Estimate[] precise, double h) {
 
-        /** Row k's bound into the block: the more precise step's where one was taken, else what the probe measured. */
-        void keepBound(NumericalError.Block block, int k) {
+        /**
+         * Row k into the input's entries: its value and bound at the more precise step where one was taken, else
+         * the bound the probe measured.
+         */
+        void keep(Entries e, int k) {
             if (precise[k] != null && precise[k].step() != h) {
-                block.resolved(rows[k], col, precise[k]);
+                e.errors().atPreciseStep(rows[k], col, precise[k].bound());
+                e.values().atPreciseStep(rows[k], col, precise[k].value());
             } else if (probe.errors()[k] > 0) {
-                block.measured(rows[k], col, probe.errors()[k]);
+                e.errors().measured(rows[k], col, probe.errors()[k]);
             }
         }
     }
@@ -429,7 +433,7 @@ public final class TwoSidedCompression {
         KinkDetector.Line line = new BlockJudge.Columns(d, in, out).line(col);
         double h = d.stepAt(in, col);
         KinkDetector.Probe probe = KinkDetector.probe(line, h, flatRows, analytic, t.scale(out), d.stencil());
-        NumericalError.Block block = (NumericalError.Block) e.errors();
+        NumericalError.Block block = e.errors();
         MostPreciseStep.Estimate[] atH = new MostPreciseStep.Estimate[flatRows.length];
         for (int k = 0; k < atH.length; k++) {
             if (probe.kinks()[k]) {
@@ -574,7 +578,7 @@ public final class TwoSidedCompression {
 
     /** Input {@code index}'s name, error bounds and rule, for {@link FinerSteps}. */
     NumericalError.Block errors(int index) {
-        return (NumericalError.Block) entries.get(index).errors();
+        return entries.get(index).errors();
     }
 
     String inputName(int index) {
@@ -604,7 +608,7 @@ public final class TwoSidedCompression {
             LocatedLines.Extras extras = located.extras(x.name(), Flat.size(x.shape()));
             int n = Math.addExact(start[pattern.rows()], extras.size());
             entries.add(new Entries(entries.size(), x, start, new EntryValues(n),
-                    sides.judging().errors(out, x.name()), extras, new Kinks()));
+                    (NumericalError.Block) sides.judging().errors(out, x.name()), extras, new Kinks()));
         }
     }
 
@@ -672,7 +676,7 @@ public final class TwoSidedCompression {
         if (e.kinks().contains(at)) {
             return; // at a kink: left out, as the dense judge leaves it out
         }
-        sink.add(row, l, e.values().analytic(at), e.errors().value(row, l, e.values().numerical(at)),
+        sink.add(row, l, e.values().analytic(at), e.values().judged(row, l, e.values().numerical(at)),
                 e.errors().at(row, l));
     }
 }
