@@ -12,6 +12,7 @@ import dev.gradcheck.op.LayerSpecs;
 import dev.gradcheck.op.NetworkLayers;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.OpBuilder;
+import dev.gradcheck.op.SameDiffModel;
 import dev.gradcheck.op.catalog.OpCatalog;
 import dev.gradcheck.op.plugin.PluginSet;
 import dev.gradcheck.result.BackendSample;
@@ -94,6 +95,9 @@ public final class InProcessBackend implements Backend {
     /** The request's spec, overrides applied; no time limit in this JVM. */
     @Override
     public CheckResult run(CheckRequest request) {
+        if (request.spec().network() != null && SameDiffModel.names(request.spec())) {
+            return SameDiffModelCheck.run(request.spec(), budget, request.jacobians(), engine.specName());
+        }
         if (request.spec().network() != null) {
             return NetworkCheck.run(checker, request.spec(), request.jacobians(), engine.specName());
         }
@@ -115,7 +119,9 @@ public final class InProcessBackend implements Backend {
             if (!outputs.isEmpty()) {
                 CheckModes.requireFits(budget, spec, outputs); // a graph's Jacobians, as check weighs them
             }
-            if (spec.network() != null) {
+            if (spec.network() != null && SameDiffModel.names(spec)) {
+                SameDiffModel.load(spec).nodes(); // loaded and run once, as check starts
+            } else if (spec.network() != null) {
                 NetworkLayers.of(spec); // loaded and run once: what DL4J refuses is the spec's problem
             } else if (spec.graph() == null && plugins.find(spec.op().value()).isEmpty()) {
                 startAsCheck(spec);

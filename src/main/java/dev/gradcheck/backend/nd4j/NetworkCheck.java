@@ -54,7 +54,7 @@ final class NetworkCheck {
     }
 
     /** A network expected to fail (a known bug in one of its layers) ends as a one-op spec would. */
-    private static Status expected(Status status, Expectation expect) {
+    static Status expected(Status status, Expectation expect) {
         if (expect.kind() != Expectation.Kind.FAIL) {
             return status;
         }
@@ -62,15 +62,15 @@ final class NetworkCheck {
                 : status;
     }
 
-    private static GradientResult worst(CheckResult r) {
+    static GradientResult worst(CheckResult r) {
         return r.gradients().stream().filter(g -> g.kind() == CheckKind.JACOBIAN)
                 .max(Comparator.comparingDouble(GradientResult::maxScore)).orElse(null);
     }
 
     /** A network's status, and the message naming its first wrong layer (or why it could not be checked). */
-    private record Outcome(Status status, String message) {}
+    record Outcome(Status status, String message) {}
 
-    private static CheckResult result(OpSpec spec, String engine, Outcome outcome, List<GradientResult> rows,
+    static CheckResult result(OpSpec spec, String engine, Outcome outcome, List<GradientResult> rows,
                                       List<NodeFinding> nodes, long start) {
         double seconds = (System.nanoTime() - start) / 1e9;
         String dtype = spec.inputs().isEmpty() ? "" : spec.inputs().get(0).dtype().specName();

@@ -38,7 +38,8 @@ public final class PatternProbe {
 
     /**
      * The guess for output {@code out} over {@code inputs}, or null when the probes show no window pattern (an input
-     * whose probed rows are all zero, windows moving along two output dimensions at once or backwards).
+     * whose probed rows are all zero, windows moving along two output dimensions at once). A window may move
+     * backwards (a negative stride: reverse, a flipped kernel), its offset then the lower end at output index 0.
      */
     public static WindowPattern guess(AnalyticJacobian side, String out, long[] outShape, List<String> inputs,
                                Map<String, long[]> inShapes) {
@@ -225,8 +226,8 @@ public final class PatternProbe {
                 return null;
             }
             if (s != 0) {
-                if (outDim >= 0 || s < 0) {
-                    return null;
+                if (outDim >= 0) {
+                    return null; // a window moving along two output dimensions at once
                 }
                 outDim = d;
                 stride = s;

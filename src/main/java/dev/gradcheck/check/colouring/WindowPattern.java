@@ -12,7 +12,8 @@ import java.util.function.IntConsumer;
 /**
  * A guessed pattern of nonzeros of one output's Jacobian blocks, as windows: output element o depends on the
  * elements of input X inside a box, one interval per dimension of X, each either the whole dimension or
- * [stride·o_d + offset, … + width − 1] for one output dimension d (clipped to the array). Convolutions, pooling,
+ * [stride·o_d + offset, … + width − 1] for one output dimension d (clipped to the array); the stride may be negative,
+ * a window running backwards as o_d grows (reverse, a flipped kernel). Convolutions, pooling,
  * matmul, softmax, normalisation over an axis, reductions, broadcasting and elementwise ops all have such
  * patterns. It is only a guess ({@link PatternProbe}): it decides which lines share an evaluation, never a verdict
  * ({@link TwoSidedCompression} judges what falls outside it).
@@ -193,10 +194,25 @@ public final class WindowPattern {
                 continue;
             }
             int[] b = box[d.outDim()];
-            b[0] = Math.max(b[0], (int) -Math.floorDiv(-(c - d.offset() - d.width() + 1), (long) d.stride()));
-            b[1] = Math.min(b[1], (int) Math.floorDiv(c - d.offset(), (long) d.stride()));
+            int[] reach = rowsReaching(c, d);
+            b[0] = Math.max(b[0], reach[0]);
+            b[1] = Math.min(b[1], reach[1]);
         }
         return box;
+    }
+
+    /**
+     * The output indices o along d's output dimension whose window holds coordinate c: stride·o + offset ≤ c ≤
+     * stride·o + offset + width − 1, that is stride·o in [c − offset − width + 1, c − offset]. Dividing by a negative
+     * stride (a window running backwards) swaps the ends.
+     */
+    static int[] rowsReaching(long c, Dim d) {
+        long low = c - d.offset() - d.width() + 1;
+        long high = c - d.offset();
+        long s = d.stride();
+        long first = s > 0 ? -Math.floorDiv(-low, s) : -Math.floorDiv(-high, s);
+        long last = s > 0 ? Math.floorDiv(high, s) : Math.floorDiv(low, s);
+        return new int[] {(int) Math.max(Integer.MIN_VALUE, first), (int) Math.min(Integer.MAX_VALUE, last)};
     }
 
     public long[] outShape() {

@@ -19,6 +19,7 @@ import dev.gradcheck.check.numeric.EntryFilter;
 import dev.gradcheck.check.numeric.FiniteDifferences;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.Jacobian;
+import dev.gradcheck.check.numeric.LargestFinite;
 import dev.gradcheck.check.numeric.JacobianComparison;
 import dev.gradcheck.check.numeric.Meter;
 import dev.gradcheck.check.numeric.NumericTuning;
@@ -326,12 +327,7 @@ public final class FullCheck implements CheckMode {
 
     /** The largest finite |numerical entry| of a compressed block, the scale of its rounding. */
     private static double largestNumerical(SparseBlock block) {
-        double largest = 0;
-        for (int k = 0; k < block.size(); k++) {
-            double v = block.numerical(k);
-            largest = Double.isFinite(v) ? Math.max(largest, Math.abs(v)) : largest;
-        }
-        return largest;
+        return LargestFinite.of(block.size(), block::numerical);
     }
 
     /**
@@ -375,8 +371,7 @@ public final class FullCheck implements CheckMode {
 
         /** Each entry's score, under the bounds the block was judged by. */
         BlockDiagnosis.EntryScore score() {
-            NumericalError bounds = judged.errors();
-            return (r, c) -> bounds.score(rule, r, c, analytic.values()[r][c], numerical.values()[r][c]);
+            return (r, c) -> judged.score(rule, analytic, r, c);
         }
     }
 
@@ -504,13 +499,13 @@ public final class FullCheck implements CheckMode {
 
     /** The largest |entry| of a block, the scale of its rounding. */
     public static double largestMagnitude(Jacobian j) {
-        double largest = 0;
+        LargestFinite largest = new LargestFinite();
         for (double[] row : j.values()) {
             for (double v : row) {
-                largest = Double.isFinite(v) ? Math.max(largest, Math.abs(v)) : largest;
+                largest.add(v);
             }
         }
-        return largest;
+        return largest.value();
     }
 
     /** Ties across the inputs of one output: per input whose part in a tie is wrong, that tie. */
