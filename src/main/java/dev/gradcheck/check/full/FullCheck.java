@@ -167,6 +167,9 @@ public final class FullCheck implements CheckMode {
             // answer is a refusal, which validate (weighing the compressed footprint) would not have given
             TwoSidedCompression.Attempt twoSided = TwoSidedCompression.attempt(t, s, inputs, threads, budget,
                     twoSidedGate(denseFits));
+            if (twoSided.needs() > 0 && !denseFits && InputByInput.eachFits(t, s, inputs, budget, twoSidedGate(false))) {
+                twoSided = InputByInput.attempt(t, s, inputs, threads, budget, twoSidedGate(false));
+            }
             if (twoSided.rows() != null && (twoSided.passed() || !denseFits)) {
                 return new Answer.Settled(twoSided.rows());
             }
@@ -215,7 +218,8 @@ public final class FullCheck implements CheckMode {
         }
         TwoSidedCompression.Attempt declined = TwoSidedCompression.declined(t, s, t.wrt(), budget,
                 twoSidedGate(false));
-        if (declined != null) {
+        if (declined != null && !(declined.needs() > 0 && InputByInput.eachFits(t, s, t.wrt(), budget,
+                twoSidedGate(false)))) {
             requireDenseFits(t, s, budget, new Answer.Declined(declined.why(), declined.needs()));
         }
     }
