@@ -56,7 +56,8 @@ final class NewCommand extends AbstractCommand<NewCommand.Work> {
     private static final String FILE = "new.yaml";
 
     @Parameters(index = "0", paramLabel = "OP", completionCandidates = OpNames.class,
-            description = "The op, as `gradcheck list-ops` names it.")
+            description = "The op, as `gradcheck list-ops` names it; or a DL4J layer type (`list-ops --layers`),"
+                + " or a layer's configuration class by its full name (your own, with --plugin JAR).")
     String opName;
 
     @Option(names = "--shape", paramLabel = "SHAPE", description = "The shape of the next floating input, e.g."
