@@ -218,6 +218,20 @@ class ArchitectureTest {
             .because("check/'s rooms are floors: each uses only those below it (docs/ARCHITECTURE.md)");
 
     /**
+     * The two-sided run's phases (docs/checking.md, "Both sides compressed") are handed the run as data and return
+     * what they found: none holds or calls the orchestrator that runs them, so that the rounds of locating are its
+     * alone and a phase can be read without it.
+     */
+    @ArchTest
+    static final ArchRule theTwoSidedPhasesDoNotKnowTheirOrchestrator = noClasses()
+            .that().resideInAPackage("dev.gradcheck.check.twosided")
+            .and().haveNameNotMatching("dev\\.gradcheck\\.check\\.twosided\\.TwoSidedCompression(\\$.*)?")
+            .should().dependOnClassesThat()
+            .haveNameMatching("dev\\.gradcheck\\.check\\.twosided\\.TwoSidedCompression(\\$.*)?")
+            .because("each phase reads the run (TwoSidedRun) and returns what it found; the orchestrator owns the"
+                    + " order of the phases and the rounds of locating");
+
+    /**
      * The front end of a worker run never loads ND4J, and no chain of links from its classes leads there: the rule
      * above and the direct one only see one step. Two classes are doors, followed no further: spi's Operator (its
      * forward and backward take INDArrays; the front end loads plugins for their names and calls only the methods
