@@ -253,8 +253,8 @@ final class Culprits {
             Tolerance rule = c.blockRule(i);
             NumericalError errors = c.entries(i).errors();
             EntryValues values = c.entries(i).values();
-            long failing = judged.stream().filter(j -> errors.score(rule, j.row(), j.col(), j.analytic(),
-                    values.judged(j.row(), j.col(), j.numerical())) > 1).count();
+            long failing = judged.stream().filter(j -> JacobianComparison.score(rule, j.analytic(),
+                    values.judged(j.row(), j.col(), j.numerical()), errors.at(j.row(), j.col())) > 1).count();
             failed |= failing > 0;
             results.add(result(c, i, judged, failing, rule));
         }
