@@ -3,8 +3,9 @@ package dev.gradcheck.backend;
 import dev.gradcheck.spec.OpSpec;
 
 /**
- * How long one check may run in a worker: the spec's {@code timeout:}, else the command line's {@code --timeout},
- * else {@link #DEFAULT_SECONDS}. Worker start-up (JVM and ND4J, a few seconds) does not count.
+ * How long one check may run, in a worker or in this JVM ({@code --in-process}): the spec's {@code timeout:}, else
+ * the command line's {@code --timeout}, else {@link #DEFAULT_SECONDS}. Worker start-up (JVM and ND4J, a few seconds)
+ * does not count.
  */
 public record TimeLimits(Double commandLineSeconds) {
 
@@ -18,6 +19,12 @@ public record TimeLimits(Double commandLineSeconds) {
     public record Limit(double seconds, String source) {
         long millis() {
             return (long) Math.ceil(seconds * 1000);
+        }
+
+        /** What a check that ran past this limit reports: the same words in a worker and in this JVM. */
+        String timedOut() {
+            return "timed out after " + java.math.BigDecimal.valueOf(seconds).stripTrailingZeros().toPlainString()
+                    + " s (" + source + ")";
         }
     }
 

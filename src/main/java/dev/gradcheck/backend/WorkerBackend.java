@@ -7,7 +7,6 @@ import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.OpSpec;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -145,9 +144,7 @@ public final class WorkerBackend implements Backend {
                     List<PrintedLine> beforeKill = worker.takePrinted();
                     worker.kill();
                     worker = null;
-                    return Exchange.failed(Status.TIMEOUT, "timed out after "
-                            + BigDecimal.valueOf(limit.seconds()).stripTrailingZeros().toPlainString() + " s ("
-                            + limit.source() + ")", sent, beforeKill);
+                    return Exchange.failed(Status.TIMEOUT, limit.timedOut(), sent, beforeKill);
                 default:
                     String crash = ExitDescription.of(worker.exitStatus(), worker.tail());
                     List<PrintedLine> beforeDeath = worker.takePrinted();

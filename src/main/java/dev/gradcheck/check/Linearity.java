@@ -1,6 +1,7 @@
 package dev.gradcheck.check;
 
 import dev.gradcheck.check.numeric.Flat;
+import dev.gradcheck.check.numeric.LargestFinite;
 import dev.gradcheck.check.numeric.Meter;
 import dev.gradcheck.check.numeric.Seeded;
 import dev.gradcheck.check.target.CheckTarget;
@@ -181,15 +182,13 @@ final class Linearity {
 
     /** The largest finite |entry| over every input's gradient (0 when none). */
     private static double largest(Map<String, double[]> grads) {
-        double max = 0;
+        LargestFinite largest = new LargestFinite();
         for (double[] g : grads.values()) {
             for (double x : g) {
-                if (Double.isFinite(x)) {
-                    max = Math.max(max, Math.abs(x));
-                }
+                largest.add(x);
             }
         }
-        return max;
+        return largest.value();
     }
 
     private static String describe(double scale) {

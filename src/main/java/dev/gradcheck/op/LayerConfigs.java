@@ -54,10 +54,6 @@ final class LayerConfigs {
      * shape [1, 0, 0]); left out, DL4J computes them from the configuration as read. (A class-level ignore would
      * not do: LocallyConnected2D's own {@code @JsonIgnoreProperties} replaces an inherited one.)
      */
-    static ObjectMapper mapper() {
-        return MAPPER;
-    }
-
     private static final ObjectMapper MAPPER = NeuralNetConfiguration.mapper().copy()
             .registerModule(new SimpleModule().setSerializerModifier(new BeanSerializerModifier() {
                 @Override
@@ -77,7 +73,7 @@ final class LayerConfigs {
      */
     static Layer read(LayerSpec spec, ClassLoader loader) throws InvalidSpecException {
         Class<? extends Layer> type = type(spec.type(), loader);
-        ObjectMapper dl4j = mapper();
+        ObjectMapper dl4j = mapper(loader);
         Optional<Layer> wrapper = wrapperDefaults(spec, type, loader);
         ObjectNode tree = tree(dl4j, wrapper.isPresent() ? wrapper.get() : defaults(type, spec.type()), spec.type());
         ObjectNode written = dl4j.createObjectNode().put("@class", type.getName());
@@ -119,7 +115,7 @@ final class LayerConfigs {
      * writes but cannot read back are left out.
      */
     static Map<String, Object> optionsOf(Layer config) throws InvalidSpecException {
-        ObjectMapper dl4j = mapper();
+        ObjectMapper dl4j = mapper(config.getClass().getClassLoader());
         ObjectMapper strict = dl4j.copy().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
         Located<String> name = new Located<>(config.getClass().getName(), new SourcePos("network", 1, 1));
         ObjectNode defaults = dl4j.valueToTree(defaults(config.getClass(), name));
@@ -142,6 +138,15 @@ final class LayerConfigs {
         return options;
     }
 
+    /**
+     * DL4J's mapper, finding the classes its JSON names ({@code "@class"}) in {@code loader}: a user's layer is in a
+     * plugin path's loader, which Jackson's own lookup (the thread's context loader) does not see.
+     */
+    private static ObjectMapper mapper(ClassLoader loader) {
+        ObjectMapper dl4j = MAPPER.copy();
+        return dl4j.setTypeFactory(dl4j.getTypeFactory().withClassLoader(loader));
+    }
+
     /** The configuration class a type names: a DL4J layer by its simple name, or a class by its full name. */
     static Class<? extends Layer> type(Located<String> name, ClassLoader loader) throws InvalidSpecException {
         List<String> candidates = new ArrayList<>(name.value().contains(".") ? List.of()
@@ -159,8 +164,10 @@ final class LayerConfigs {
                 // the next package
             }
         }
-        throw new InvalidSpecException(name.pos(), "unknown DL4J layer '" + name.value() + "'"
-                + Suggestions.choices(name.value(), dev.gradcheck.op.catalog.LayerTypes.names()));
+        throw new InvalidSpecException(name.pos(), "unknown DL4J layer '" + name.value() + "'" + (name.value()
+                .contains(".") ? ": no such class on gradcheck's class path" + (loader instanceof java.net.URLClassLoader
+                u ? " or the plugin paths " + Arrays.toString(u.getURLs()) : " (a user's layer is loaded with"
+                + " --plugin JAR)") : Suggestions.choices(name.value(), dev.gradcheck.op.catalog.LayerTypes.names())));
     }
 
     /**

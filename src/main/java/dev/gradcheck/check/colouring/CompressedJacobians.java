@@ -207,29 +207,11 @@ public final class CompressedJacobians {
         }
     }
 
-    /** The nonzeros of each vector of an evaluation: positions, then values. */
-    private record Nonzeros(Map<String, int[]> positions, Map<String, double[]> values) {
-        static Nonzeros of(Map<String, double[]> evaluated) {
-            Map<String, int[]> positions = new HashMap<>();
-            Map<String, double[]> values = new HashMap<>();
-            evaluated.forEach((unit, v) -> {
-                int n = 0;
-                for (double x : v) {
-                    n += x != 0 ? 1 : 0; // NaN too
-                }
-                int[] p = new int[n];
-                double[] x = new double[n];
-                for (int i = 0, k = 0; i < v.length; i++) {
-                    if (v[i] != 0) {
-                        p[k] = i;
-                        x[k++] = v[i];
-                    }
-                }
-                positions.put(unit, p);
-                values.put(unit, x);
-            });
-            return new Nonzeros(positions, values);
-        }
+    /** The nonzeros of each vector of an evaluation, by unit. */
+    private static Map<String, Nonzeros> nonzeros(Map<String, double[]> evaluated) {
+        Map<String, Nonzeros> byUnit = new HashMap<>();
+        evaluated.forEach((unit, v) -> byUnit.put(unit, Nonzeros.of(v)));
+        return byUnit;
     }
 
     /** The known side line by line, kept as the nonzeros of each block, by the compressed side's lines. */
@@ -247,13 +229,13 @@ public final class CompressedJacobians {
                 tasks.add(new Task(knownUnit, new int[] {q}, new double[] {1}));
             }
         }
-        List<Nonzeros> lines = evaluate(known, tasks, Nonzeros::of);
+        List<Map<String, Nonzeros>> lines = evaluate(known, tasks, CompressedJacobians::nonzeros);
         for (int k = 0; k < tasks.size(); k++) {
             String knownUnit = tasks.get(k).unit();
             int q = tasks.get(k).lines()[0];
             for (String unit : compressed.units()) {
-                int[] at = lines.get(k).positions().get(unit);
-                double[] values = lines.get(k).values().get(unit);
+                int[] at = lines.get(k).get(unit).at();
+                double[] values = lines.get(k).get(unit).values();
                 SparseLines block = knownLines.get(unit).get(knownUnit);
                 for (int e = 0; e < at.length; e++) {
                     block.add(at[e], q, values[e]);
@@ -370,29 +352,11 @@ public final class CompressedJacobians {
         return true;
     }
 
-    /**
-     * A group's members with the weights its evaluation applied to them, and its two lightest members: what is left
-     * of an entry once its owner's share is taken away is judged as the value of the lightest other member, which,
-     * divided by the smallest weight, is judged most strictly.
-     */
-    private record Weighed(int[] members, double[] w, int lightest, int nextLightest) {
+    /** A group's members with the weights its evaluation applied to them, and its two lightest members. */
+    private record Weighed(int[] members, double[] w, Lightest light) {
 
         static Weighed of(int[] members, double[] w) {
-            int min1 = 0;
-            int min2 = 1;
-            if (w[min2] < w[min1]) {
-                min1 = 1;
-                min2 = 0;
-            }
-            for (int k = 2; k < w.length; k++) {
-                if (w[k] < w[min1]) {
-                    min2 = min1;
-                    min1 = k;
-                } else if (w[k] < w[min2]) {
-                    min2 = k;
-                }
-            }
-            return new Weighed(members, w, min1, min2);
+            return new Weighed(members, w, Lightest.of(w));
         }
     }
 
@@ -421,15 +385,16 @@ public final class CompressedJacobians {
             }
             double ownerScore = 0;
             double rest = c[p];
-            int strictest = group.lightest();
+            int strictest = group.light().first();
             if (o >= 0) {
                 double value = c[p] / w[o];
                 ownerScore = score(rule, value, owners.value()[p], bound(errors, members[o], p));
                 rest = c[p] - w[o] * owners.value()[p];
-                strictest = o == group.lightest() ? group.nextLightest() : group.lightest();
+                strictest = group.light().otherThan(o);
                 attributed.add(new Attribution(cross, members[o], p, value));
             } else {
-                attributed.add(new Attribution(cross, members[group.lightest()], p, c[p] / w[group.lightest()]));
+                attributed.add(new Attribution(cross, members[group.light().first()], p,
+                        c[p] / w[group.light().first()]));
             }
             double restScore = score(rule, rest / w[strictest], 0, bound(errors, members[strictest], p));
             if (!(Screen.passes(ownerScore) && Screen.passes(restScore))) { // NaN too

@@ -1,5 +1,6 @@
 package dev.gradcheck.check.colouring;
 
+import dev.gradcheck.check.numeric.LargestFinite;
 import java.util.Arrays;
 
 /**
@@ -75,13 +76,12 @@ final class SparseLines {
 
     /** The largest finite |value| over every line: the scale of a known block. */
     double largestMagnitude() {
-        double largest = 0;
+        LargestFinite largest = new LargestFinite();
         for (int l = 0; l < sizes.length; l++) {
             for (int k = 0; k < sizes[l]; k++) {
-                double v = values[l][k];
-                largest = Double.isFinite(v) ? Math.max(largest, Math.abs(v)) : largest;
+                largest.add(values[l][k]);
             }
         }
-        return largest;
+        return largest.value();
     }
 }

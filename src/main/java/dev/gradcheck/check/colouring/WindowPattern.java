@@ -3,7 +3,6 @@ package dev.gradcheck.check.colouring;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.twosided.TwoSidedCompression;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +11,8 @@ import java.util.function.IntConsumer;
 /**
  * A guessed pattern of nonzeros of one output's Jacobian blocks, as windows: output element o depends on the
  * elements of input X inside a box, one interval per dimension of X, each either the whole dimension or
- * [stride·o_d + offset, … + width − 1] for one output dimension d (clipped to the array). Convolutions, pooling,
+ * [stride·o_d + offset, … + width − 1] for one output dimension d (clipped to the array); the stride may be negative,
+ * a window running backwards as o_d grows (reverse, a flipped kernel). Convolutions, pooling,
  * matmul, softmax, normalisation over an axis, reductions, broadcasting and elementwise ops all have such
  * patterns. It is only a guess ({@link PatternProbe}): it decides which lines share an evaluation, never a verdict
  * ({@link TwoSidedCompression} judges what falls outside it).
@@ -193,10 +193,25 @@ public final class WindowPattern {
                 continue;
             }
             int[] b = box[d.outDim()];
-            b[0] = Math.max(b[0], (int) -Math.floorDiv(-(c - d.offset() - d.width() + 1), (long) d.stride()));
-            b[1] = Math.min(b[1], (int) Math.floorDiv(c - d.offset(), (long) d.stride()));
+            int[] reach = rowsReaching(c, d);
+            b[0] = Math.max(b[0], reach[0]);
+            b[1] = Math.min(b[1], reach[1]);
         }
         return box;
+    }
+
+    /**
+     * The output indices o along d's output dimension whose window holds coordinate c: stride·o + offset ≤ c ≤
+     * stride·o + offset + width − 1, that is stride·o in [c − offset − width + 1, c − offset]. Dividing by a negative
+     * stride (a window running backwards) swaps the ends.
+     */
+    static int[] rowsReaching(long c, Dim d) {
+        long low = c - d.offset() - d.width() + 1;
+        long high = c - d.offset();
+        long s = d.stride();
+        long first = s > 0 ? -Math.floorDiv(-low, s) : -Math.floorDiv(-high, s);
+        long last = s > 0 ? Math.floorDiv(high, s) : Math.floorDiv(low, s);
+        return new int[] {(int) Math.max(Integer.MIN_VALUE, first), (int) Math.min(Integer.MAX_VALUE, last)};
     }
 
     public long[] outShape() {
@@ -214,10 +229,15 @@ public final class WindowPattern {
         return rowGroups;
     }
 
+    /**
+     * The rows' colouring ({@link Colouring#firstFit}): a row's class is its residues, its keys its windows' lower
+     * ends per input (within a class, rows conflict only where some input's windows are equal).
+     */
     private int[][] colourRows() {
-        Map<List<Integer>, Map<List<Integer>, BitSet>> fibresByClass = new HashMap<>();
-        Map<List<Object>, Integer> groupIds = new HashMap<>();
-        List<List<Integer>> groups = new ArrayList<>();
+        Map<List<Integer>, Integer> classes = new HashMap<>();
+        Map<List<Object>, Integer> keyIds = new HashMap<>();
+        int[] classOf = new int[rows()];
+        int[][] keys = new int[rows()][];
         for (int p = 0; p < rows(); p++) {
             int[] o = unravel(p, outShape);
             List<Integer> residues = new ArrayList<>();
@@ -232,25 +252,13 @@ public final class WindowPattern {
                 }
                 fibres.add(fibre);
             }
-            Map<List<Integer>, BitSet> used = fibresByClass.computeIfAbsent(residues, r -> new HashMap<>());
-            BitSet forbidden = new BitSet();
-            for (List<Integer> fibre : fibres) {
-                BitSet f = used.get(fibre);
-                if (f != null) {
-                    forbidden.or(f);
-                }
-            }
-            int g = forbidden.nextClearBit(0);
-            for (List<Integer> fibre : fibres) {
-                used.computeIfAbsent(fibre, f -> new BitSet()).set(g);
-            }
-            int id = groupIds.computeIfAbsent(List.of(residues, g), k -> {
-                groups.add(new ArrayList<>());
-                return groups.size() - 1;
-            });
-            groups.get(id).add(p);
+            classOf[p] = classes.computeIfAbsent(residues, r -> classes.size());
+            int cls = classOf[p];
+            keys[p] = fibres.stream().mapToInt(f -> keyIds.computeIfAbsent(List.of(cls, f), k -> keyIds.size()))
+                    .distinct().toArray();
         }
-        return toArrays(groups);
+        return Colouring.byClassAndColour(Colouring.firstFit(keys, Colouring.degrees(keys, keyIds.size())),
+                classOf);
     }
 
     /** Groups of input x's columns no window holds two of: by residue per bounded dimension and whole coordinates. */

@@ -57,9 +57,16 @@ public final class BlockJudge {
 
     /**
      * A judged block: its figures, what the report should say beside them, its entries at kinks, and the numerical
-     * side's error bounds it was judged by (with what the probes measured), for scoring its entries again.
+     * side's error bounds it was judged by (with what the probes measured) and its values as judged (each entry at
+     * its most precise step where it was taken again), for scoring its entries again.
      */
-    public record Judged(JacobianComparison.Row row, String note, List<KinkEntry> kinks, NumericalError errors) {
+    public record Judged(JacobianComparison.Row row, String note, List<KinkEntry> kinks, NumericalError errors,
+                         Jacobian numerical) {
+
+        /** Entry (r, c)'s score under the tolerance, as judged. */
+        public double score(Tolerance rule, Jacobian analytic, int r, int c) {
+            return errors.score(rule, r, c, analytic.values()[r][c], numerical.values()[r][c]);
+        }
 
         /** The entries left out at a kink, for the block's diagnosis. */
         public EntryFilter atKinks() {
@@ -80,7 +87,7 @@ public final class BlockJudge {
         public Judged failingTies(TieCheck.Violation tie, Jacobian numerical) {
             JacobianComparison.Row r = row;
             if (!row.verdict().passed()) {
-                return new Judged(r, note == null ? tie.note() : note + "; " + tie.note(), kinks, errors);
+                return new Judged(r, note == null ? tie.note() : note + "; " + tie.note(), kinks, errors, this.numerical);
             }
             KinkEntry k = tie.entry();
             WorstElement worst = new WorstElement(Flat.unravel(k.flatRow(), numerical.outputShape()),
@@ -90,7 +97,7 @@ public final class BlockJudge {
             r = new JacobianComparison.Row(Verdict.MISMATCH, Math.max(row.maxAbs(), off),
                     Math.max(row.maxRel(), Tolerance.relativeError(tie.joint(), tie.op())), tie.score(), worst,
                     row.withinError(), row.largestError());
-            return new Judged(r, note == null ? tie.note() : note + "; " + tie.note(), kinks, errors);
+            return new Judged(r, note == null ? tie.note() : note + "; " + tie.note(), kinks, errors, this.numerical);
         }
     }
 
@@ -111,7 +118,7 @@ public final class BlockJudge {
         // precise step may resolve what the bound hides, or clear what noise put near the line (MostPreciseStep)
         if ((row.verdict().passed() && row.withinError() == 0 && !(row.maxScore() > NumericTuning.AGAIN_ABOVE))
                 || columns == null || errors == null) {
-            return new Judged(row, row.errorNote(), List.of(), bounds);
+            return new Judged(row, row.errorNote(), List.of(), bounds, n);
         }
         KinkSearch search = new KinkSearch(a, n, masked, errors.copy(), criteria, columns);
         for (int c = 0; c < n.colCount(); c++) {
@@ -129,6 +136,11 @@ public final class BlockJudge {
         private final Jacobian n;
         private final EntryFilter masked;
         private final NumericalError.Block errors;
+        /**
+         * The numerical side's values as judged: the block's own until an entry is taken again at a more precise
+         * step, then a copy with each such entry replaced (copied once, only where needed: a block may be large).
+         */
+        private double[][] judged;
         private final JacobianComparison.Criteria criteria;
         private final Columns columns;
         private final Set<Long> atKink = new HashSet<>();
@@ -143,6 +155,7 @@ public final class BlockJudge {
             this.n = n;
             this.masked = masked;
             this.errors = errors;
+            this.judged = n.values();
             this.criteria = criteria;
             this.columns = columns;
         }
@@ -170,7 +183,11 @@ public final class BlockJudge {
                     kinks.add(new KinkEntry(columns.in(), r, flatRows[k], c, flatCol, analytic[k],
                             probe.slopeMinus()[k], probe.slopePlus()[k]));
                 } else if (precise[k] != null && precise[k].step() != h) {
-                    errors.resolved(r, c, precise[k]);
+                    errors.atPreciseStep(r, c, precise[k].bound());
+                    if (judged == n.values()) {
+                        judged = Arrays.stream(judged).map(double[]::clone).toArray(double[][]::new);
+                    }
+                    judged[r][c] = precise[k].value();
                 } else if (probe.errors()[k] > 0) {
                     errors.measured(r, c, probe.errors()[k]);
                 }
@@ -215,7 +232,8 @@ public final class BlockJudge {
         Judged judged() {
             String in = columns.in();
             EntryFilter kinkOrMasked = ((EntryFilter) (r, c) -> atKink.contains(key(r, c))).or(masked);
-            JacobianComparison.Row judged = JacobianComparison.compare(a, n, errors, kinkOrMasked, criteria);
+            Jacobian values = new Jacobian(n.outputShape(), n.inputShape(), this.judged, n.rows(), n.cols());
+            JacobianComparison.Row judged = JacobianComparison.compare(a, values, errors, kinkOrMasked, criteria);
             List<String> notes = new ArrayList<>();
             if (kinkColumns > 0) {
                 notes.add(kinkNote(kinkColumns, n.colCount(), in, firstKink));
@@ -230,7 +248,7 @@ public final class BlockJudge {
             if (judged.errorNote() != null) {
                 notes.add(judged.errorNote());
             }
-            return new Judged(judged, notes.isEmpty() ? null : String.join("; ", notes), kinks, errors);
+            return new Judged(judged, notes.isEmpty() ? null : String.join("; ", notes), kinks, errors, values);
         }
     }
 

@@ -3,13 +3,14 @@ package dev.gradcheck.check.jacobian;
 import dev.gradcheck.check.numeric.Counter;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.Jacobian;
+import dev.gradcheck.check.numeric.Precision;
 import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.op.Nd4jTypes;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -140,14 +141,7 @@ public final class AnalyticJacobian implements JacobianSide {
     /** The mantissa bits of the output's dtype: weights on that grid are cotangent values exactly. */
     @Override
     public int weightBits(String out) {
-        DataType dtype = zeroCotangents.get(out).dataType();
-        return switch (dtype) {
-            case DOUBLE -> 52;
-            case FLOAT -> 23;
-            case HALF -> 10;
-            case BFLOAT16 -> 7;
-            default -> 0;
-        };
+        return Nd4jTypes.toSpec(zeroCotangents.get(out).dataType()).map(Precision::mantissaBits).orElse(0);
     }
 
     @Override

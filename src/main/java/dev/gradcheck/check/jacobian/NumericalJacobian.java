@@ -3,7 +3,9 @@ package dev.gradcheck.check.jacobian;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.Jacobian;
 import dev.gradcheck.check.numeric.NumericalDerivative;
+import dev.gradcheck.check.numeric.Precision;
 import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.spec.DType;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -185,7 +187,7 @@ public final class NumericalJacobian implements JacobianSide {
     /** Directions are float64 arrays. */
     @Override
     public int weightBits(String in) {
-        return 52;
+        return Precision.mantissaBits(DType.FLOAT64);
     }
 
     @Override

@@ -167,13 +167,26 @@ public final class ParallelLines implements AutoCloseable {
         return list;
     }
 
+    /**
+     * Waits for every helper to end, even when this thread is interrupted (a check stopped at its time limit): the
+     * helpers stop at their next task once a task failed, and none may go on evaluating after its run returned.
+     */
     private static void awaitAll(List<Future<?>> helpers) {
+        boolean interrupted = false;
         for (Future<?> h : helpers) {
-            try {
-                h.get();
-            } catch (Exception e) { // a helper's own failures are recorded per task
-                Thread.currentThread().interrupt();
+            while (true) {
+                try {
+                    h.get();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (java.util.concurrent.ExecutionException e) { // a helper's own failures are kept per task
+                    break;
+                }
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

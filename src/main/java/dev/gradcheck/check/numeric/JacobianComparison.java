@@ -22,7 +22,7 @@ public final class JacobianComparison {
 
     /** The noise floor of a finite difference with step {@code delta} on outputs of magnitude {@code scale}. */
     public static double noiseFloor(double outputScale, double delta) {
-        return NumericTuning.NOISE_MARGIN * Math.ulp(1.0) * Math.max(1, outputScale) / delta;
+        return NumericTuning.NOISE_MARGIN * Precision.FLOAT64 * Math.max(1, outputScale) / delta;
     }
 
     /**
@@ -66,7 +66,7 @@ public final class JacobianComparison {
             for (int i = 0; i < numerical.colCount(); i++) {
                 if (!skip.skips(j, i)) {
                     acc.add(numerical.row(j), numerical.col(i), analytic.values()[j][i],
-                            errors.value(j, i, numerical.values()[j][i]), errors.at(j, i));
+                            numerical.values()[j][i], errors.at(j, i));
                 }
             }
         }

@@ -22,12 +22,14 @@ import java.util.Map;
  *       that into a bound with a margin of {@value #HALF_STEP_MARGIN}.</li>
  * </ul>
  * A compressed Jacobian (whose entries come out of group differences divided by a weight) supplies its own
- * bound per entry through this interface.
+ * bound per entry through this interface. A bound only: where an entry is taken again at a more precise step
+ * ({@link MostPreciseStep}), its bound there is recorded here, and its value where the block's values are kept
+ * (the dense judge's judged block, the two-sided run's entry values).
  */
 public interface NumericalError {
 
     /** The machine epsilon of float64, in which every numerical reference is evaluated. */
-    double EPSILON = Math.ulp(1.0);
+    double EPSILON = Precision.FLOAT64;
 
     /** The rounding bound is this many times the plain ε·|y|/h. */
     double ROUNDING_MARGIN = 4;
@@ -49,17 +51,9 @@ public interface NumericalError {
     /** The bound for the entry at these positions of the block. */
     double at(int row, int col);
 
-    /**
-     * The entry's numerical value as judged: the one given, unless it was taken again at a more precise step
-     * ({@link MostPreciseStep}).
-     */
-    default double value(int row, int col, double numerical) {
-        return numerical;
-    }
-
     /** The one per-entry rule: the entry's score under the tolerance and this bound ({@link JacobianComparison}). */
     default double score(dev.gradcheck.spec.Tolerance rule, int row, int col, double analytic, double numerical) {
-        return JacobianComparison.score(rule, analytic, value(row, col, numerical), at(row, col));
+        return JacobianComparison.score(rule, analytic, numerical, at(row, col));
     }
 
     /** The rounding bound of one derivative of an output of magnitude |y| taken with step h. */
@@ -96,13 +90,16 @@ public interface NumericalError {
         return new Block(stencil, rowMagnitudes, colSteps);
     }
 
-    /** The bounds of one block: rounding everywhere, the larger of that and a measured bound where there is one. */
+    /**
+     * The bounds of one block: rounding everywhere, the larger of that and a measured bound where there is one, and
+     * the bound at a more precise step where an entry was taken again there (which replaces both).
+     */
     final class Block implements NumericalError {
         private final Stencil stencil;
         private final double[] rowMagnitudes;
         private final double[] colSteps;
         private final Map<Long, Double> measured = new HashMap<>();
-        private final Map<Long, MostPreciseStep.Estimate> resolved = new HashMap<>();
+        private final Map<Long, Double> atPreciseStep = new HashMap<>();
 
         private Block(Stencil stencil, double[] rowMagnitudes, double[] colSteps) {
             this.stencil = stencil;
@@ -112,22 +109,16 @@ public interface NumericalError {
 
         @Override
         public double at(int row, int col) {
-            if (resolved.isEmpty() && measured.isEmpty()) {
+            if (atPreciseStep.isEmpty() && measured.isEmpty()) {
                 return rounding(row, col); // the common case, without a lookup
             }
-            MostPreciseStep.Estimate e = resolved.get(key(row, col));
-            if (e != null) {
-                return e.bound();
+            Double precise = atPreciseStep.get(key(row, col));
+            if (precise != null) {
+                return precise;
             }
             double rounding = rounding(row, col);
             Double m = measured.get(key(row, col));
             return m == null ? rounding : Math.max(rounding, m);
-        }
-
-        @Override
-        public double value(int row, int col, double numerical) {
-            MostPreciseStep.Estimate e = resolved.get(key(row, col));
-            return e == null ? numerical : e.value();
         }
 
         /** The rounding model's bound for the entry, at the block's own step. */
@@ -135,17 +126,17 @@ public interface NumericalError {
             return NumericalError.rounding(stencil, rowMagnitudes[row], colSteps[col]);
         }
 
-        /** The same bounds, measured and resolved ones included, to measure more on without changing these. */
+        /** The same bounds, measured and more precise ones included, to measure more on without changing these. */
         public Block copy() {
             Block c = new Block(stencil, rowMagnitudes, colSteps);
             c.measured.putAll(measured);
-            c.resolved.putAll(resolved);
+            c.atPreciseStep.putAll(atPreciseStep);
             return c;
         }
 
-        /** Records an entry taken again at a more precise step: its value and bound there replace these. */
-        public void resolved(int row, int col, MostPreciseStep.Estimate estimate) {
-            resolved.put(key(row, col), estimate);
+        /** Records an entry taken again at a more precise step: its bound there replaces this block's. */
+        public void atPreciseStep(int row, int col, double bound) {
+            atPreciseStep.put(key(row, col), bound);
         }
 
         /** Records a measured bound for one entry (from a second step). */

@@ -1,6 +1,7 @@
 package dev.gradcheck.check.target;
 
 import dev.gradcheck.check.Unfinished;
+import dev.gradcheck.check.numeric.Precision;
 import dev.gradcheck.check.numeric.Step;
 import dev.gradcheck.spec.DType;
 import dev.gradcheck.spec.OpSpec;
@@ -49,12 +50,7 @@ public final class Defaults {
 
     /** The unit roundoff of a floating dtype (2^-52, 2^-23, 2^-10, 2^-7). */
     public static double epsilon(DType dtype) {
-        return switch (dtype) {
-            case FLOAT32 -> Math.ulp(1.0f);
-            case FLOAT16 -> 0x1p-10;
-            case BFLOAT16 -> 0x1p-7;
-            default -> Math.ulp(1.0);
-        };
+        return Precision.epsilon(dtype.isFloating() ? dtype : REFERENCE);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.gradcheck.check.twosided;
 
 import dev.gradcheck.check.colouring.CompressedJacobians;
+import dev.gradcheck.check.colouring.Lightest;
 import dev.gradcheck.check.colouring.Screen;
 import dev.gradcheck.check.colouring.WindowPattern;
 import dev.gradcheck.check.numeric.Flat;
@@ -38,11 +39,11 @@ final class ColumnPass {
     }
 
     /** A group of columns with the weights its difference applied and its two lightest members. */
-    private record ColumnGroup(int index, int[] members, double[] applied, int[] light) {}
+    private record ColumnGroup(int index, int[] members, double[] applied, Lightest light) {}
 
     private void attribute(int g, int[] members, double[] applied, double[] n) {
         boolean[] owned = new boolean[n.length];
-        ColumnGroup group = new ColumnGroup(g, members, applied, TwoSidedCompression.lightestTwo(applied));
+        ColumnGroup group = new ColumnGroup(g, members, applied, Lightest.of(applied));
         int[] boxes = c.pattern().rowBoxes(e.input());
         for (int k = 0; k < members.length; k++) {
             int member = k;
@@ -54,12 +55,12 @@ final class ColumnPass {
                 take(p, e.extraAt(p, col), group, member, n[p], owned);
             }
         }
-        int lightest = group.light()[0];
+        int lightest = group.light().first();
         for (int p = 0; p < n.length; p++) {
             if (!owned[p] && n[p] != 0 && !screen.passes(0, n[p] / applied[lightest],
                     e.errors().at(p, members[lightest]))) {
-                c.screen().flag("the finite differences see a dependency outside the guessed pattern: d" + c.output()
-                        + "[" + p + "]/d" + e.input().name() + " along columns from " + members[0],
+                c.screen().flag("the finite differences see a dependency outside the guessed pattern: "
+                        + EntryNames.row(c.output(), p) + "/d" + e.input().name() + " along columns from " + members[0],
                         new TwoSidedScreen.Suspect(false, e.index(), g, p));
             }
         }
@@ -82,7 +83,7 @@ final class ColumnPass {
         double[] applied = group.applied();
         double a = e.values().analytic(at);
         int otherRow = c.rowGroups().strictestOther()[p];
-        int otherCol = member == group.light()[0] ? group.light()[1] : group.light()[0];
+        int otherCol = group.light().otherThan(member);
         boolean restsPass = true;
         if (otherRow >= 0) {
             double rest = c.rowGroups().weightOf()[p] * (a - n) / c.rowGroups().weightOf()[otherRow];
@@ -102,7 +103,7 @@ final class ColumnPass {
         if (restsPass) {
             c.screen().near(f); // near or beyond the tolerance: judged at its most precise step, as densely
         } else {
-            c.screen().entry(f, "d" + c.output() + "[" + p + "]/d" + e.input().name() + "[" + col + "]: analytic " + a
+            c.screen().entry(f, EntryNames.entry(c.output(), p, e.input().name(), col) + ": analytic " + a
                     + ", numerical " + n);
         }
     }

@@ -1,6 +1,7 @@
 package dev.gradcheck.check.twosided;
 
 import dev.gradcheck.check.colouring.ColouringTuning;
+import dev.gradcheck.check.colouring.Nonzeros;
 import dev.gradcheck.check.colouring.WindowPattern;
 import dev.gradcheck.check.numeric.FiniteDifferences;
 import dev.gradcheck.check.numeric.Flat;
@@ -56,20 +57,6 @@ final class Culprits {
     private double spent;
     private final Meter started = Meter.timing();
     private boolean exhausted;
-
-    /** A line's nonzero values, by position, ascending. */
-    private record Nonzeros(int[] at, double[] values) {
-
-        static Nonzeros of(double[] v) {
-            int[] at = java.util.stream.IntStream.range(0, v.length).filter(k -> v[k] != 0).toArray();
-            return new Nonzeros(at, Arrays.stream(at).mapToDouble(k -> v[k]).toArray());
-        }
-
-        double get(int position) {
-            int k = Arrays.binarySearch(at, position);
-            return k < 0 ? 0 : values[k];
-        }
-    }
 
     private Culprits(TwoSidedCompression first) {
         this.points = FiniteDifferences.offsets(first.settings().stencil()).length;
@@ -266,8 +253,9 @@ final class Culprits {
             List<Judged> judged = judgeAlone(c, i);
             Tolerance rule = c.blockRule(i);
             NumericalError errors = c.errors(i);
+            EntryValues values = c.entries().get(i).values();
             long failing = judged.stream().filter(j -> errors.score(rule, j.row(), j.col(), j.analytic(),
-                    j.numerical()) > 1).count();
+                    values.judged(j.row(), j.col(), j.numerical())) > 1).count();
             failed |= failing > 0;
             results.add(result(c, i, judged, failing, rule));
         }
@@ -292,7 +280,7 @@ final class Culprits {
             TwoSidedCompression.Alone alone = c.alone(index, col, rows, analytic);
             for (int k = 0; k < rows.length; k++) {
                 if (!alone.probe().kinks()[k]) {
-                    alone.keepBound((NumericalError.Block) c.errors(index), k);
+                    alone.keep(c.entries().get(index), k);
                     judged.add(new Judged(rows[k], col, analytic[k], alone.probe().values()[k]));
                 }
             }
@@ -312,9 +300,10 @@ final class Culprits {
                                   Tolerance rule) {
         WindowPattern.Input x = c.input(index);
         NumericalError errors = c.errors(index);
+        EntryValues values = c.entries().get(index).values();
         String out = c.output();
         JacobianComparison.Row row = JacobianComparison.compare(sink -> judged.forEach(j -> sink.add(j.row(),
-                j.col(), j.analytic(), errors.value(j.row(), j.col(), j.numerical()), errors.at(j.row(), j.col()))),
+                j.col(), j.analytic(), values.judged(j.row(), j.col(), j.numerical()), errors.at(j.row(), j.col()))),
                 c.pattern().outShape(), x.shape(), new JacobianComparison.Criteria(rule, c.settings().delta(),
                         c.target().scale(out)));
         row = row.withVerdict(failing > 0 ? Verdict.MISMATCH : Verdict.PASS);

@@ -45,8 +45,8 @@ final class FinerSteps {
             if (o.kink() >= 0) { // each of the group's entries taken alone: kinks there are left out or judged
                 TwoSidedScreen.Flagged at = entries.get(o.kink());
                 for (TwoSidedScreen.Flagged f : entries) {
-                    c.screen().entry(f, "d" + c.output() + "[" + at.row() + "] sits at a kink along the columns of "
-                            + c.inputName(at.input()) + "[" + at.col() + "]'s group");
+                    c.screen().entry(f, EntryNames.row(c.output(), at.row()) + " sits at a kink along the columns of "
+                            + EntryNames.element(c.inputName(at.input()), at.col()) + "'s group");
                 }
                 continue;
             }
@@ -129,12 +129,13 @@ final class FinerSteps {
         double w = f.colWeight();
         MostPreciseStep.Estimate own = new MostPreciseStep.Estimate(alongGroup.value() / w, alongGroup.bound() / w,
                 alongGroup.rounding() / w, alongGroup.step() * w);
-        NumericalError.Block errors = c.errors(f.input());
-        errors.resolved(f.row(), f.col(), own);
+        TwoSidedCompression.Entries e = c.entries().get(f.input());
+        e.errors().atPreciseStep(f.row(), f.col(), own.bound());
+        e.values().atPreciseStep(f.row(), f.col(), own.value());
         double a = c.analyticAt(f.input(), f.at());
         if (!c.entryScreen(f.input()).agrees(a, own.value(), own.bound())) {
-            c.screen().entry(f, "d" + c.output() + "[" + f.row() + "]/d" + c.inputName(f.input()) + "[" + f.col()
-                    + "]: analytic " + a + ", numerical " + own.value() + " at its most precise step");
+            c.screen().entry(f, EntryNames.entry(c.output(), f.row(), c.inputName(f.input()), f.col())
+                    + ": analytic " + a + ", numerical " + own.value() + " at its most precise step");
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.gradcheck.check.twosided;
 
+import dev.gradcheck.check.colouring.Lightest;
 import dev.gradcheck.check.colouring.WindowPattern;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +21,7 @@ final class RowPass {
     void attribute(int g, Map<String, double[]> values) {
         int[] members = c.rowGroups().groups()[g];
         double[] w = c.rowGroups().weights()[g];
-        int lightest = TwoSidedCompression.lightestTwo(w)[0];
+        int lightest = Lightest.of(w).first();
         for (TwoSidedCompression.Entries e : c.entries()) {
             double[] a = values.get(e.input().name());
             boolean[] owned = new boolean[a.length];
@@ -49,8 +50,8 @@ final class RowPass {
         for (Outside v : outside) {
             TwoSidedCompression.Entries e = v.entries();
             if (!c.entryScreen(e.index()).passes(v.value(), 0, e.errors().at(v.row(), v.col()))) {
-                c.screen().flag("the backward has a value outside the guessed pattern: d" + c.output() + "[" + v.row()
-                        + "]/d" + e.input().name() + "[" + v.col() + "] = " + v.value(),
+                c.screen().flag("the backward has a value outside the guessed pattern: "
+                        + EntryNames.entry(c.output(), v.row(), e.input().name(), v.col()) + " = " + v.value(),
                         new TwoSidedScreen.Suspect(true, e.index(), v.group(), v.col()));
             }
         }

@@ -2,6 +2,7 @@ package dev.gradcheck.check.twosided;
 
 import dev.gradcheck.check.colouring.ColouringTuning;
 import dev.gradcheck.check.colouring.CompressedJacobians;
+import dev.gradcheck.check.colouring.Lightest;
 import dev.gradcheck.check.colouring.PatternProbe;
 import dev.gradcheck.check.colouring.Screen;
 import dev.gradcheck.check.colouring.Sides;
@@ -76,8 +77,8 @@ public final class TwoSidedCompression {
      * One input's entries inside the pattern, row after row, each row's in ascending column order: both sides'
      * values, the rule the screen judges them by and their error bounds.
      */
-    record Entries(int index, WindowPattern.Input input, int[] rowStart, EntryValues values, NumericalError errors,
-                           LocatedLines.Extras extras, Kinks kinks) {
+    record Entries(int index, WindowPattern.Input input, int[] rowStart, EntryValues values,
+                   NumericalError.Block errors, LocatedLines.Extras extras, Kinks kinks) {
 
         /** Where extra (p, l) is stored: after the pattern's entries. */
         int extraAt(int p, int l) {
@@ -114,8 +115,17 @@ public final class TwoSidedCompression {
         return c;
     }
 
-    /** What trying this path gave: the rows, or null with why it was declined or what the screen sent back. */
-    public record Attempt(List<GradientResult> rows, String declined, TwoSidedScreen screen) {
+    /**
+     * What trying this path gave: the rows, or null with why it was declined or what the screen sent back.
+     *
+     * @param needs where it was declined over the memory budget, the bytes its pattern's entries and one thread's
+     *              evaluations need (the least budget under which it would run); else 0
+     */
+    public record Attempt(List<GradientResult> rows, String declined, TwoSidedScreen screen, long needs) {
+
+        public Attempt(List<GradientResult> rows, String declined, TwoSidedScreen screen) {
+            this(rows, declined, screen, 0);
+        }
 
         /** How a decline for the memory budget begins ({@link #why} names it in a refusal). */
         static final String OVER_BUDGET = "over the memory budget";
@@ -125,13 +135,13 @@ public final class TwoSidedCompression {
         }
 
         /**
-         * Why the target was not settled here, in a phrase; null when the path was not tried (declined), except
-         * where the pattern and one thread's evaluations are over the memory budget: that is the reason a refusal
-         * names, with what they need.
+         * Why the target was not settled here, in a phrase, for the refusal of a target whose dense blocks do not
+         * fit: the gate that declined it (no window pattern, several outputs, its pattern over the memory budget
+         * with what it needs), or what the run's screen could not settle.
          */
         public String why() {
             if (declined != null) {
-                return declined.startsWith(Attempt.OVER_BUDGET) ? declined : null;
+                return declined;
             }
             return screen != null && screen.first() != null ? screen.first() : "a block disagrees";
         }
@@ -160,7 +170,7 @@ public final class TwoSidedCompression {
         Meter start = Meter.timing();
         Plan plan = plan(t, s, inputs, budget, gate);
         if (plan.declined() != null) {
-            return new Attempt(null, plan.declined(), null);
+            return new Attempt(null, plan.declined(), null, plan.needs());
         }
         TwoSidedCompression c = new TwoSidedCompression(t, s, plan.sides(), plan.pattern(), threads,
                 new LocatedLines());
@@ -197,11 +207,18 @@ public final class TwoSidedCompression {
      *
      * @param declined why a gate declined, or null with the run's sides, pattern and batches held at once
      */
-    private record Plan(String declined, Sides sides, WindowPattern pattern, int batchThreads) {}
+    private record Plan(String declined, Sides sides, WindowPattern pattern, int batchThreads) {
+
+        /** What the pattern's entries and one thread's evaluations need where they are over the budget; else 0. */
+        long needs() {
+            return declined != null && declined.startsWith(Attempt.OVER_BUDGET) ? bytes(pattern, 1) : 0;
+        }
+    }
 
     private static Plan plan(CheckTarget t, Settings s, List<String> inputs, MemoryBudget budget, Gate gate) {
         if (t.outputs().size() != 1) {
-            return new Plan("several outputs", null, null, 0);
+            return new Plan("several outputs: it compresses one output's Jacobian at a time; output: selects one",
+                    null, null, 0);
         }
         Sides sides = Sides.of(t, s, inputs);
         String out = t.outputs().get(0);
@@ -213,7 +230,8 @@ public final class TwoSidedCompression {
         WindowPattern pattern = PatternProbe.guess(sides.analytic(), out, t.refAtX().get(out).shape(), inputs,
                 inputShapes(t, inputs));
         int batchThreads = pattern == null ? 0 : threadsThatFit(pattern, threads(s), budget);
-        String declined = pattern == null ? "no window pattern"
+        String declined = pattern == null ? "no window pattern: the nonzeros of the probed rows of the backward do"
+                + " not move through the inputs as windows do"
                 : cost(pattern, points) > gate.maxShare() * known ? "too little to gain"
                 : batchThreads == 0 ? Attempt.OVER_BUDGET + ": its pattern's entries and one thread's evaluations"
                         + " would need " + MemoryBudget.human(bytes(pattern, 1)) : null;
@@ -229,7 +247,7 @@ public final class TwoSidedCompression {
      */
     public static Attempt declined(CheckTarget t, Settings s, List<String> inputs, MemoryBudget budget, Gate gate) {
         Plan plan = plan(t, s, inputs, budget, gate);
-        return plan.declined() == null ? null : new Attempt(null, plan.declined(), null);
+        return plan.declined() == null ? null : new Attempt(null, plan.declined(), null, plan.needs());
     }
 
     /** What this run gave, as an attempt: its rows, or what its screen sent back. */
@@ -305,28 +323,13 @@ public final class TwoSidedCompression {
             int[] members = groups[g];
             weights[g] = members.length == 1 ? new double[] {1}
                     : CompressedJacobians.weights(seed, "two-sided:rows:" + out + ":" + g, members.length, bits);
-            int[] light = lightestTwo(weights[g]);
+            Lightest light = Lightest.of(weights[g]);
             for (int k = 0; k < members.length; k++) {
                 weightOf[members[k]] = weights[g][k];
-                strictestOther[members[k]] = members.length == 1 ? -1 : members[k == light[0] ? light[1] : light[0]];
+                strictestOther[members[k]] = members.length == 1 ? -1 : members[light.otherThan(k)];
             }
         }
         return new RowGroups(groups, weights, weightOf, strictestOther);
-    }
-
-    /** The positions of the smallest and second smallest weight (the second -1 for a single weight). */
-    static int[] lightestTwo(double[] w) {
-        int min1 = 0;
-        int min2 = -1;
-        for (int k = 1; k < w.length; k++) {
-            if (w[k] < w[min1]) {
-                min2 = min1;
-                min1 = k;
-            } else if (min2 < 0 || w[k] < w[min2]) {
-                min2 = k;
-            }
-        }
-        return new int[] {min1, min2};
     }
 
     /** The rows, or null when the screen sent back what single entries cannot settle, or a diagnosis is needed. */
@@ -406,16 +409,15 @@ public final class TwoSidedCompression {
                     continue;
                 }
                 e.values().exact(f.at(), analytic[k], n); // no subgradient: judged on its central difference
-                alone.keepBound((NumericalError.Block) e.errors(), k);
+                alone.keep(e, k);
                 continue;
             }
             if (Double.isNaN(n) || !othersContributeNothing(e, f, analytic[k], n)) {
-                screen.flag("d" + out + "[" + f.row() + "]/d" + e.input().name() + "[" + col
-                        + "] could not be recomputed alone");
+                screen.flag(EntryNames.entry(out, f.row(), e.input().name(), col) + " could not be recomputed alone");
                 return false;
             }
             e.values().exact(f.at(), analytic[k], n);
-            alone.keepBound((NumericalError.Block) e.errors(), k);
+            alone.keep(e, k);
         }
         return true;
     }
@@ -426,12 +428,16 @@ public final class TwoSidedCompression {
      */
     record Alone(int col, int[] rows, KinkDetector.Probe probe, MostPreciseStep.Estimate[] precise, double h) {
 
-        /** Row k's bound into the block: the more precise step's where one was taken, else what the probe measured. */
-        void keepBound(NumericalError.Block block, int k) {
+        /**
+         * Row k into the input's entries: its value and bound at the more precise step where one was taken, else
+         * the bound the probe measured.
+         */
+        void keep(Entries e, int k) {
             if (precise[k] != null && precise[k].step() != h) {
-                block.resolved(rows[k], col, precise[k]);
+                e.errors().atPreciseStep(rows[k], col, precise[k].bound());
+                e.values().atPreciseStep(rows[k], col, precise[k].value());
             } else if (probe.errors()[k] > 0) {
-                block.measured(rows[k], col, probe.errors()[k]);
+                e.errors().measured(rows[k], col, probe.errors()[k]);
             }
         }
     }
@@ -444,7 +450,7 @@ public final class TwoSidedCompression {
         KinkDetector.Line line = new BlockJudge.Columns(d, in, out).line(col);
         double h = d.stepAt(in, col);
         KinkDetector.Probe probe = KinkDetector.probe(line, h, flatRows, analytic, t.scale(out), d.stencil());
-        NumericalError.Block block = (NumericalError.Block) e.errors();
+        NumericalError.Block block = e.errors();
         MostPreciseStep.Estimate[] atH = new MostPreciseStep.Estimate[flatRows.length];
         for (int k = 0; k < atH.length; k++) {
             if (probe.kinks()[k]) {
@@ -471,13 +477,13 @@ public final class TwoSidedCompression {
             GroupBatches.Groups groups = columnGroups.get(e.input().name());
             Rest rest = Rest.without(groups.lines()[f.group()], groups.weights()[f.group()], f.col());
             double[] applied = sides.numerical().applied(e.input().name(), rest.lines(), rest.weights());
-            int lightest = lightestTwo(applied)[0];
+            int lightest = Lightest.of(applied).first();
             double value = sides.numerical().evaluate(e.input().name(), rest.lines(), rest.weights()).get(out)[p];
             byColumns = rule.score(0, value / applied[lightest], e.errors().at(p, rest.lines()[lightest]));
         }
         if (!(Screen.passes(byRows(e, rule, f, a)) && Screen.passes(byColumns))) {
-            screen.flag("other members contribute to d" + out + "[" + p + "]/d" + e.input().name() + "[" + f.col()
-                    + "], which sits at a kink: a value outside the guessed pattern");
+            screen.flag("other members contribute to " + EntryNames.entry(out, p, e.input().name(), f.col())
+                    + ", which sits at a kink: a value outside the guessed pattern");
             return false;
         }
         return true;
@@ -504,8 +510,8 @@ public final class TwoSidedCompression {
         double byColumns = f.otherCol() < 0 ? 0 : rule.score(0,
                 f.colWeight() * (e.values().numerical(f.at()) - n) / f.otherWeight(), e.errors().at(p, f.otherCol()));
         if (!(Screen.passes(byRows(e, rule, f, a)) && Screen.passes(byColumns))) {
-            screen.flag("other members contribute to d" + out + "[" + p + "]/d" + e.input().name() + "[" + f.col()
-                    + "]: a value outside the guessed pattern");
+            screen.flag("other members contribute to " + EntryNames.entry(out, p, e.input().name(), f.col())
+                    + ": a value outside the guessed pattern");
             return false;
         }
         return true;
@@ -589,7 +595,7 @@ public final class TwoSidedCompression {
 
     /** Input {@code index}'s name, error bounds and rule, for {@link FinerSteps}. */
     NumericalError.Block errors(int index) {
-        return (NumericalError.Block) entries.get(index).errors();
+        return entries.get(index).errors();
     }
 
     String inputName(int index) {
@@ -619,7 +625,7 @@ public final class TwoSidedCompression {
             LocatedLines.Extras extras = located.extras(x.name(), Flat.size(x.shape()));
             int n = Math.addExact(start[pattern.rows()], extras.size());
             entries.add(new Entries(entries.size(), x, start, new EntryValues(n),
-                    sides.judging().errors(out, x.name()), extras, new Kinks()));
+                    (NumericalError.Block) sides.judging().errors(out, x.name()), extras, new Kinks()));
         }
     }
 
@@ -687,7 +693,7 @@ public final class TwoSidedCompression {
         if (e.kinks().contains(at)) {
             return; // at a kink: left out, as the dense judge leaves it out
         }
-        sink.add(row, l, e.values().analytic(at), e.errors().value(row, l, e.values().numerical(at)),
+        sink.add(row, l, e.values().analytic(at), e.values().judged(row, l, e.values().numerical(at)),
                 e.errors().at(row, l));
     }
 }
