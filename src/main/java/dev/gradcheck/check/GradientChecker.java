@@ -263,7 +263,12 @@ public final class GradientChecker {
             }
             return null;
         } catch (OverBudget e) {
-            refuse(spec, e);
+            List<GradientResult> failing = spec.mode() == Mode.FULL ? FastBeforeRefusal.failing(target, s, budget, e)
+                    : null;
+            if (failing == null) {
+                refuse(spec, e);
+            }
+            rows.addAll(failing);
             return null;
         } catch (UnstableOutputException e) {
             return e;

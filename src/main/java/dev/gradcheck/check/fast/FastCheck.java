@@ -93,13 +93,25 @@ public final class FastCheck implements CheckMode {
             // a reference split at error clips gives whole blocks only, no derivative along u to project
             return new FullCheck().run(t, s, budget);
         }
+        return recheckFailures(t, s, budget, projections(t, s));
+    }
+
+    /**
+     * The projections alone, judged, without the full recheck of a failing input: what full mode asks where it
+     * would refuse a target over the budget (a failing projection is a failure, whatever full mode could hold).
+     * Null for a graph with error clips, which has no derivative along u.
+     */
+    public static List<GradientResult> projections(CheckTarget t, Settings s) {
+        if (t.reference().clippedGraph().isPresent()) {
+            return null;
+        }
         Map<String, INDArray> v = outputDirections(t, s);
         List<Projection> projections = t.wrt().stream().map(in -> project(t, s, in, v)).toList();
         List<GradientResult> results = new ArrayList<>();
         for (String out : t.outputs()) {
             results.addAll(checkOutput(t, s, out, v.get(out), projections));
         }
-        return recheckFailures(t, s, budget, results);
+        return results;
     }
 
     /** A random unit cotangent v per output (its masked rows left out). */
