@@ -8,6 +8,7 @@ import dev.gradcheck.check.colouring.CompressedJacobians;
 import dev.gradcheck.check.colouring.Sides;
 import dev.gradcheck.check.dense.BlockDiagnosis;
 import dev.gradcheck.check.dense.BlockJudge;
+import dev.gradcheck.check.dense.KinkEntry;
 import dev.gradcheck.check.dense.BlockMask;
 import dev.gradcheck.check.dense.TieCheck;
 import dev.gradcheck.check.jacobian.AnalyticJacobian;
@@ -540,7 +541,7 @@ public final class FullCheck implements CheckMode {
     /** Ties across the inputs of one output: per input whose part in a tie is wrong, that tie. */
     private static Map<String, TieCheck.Violation> ties(CheckTarget t, AnalyticSide analytic, List<DenseBlock> blocks,
                                                         Tolerance rule) {
-        List<BlockJudge.KinkEntry> kinks = new ArrayList<>();
+        List<KinkEntry> kinks = new ArrayList<>();
         blocks.forEach(b -> kinks.addAll(b.judged().kinks()));
         NumericalDerivative any = tieDerivative(blocks);
         if (kinks.size() < 2 || any == null) {
