@@ -49,7 +49,7 @@ final class LayerFunction implements Differentiable {
     /**
      * The layer of a layer spec, over the inputs drawn for it (its activations and its parameters, which
      * {@link LayerSpecs} made inputs), run once: what DL4J refuses to build or run is INVALID at the layer's type,
-     * with DL4J's reason.
+     * with DL4J's reason, unless the spec expects an error: then DL4J's exception, as it came.
      */
     static LayerFunction build(OpSpec spec, Map<String, INDArray> inputs, ClassLoader loader)
             throws InvalidSpecException {
@@ -62,6 +62,9 @@ final class LayerFunction implements Differentiable {
         try {
             f.forward(copies);
         } catch (RuntimeException e) {
+            if (spec.expect().kind() == dev.gradcheck.spec.Expectation.Kind.ERROR) {
+                throw e; // the failure is what the spec records (a layer DL4J cannot run), as for an op
+            }
             throw new InvalidSpecException(expanded.layer().type().pos(), "DL4J's " + spec.op().value()
                     + " rejects an input of shape " + java.util.Arrays.toString(inputs.get(in.name()).shape())
                     + ": " + GraphBuilder.firstLine(e));
