@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * A recurrent layer's mask as a spec input ({@code mask}, [batch, steps], as DL4J's setMaskArray takes it): never
  * checked itself; DL4J's layers pass with it, and a backward that forgets the mask its forward applied fails.
  */
-class MaskSpecTest {
+class RecurrentMaskTest {
 
     private static final String SPEC = """
             name: masked
