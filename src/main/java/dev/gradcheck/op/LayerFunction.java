@@ -122,9 +122,13 @@ final class LayerFunction implements Differentiable {
 
     /**
      * The given parameters into the layer's own view (those not given keep the values DL4J initialised); an
-     * output layer's input and labels too, which its score and backward read.
+     * output layer's input and labels too, which its score and backward read, and a mask.
      */
     private void load(Map<String, INDArray> inputs) {
+        INDArray mask = inputs.get(LayerSpecs.MASK);
+        if (mask != null) { // DL4J's activate and backward read the mask the layer holds, as a network sets it
+            layer.setMaskArray(mask.dup());
+        }
         if (layer instanceof IOutputLayer output) {
             layer.setInput(inputs.get(input).dup(), workspaces);
             output.setLabels(inputs.get(LayerSpecs.LABELS).dup());
