@@ -1,5 +1,5 @@
 // bench/dl4j: configurations of DL4J's own gradient-check tests (deeplearning4j-core's gradientcheck package:
-// BNGradientCheckTest, CapsnetGradientCheckTest), run by GradientCheckUtil as those tests run them and by gradcheck
+// BNGradientCheckTest, CapsnetGradientCheckTest, LSTMGradientCheckTests), run by GradientCheckUtil as those tests run them and by gradcheck
 // as `network:` specs of the same configuration (each layer at its activations), side by side.
 import dev.gradcheck.backend.CheckRequest;
 import dev.gradcheck.backend.nd4j.InProcessBackend;
@@ -23,9 +23,13 @@ import org.deeplearning4j.nn.conf.layers.CapsuleLayer;
 import org.deeplearning4j.nn.conf.layers.CapsuleStrengthLayer;
 import org.deeplearning4j.nn.conf.layers.ConvolutionLayer;
 import org.deeplearning4j.nn.conf.layers.DenseLayer;
+import org.deeplearning4j.nn.conf.layers.GravesBidirectionalLSTM;
+import org.deeplearning4j.nn.conf.layers.GravesLSTM;
+import org.deeplearning4j.nn.conf.layers.LSTM;
 import org.deeplearning4j.nn.conf.layers.LossLayer;
 import org.deeplearning4j.nn.conf.layers.OutputLayer;
 import org.deeplearning4j.nn.conf.layers.PrimaryCapsules;
+import org.deeplearning4j.nn.conf.layers.RnnOutputLayer;
 import org.deeplearning4j.nn.conf.layers.SubsamplingLayer;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.nn.weights.WeightInitDistribution;
@@ -38,8 +42,11 @@ import org.nd4j.linalg.lossfunctions.LossFunctions.LossFunction;
 
 final class Dl4jOwnTests {
 
-    /** One of DL4J's tests: its network, the input's shape, the number of classes of its one-hot labels. */
-    record Case(String test, MultiLayerConfiguration conf, long[] shape, int classes) {}
+    /**
+     * One of DL4J's tests: its network, the input's shape, its one-hot labels' shape ([batch, classes], or
+     * [batch, classes, steps] for a recurrent output).
+     */
+    record Case(String test, MultiLayerConfiguration conf, long[] shape, long... labels) {}
 
     private static NeuralNetConfiguration.ListBuilder base(org.deeplearning4j.nn.conf.distribution.Distribution d) {
         return new NeuralNetConfiguration.Builder().dataType(DataType.DOUBLE).updater(new NoOp()).seed(12345)
@@ -53,7 +60,7 @@ final class Dl4jOwnTests {
                         .layer(new BatchNormalization.Builder().nOut(3).build())
                         .layer(new ActivationLayer.Builder().activation(Activation.TANH).build())
                         .layer(new OutputLayer.Builder(LossFunction.MCXENT).activation(Activation.SOFTMAX).nIn(3)
-                                .nOut(3).build()).build(), new long[] {10, 4}, 3),
+                                .nOut(3).build()).build(), new long[] {10, 4}, 10, 3),
                 new Case("BNGradientCheckTest.testGradientCnnSimple", base(new NormalDistribution(0, 2))
                         .layer(new ConvolutionLayer.Builder().kernelSize(2, 2).stride(1, 1).nOut(2)
                                 .activation(Activation.IDENTITY).build())
@@ -61,7 +68,7 @@ final class Dl4jOwnTests {
                         .layer(new ActivationLayer.Builder().activation(Activation.TANH).build())
                         .layer(new OutputLayer.Builder(LossFunction.MCXENT).activation(Activation.SOFTMAX).nOut(4)
                                 .build())
-                        .setInputType(InputType.convolutional(4, 4, 1)).build(), new long[] {10, 1, 4, 4}, 4),
+                        .setInputType(InputType.convolutional(4, 4, 1)).build(), new long[] {10, 1, 4, 4}, 10, 4),
                 new Case("BNGradientCheckTest.testGradientBNWithCNNandSubsampling (tanh, NLL)",
                         base(new UniformDistribution(-2, 2))
                         .layer(new ConvolutionLayer.Builder(2, 2).stride(1, 1).nOut(3).activation(Activation.TANH)
@@ -73,7 +80,7 @@ final class Dl4jOwnTests {
                         .layer(new ActivationLayer.Builder().activation(Activation.TANH).build())
                         .layer(new OutputLayer.Builder(LossFunction.NEGATIVELOGLIKELIHOOD)
                                 .activation(Activation.SOFTMAX).nOut(3).build())
-                        .setInputType(InputType.convolutional(5, 5, 2)).build(), new long[] {10, 2, 5, 5}, 3),
+                        .setInputType(InputType.convolutional(5, 5, 2)).build(), new long[] {10, 2, 5, 5}, 10, 3),
                 new Case("CapsnetGradientCheckTest.testCapsNet (2 dims, 4 capsule dims, minibatch 8)",
                         base(new UniformDistribution(-6, 6))
                         .layer(new PrimaryCapsules.Builder(2, 8).kernelSize(3, 3).stride(2, 2).build())
@@ -81,7 +88,32 @@ final class Dl4jOwnTests {
                         .layer(new CapsuleStrengthLayer.Builder().build())
                         .layer(new ActivationLayer.Builder().activation(Activation.SOFTMAX).build())
                         .layer(new LossLayer.Builder(LossFunction.NEGATIVELOGLIKELIHOOD).build())
-                        .setInputType(InputType.convolutional(6, 6, 4)).build(), new long[] {8, 4, 6, 6}, 5));
+                        .setInputType(InputType.convolutional(6, 6, 4)).build(), new long[] {8, 4, 6, 6}, 8, 5),
+                lstmBasic(false), lstmBasic(true),
+                new Case("LSTMGradientCheckTests.testGradientLSTMFull (LSTM, softsign, MSE with tanh)",
+                        base(new NormalDistribution(0, 1))
+                        .layer(new LSTM.Builder().nIn(7).nOut(9).activation(Activation.SOFTSIGN).build())
+                        .layer(new RnnOutputLayer.Builder(LossFunction.MSE).activation(Activation.TANH).nIn(9)
+                                .nOut(4).build()).build(), new long[] {6, 7, 8}, 6, 4, 8),
+                new Case("LSTMGradientCheckTests.testGradientGravesBidirectionalLSTMFull (tanh, MCXENT)",
+                        base(new NormalDistribution(0, 1))
+                        .layer(new GravesBidirectionalLSTM.Builder().nIn(2).nOut(2).activation(Activation.TANH)
+                                .build())
+                        .layer(new RnnOutputLayer.Builder(LossFunction.MCXENT).activation(Activation.SOFTMAX).nIn(2)
+                                .nOut(2).build()).build(), new long[] {3, 2, 4}, 3, 2, 4));
+    }
+
+    /** LSTMGradientCheckTests.testLSTMBasicMultiLayer: two sigmoid LSTMs (or GravesLSTMs) of 2, softmax output. */
+    private static Case lstmBasic(boolean graves) {
+        org.deeplearning4j.nn.conf.layers.Layer[] lstm = new org.deeplearning4j.nn.conf.layers.Layer[2];
+        for (int i = 0; i < 2; i++) {
+            lstm[i] = graves ? new GravesLSTM.Builder().nIn(2).nOut(2).activation(Activation.SIGMOID).build()
+                    : new LSTM.Builder().nIn(2).nOut(2).activation(Activation.SIGMOID).build();
+        }
+        return new Case("LSTMGradientCheckTests.testLSTMBasicMultiLayer (" + (graves ? "GravesLSTM" : "LSTM") + ")",
+                base(new NormalDistribution(0, 1)).layer(lstm[0]).layer(lstm[1])
+                        .layer(new RnnOutputLayer.Builder(LossFunction.MCXENT).activation(Activation.SOFTMAX).nIn(2)
+                                .nOut(2).build()).build(), new long[] {5, 2, 4}, 5, 2, 4);
     }
 
     /** This table alone: {@code bench/dl4j/run} prints it after SideBySide's. */
@@ -120,10 +152,15 @@ final class Dl4jOwnTests {
         return state;
     }
 
-    private static INDArray oneHot(long rows, int classes) {
-        INDArray labels = Nd4j.zeros(DataType.DOUBLE, rows, classes);
-        for (int i = 0; i < rows; i++) {
-            labels.putScalar(i, i % classes, 1.0);
+    /** One-hot labels of the shape given: example i (at step t) is of class (i + t) mod classes. */
+    private static INDArray oneHot(long[] shape) {
+        INDArray labels = Nd4j.zeros(DataType.DOUBLE, shape);
+        long steps = shape.length == 3 ? shape[2] : 1;
+        for (int i = 0; i < shape[0]; i++) {
+            for (int t = 0; t < steps; t++) {
+                long k = (i + t) % shape[1];
+                labels.putScalar(shape.length == 3 ? new long[] {i, k, t} : new long[] {i, k}, 1.0);
+            }
         }
         return labels;
     }
@@ -133,7 +170,7 @@ final class Dl4jOwnTests {
         net.init();
         Nd4j.getRandom().setSeed(12345);
         INDArray x = Nd4j.rand(DataType.DOUBLE, c.shape());
-        INDArray labels = oneHot(c.shape()[0], c.classes());
+        INDArray labels = oneHot(c.labels());
         long start = System.nanoTime();
         boolean gcu = GradientCheckUtil.checkGradients(new GradientCheckUtil.MLNConfig().net(net).input(x)
                 .labels(labels).epsilon(1e-6).maxRelError(1e-3).minAbsoluteError(1e-8)
@@ -143,8 +180,8 @@ final class Dl4jOwnTests {
         Path json = dir.resolve("net" + Math.abs(c.test().hashCode()) + ".json");
         Files.writeString(json, c.conf().toJson());
         String yaml = "name: own\nnetwork: " + json.getFileName() + "\ninputs:\n  x: {shape: "
-                + java.util.Arrays.toString(c.shape()) + ", init: {uniform: [0, 1]}}\n  labels: {shape: ["
-                + c.shape()[0] + ", " + c.classes() + "], init: {values: " + labels.toString()
+                + java.util.Arrays.toString(c.shape()) + ", init: {uniform: [0, 1]}}\n  labels: {shape: "
+                + java.util.Arrays.toString(c.labels()) + ", init: {values: " + labels.toString()
                 .replaceAll("\\s+", "") + "}}\n";
         Path spec = dir.resolve("own.yaml");
         Files.writeString(spec, yaml);
