@@ -169,21 +169,16 @@ public final class PatternProbe {
         if (whole) {
             return WindowPattern.Dim.whole();
         }
-        int outDim = -1;
-        int stride = 0;
+        List<List<Integer>> moves = new ArrayList<>();
         for (int d = 0; d < outRank; d++) {
-            Integer s = stride(seen, in, k, d);
-            if (s == null) {
-                return null;
-            }
-            if (s != 0) {
-                if (outDim >= 0) {
-                    return null; // a window moving along two output dimensions at once
-                }
-                outDim = d;
-                stride = s;
-            }
+            moves.add(moves(seen, in, k, d));
         }
+        int outDim = movingDimension(moves);
+        if (outDim == TWO_DIMENSIONS) {
+            return null; // a window moving along two output dimensions at once
+        }
+        int stride = outDim < 0 ? 0 : median(moves.get(outDim));
+        int noise = noise(moves, outDim, stride);
         int low = Integer.MAX_VALUE;
         int high = Integer.MIN_VALUE;
         for (Probe p : seen) {
@@ -191,14 +186,56 @@ public final class PatternProbe {
             low = Math.min(low, p.spreads().get(in).lo()[k] - lo);
             high = Math.max(high, p.spreads().get(in).hi()[k] - lo);
         }
+        // where the rows' nonzeros wander inside their windows (max pooling's argmax), the window is widened by as
+        // much as they were seen to wander: a larger window costs evaluations, one too small a search
+        low -= noise;
+        high += noise;
         return new WindowPattern.Dim(stride == 0 ? 0 : outDim, stride, low, high - low + 1);
     }
 
+    private static final int TWO_DIMENSIONS = -2;
+
     /**
-     * How far input dimension k's lowest nonzero moves per step of output dimension d, the median over pairs of
-     * probes one step apart along d and equal elsewhere (0 when no pair exists, null when a step is not whole).
+     * The output dimension that moves the window: the one whose median move is the largest in size (-1: none
+     * moves it; {@link #TWO_DIMENSIONS} where two move it as far, no window).
      */
-    private static Integer stride(List<Probe> seen, String in, int k, int d) {
+    private static int movingDimension(List<List<Integer>> moves) {
+        int best = -1;
+        boolean tied = false;
+        for (int d = 0; d < moves.size(); d++) {
+            int m = Math.abs(median(moves.get(d)));
+            int b = best < 0 ? 0 : Math.abs(median(moves.get(best)));
+            if (m > b) {
+                best = d;
+                tied = false;
+            } else if (m == b && m != 0) {
+                tied = true;
+            }
+        }
+        return tied ? TWO_DIMENSIONS : best;
+    }
+
+    /**
+     * How far the probed moves stray from the window's: a stride's moves all equal it and other dimensions' are 0
+     * where the rows' nonzeros fill their windows alike; where they do not (max pooling's one nonzero per row, at
+     * its argmax), each step moves them by up to the window's width less one.
+     */
+    private static int noise(List<List<Integer>> moves, int outDim, int stride) {
+        int noise = 0;
+        for (int d = 0; d < moves.size(); d++) {
+            int expected = d == outDim ? stride : 0;
+            for (int m : moves.get(d)) {
+                noise = Math.max(noise, Math.abs(m - expected));
+            }
+        }
+        return noise;
+    }
+
+    /**
+     * How far input dimension k's lowest nonzero moves per step of output dimension d, over pairs of probes one step
+     * apart along d and equal elsewhere (none when no pair exists).
+     */
+    private static List<Integer> moves(List<Probe> seen, String in, int k, int d) {
         List<Integer> moves = new ArrayList<>();
         for (Probe a : seen) {
             for (Probe b : seen) {
@@ -207,11 +244,13 @@ public final class PatternProbe {
                 }
             }
         }
-        if (moves.isEmpty()) {
-            return 0;
-        }
         moves.sort(Integer::compare);
-        return moves.get(moves.size() / 2);
+        return moves;
+    }
+
+    /** The median move (0 for none). */
+    private static int median(List<Integer> sortedMoves) {
+        return sortedMoves.isEmpty() ? 0 : sortedMoves.get(sortedMoves.size() / 2);
     }
 
     private static boolean equalElsewhere(int[] a, int[] b, int d) {

@@ -84,27 +84,33 @@ final class ColumnPass {
         double a = e.values().analytic(at);
         int otherRow = c.rowGroups().strictestOther()[p];
         int otherCol = group.light().otherThan(member);
-        boolean restsPass = true;
+        boolean rowRestPasses = true;
         if (otherRow >= 0) {
             double rest = c.rowGroups().weightOf()[p] * (a - n) / c.rowGroups().weightOf()[otherRow];
-            restsPass = screen.passesAsZero(rest, () -> screen.score(rest, 0, e.errors().at(otherRow, col)));
+            rowRestPasses = screen.passesAsZero(rest, () -> screen.score(rest, 0, e.errors().at(otherRow, col)));
         }
-        if (restsPass && otherCol >= 0) {
+        boolean columnRestPasses = true;
+        if (otherCol >= 0) {
             double rest = applied[member] * (n - a) / applied[otherCol];
             int other = group.members()[otherCol];
-            restsPass = screen.passesAsZero(rest, () -> screen.score(0, rest, e.errors().at(p, other)));
+            columnRestPasses = screen.passesAsZero(rest, () -> screen.score(0, rest, e.errors().at(p, other)));
         }
+        boolean restsPass = rowRestPasses && columnRestPasses;
         double byTolerance = screen.rule().score(a, n);
         if (restsPass && byTolerance <= NumericTuning.AGAIN_ABOVE) {
             return;
         }
         TwoSidedScreen.Flagged f = new TwoSidedScreen.Flagged(inputIndex(), group.index(), p, col, at, applied[member],
                 otherCol < 0 ? -1 : group.members()[otherCol], otherCol < 0 ? 1 : applied[otherCol]);
+        String what = EntryNames.entry(c.output(), p, e.input().name(), col) + ": analytic " + a + ", numerical " + n;
         if (restsPass) {
             c.screen().near(f); // near or beyond the tolerance: judged at its most precise step, as densely
+        } else if (Screen.passes(screen.score(a, n, e.errors().at(p, col)))) {
+            // the entry agrees: its rests may hold only its own numerical error, judged without it by SplitRests
+            c.screen().spoiled(new TwoSidedScreen.Spoiled(f, !rowRestPasses, !columnRestPasses,
+                    byTolerance > NumericTuning.AGAIN_ABOVE), what);
         } else {
-            c.screen().entry(f, EntryNames.entry(c.output(), p, e.input().name(), col) + ": analytic " + a
-                    + ", numerical " + n);
+            c.screen().entry(f, what);
         }
     }
 }

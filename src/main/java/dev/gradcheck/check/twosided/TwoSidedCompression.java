@@ -338,6 +338,10 @@ public final class TwoSidedCompression {
         if (!screen.clean()) {
             return null;
         }
+        new SplitRests(this).settle(screen.spoiled());
+        if (!screen.clean()) {
+            return null;
+        }
         new FinerSteps(this).resolve(screen.near());
         if (!screen.clean()) {
             return null;
