@@ -4,6 +4,7 @@ import dev.gradcheck.backend.Backend;
 import dev.gradcheck.backend.nd4j.ChatterFilter;
 import dev.gradcheck.backend.nd4j.InProcessBackend;
 import dev.gradcheck.check.FunctionFactory;
+import dev.gradcheck.op.LayerSpecs;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.Nd4jTypes;
 import dev.gradcheck.op.OperatorFunction;
@@ -66,6 +67,8 @@ public final class GradCheck {
     private long seed = 7;
     /** The DL4J layer checked instead of an op ({@link #ofLayer}), or null. */
     private String layerType;
+    /** Where the layer's type is found: gradcheck's own class loader, or the one {@link #ofLayer} was given. */
+    private ClassLoader layerClasses;
     private boolean training = true;
 
     private GradCheck(String op, FunctionFactory factory) {
@@ -106,8 +109,26 @@ public final class GradCheck {
      * {@link #wrt} and {@link #noGrad} may name them.
      */
     public static GradCheck ofLayer(String type) {
-        GradCheck check = new GradCheck(type, (spec, in) -> new Nd4jOpBuilder(OpCatalog.nd4j()).build(spec, in));
+        return ofLayer(type, GradCheck.class.getClassLoader());
+    }
+
+    /**
+     * Checks a user's own DL4J layer, its configuration class given (a subclass of DL4J's layer configuration,
+     * whose {@code instantiate} makes the layer with the hand-written backward), as {@link #ofLayer(String)} does
+     * DL4J's: its options through {@link #attr}, as DL4J's JSON names the class's fields.
+     */
+    public static GradCheck ofLayer(Class<?> configuration) {
+        return ofLayer(configuration.getName(), configuration.getClassLoader());
+    }
+
+    /**
+     * As {@link #ofLayer(String)}, the type (a full class name, or a DL4J layer's simple name) found in
+     * {@code classes}: the class loader of a jar that holds a user's layer and is not on the class path.
+     */
+    public static GradCheck ofLayer(String type, ClassLoader classes) {
+        GradCheck check = new GradCheck(type, (spec, in) -> LayerSpecs.build(spec, in, classes));
         check.layerType = type;
+        check.layerClasses = classes;
         return check;
     }
 
@@ -256,7 +277,8 @@ public final class GradCheck {
      *                                  non-floating input in wrt)
      */
     public CheckResult check() {
-        OpSpec spec = spec();
+        // a layer's parameters become inputs where its class is found (a user's layer may be in its own loader)
+        OpSpec spec = layerType == null ? spec() : LayerSpecs.withParams(spec(), layerClasses);
         // SameDiff prints a line on System.out for every gradient it builds: a test's stdout is the test's own
         return ChatterFilter.whileRunning(() -> {
             try (Backend cpu = new InProcessBackend(Engine.CPU, factory, MemoryBudget.forThisJvm())) {

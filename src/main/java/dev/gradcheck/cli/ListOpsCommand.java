@@ -159,7 +159,8 @@ final class ListOpsCommand extends AbstractCommand<ListOpsCommand.Work> {
             out.printf(row, "TYPE", "PARAMS", "INPUT: WHAT IT IS");
             types.forEach(t -> out.printf(row, t.name(), t.params().isEmpty() ? "-" : String.join(", ",
                     t.params()), t.input() + ": " + t.summary()));
-            out.println(types.size() + " DL4J layer types; any other DL4J or custom layer by its full class name");
+            out.println(types.size() + " DL4J layer types; any other DL4J layer by its full class name, and your own"
+                    + " layer too (its jar with --plugin; docs/dl4j.md)");
         }
         out.flush();
     }

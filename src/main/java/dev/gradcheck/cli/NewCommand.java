@@ -107,6 +107,12 @@ final class NewCommand extends AbstractCommand<NewCommand.Work> {
         }
         OpCatalog catalog = OpCatalog.nd4j();
         List<OpInfo> pluginOps = plugins.describe();
+        if (opName.contains(".") && catalog.find(opName).isEmpty()
+                && pluginOps.stream().noneMatch(o -> o.name().equals(opName))) {
+            // a layer's configuration class by its full name, a user's own in a --plugin jar: DL4J says on the engine
+            return new Work(null, List.of(), plugins, LayerTypes.byClassName(opName, parsed.isEmpty() ? List.of(4, 6)
+                    : parsed.get(0)));
+        }
         OpInfo op = pluginOps.stream().filter(o -> o.name().equals(opName)).findFirst()
                 .or(() -> catalog.find(opName).filter(OpInfo::checkable)).orElseThrow(() -> {
                     List<String> names = new ArrayList<>(catalog.checkableNames());
@@ -140,7 +146,7 @@ final class NewCommand extends AbstractCommand<NewCommand.Work> {
     @Override
     int execute(Work work, Start start) {
         if (work.layer() != null) {
-            return layerSpec(work.layer(), start);
+            return layerSpec(work.layer(), work.plugins(), start);
         }
         String specName = name != null ? name : work.op().name();
         List<NewSpec> tries = new ArrayList<>();
@@ -172,20 +178,21 @@ final class NewCommand extends AbstractCommand<NewCommand.Work> {
      * A DL4J layer's example spec (docs/dl4j.md), validated on an engine as a tried op spec is: DL4J builds the
      * layer and runs it once on the example's input.
      */
-    private int layerSpec(LayerTypes layer, Start start) {
+    private int layerSpec(LayerTypes layer, PluginSet plugins, Start start) {
         String specName = name != null ? name : layer.name();
         String text = layer.example(specName);
         List<String> problems;
         MaxMemoryOption memory = new MaxMemoryOption();
         try (Backend engine = inProcess.enabled() || workerOptions == null
-                ? inProcessBackends.create(PluginSet.EMPTY, memory.budget())
-                : new WorkerBackend(memory.on(workerOptions, PluginSet.EMPTY))) {
+                ? inProcessBackends.create(plugins, memory.budget())
+                : new WorkerBackend(memory.on(workerOptions, plugins))) {
             LoadedSpec loaded = new SpecLoader().loadText(FILE, specName, text).get(0);
             problems = Validation.problems(engine.validate(new CheckRequest(loaded.spec(), Overrides.NONE,
                     TimeLimits.DEFAULT, JacobianCapture.NONE, text)), loaded.spec());
         }
         PrintWriter out = start.console().out();
-        out.print("# A spec for DL4J's " + layer.name() + ", written by `gradcheck new " + layer.name() + "`: its"
+        out.print("# A spec for " + (layer.name().contains(".") ? "the layer " : "DL4J's ") + layer.name()
+                + ", written by `gradcheck new " + layer.name() + "`: its"
                 + " input is " + layer.input() + ".\n# Options as DL4J's builders name them; every key:"
                 + " docs/dl4j.md. " + (problems.isEmpty() ? "It validates: DL4J built the layer and ran it once."
                 : "DL4J refused it: " + problems.get(0)) + "\n" + text);

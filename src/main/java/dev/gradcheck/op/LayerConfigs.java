@@ -48,7 +48,7 @@ final class LayerConfigs {
      */
     static Layer read(LayerSpec spec, ClassLoader loader) throws InvalidSpecException {
         Class<? extends Layer> type = type(spec.type(), loader);
-        ObjectMapper dl4j = NeuralNetConfiguration.mapper();
+        ObjectMapper dl4j = mapper(loader);
         ObjectNode tree = dl4j.valueToTree(defaults(type, spec.type()));
         ObjectNode written = dl4j.createObjectNode().put("@class", type.getName());
         for (Map.Entry<String, Located<Object>> option : spec.options().entrySet()) {
@@ -80,7 +80,7 @@ final class LayerConfigs {
      * writes but cannot read back are left out.
      */
     static Map<String, Object> optionsOf(Layer config) throws InvalidSpecException {
-        ObjectMapper dl4j = NeuralNetConfiguration.mapper();
+        ObjectMapper dl4j = mapper(config.getClass().getClassLoader());
         ObjectMapper strict = dl4j.copy().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
         Located<String> name = new Located<>(config.getClass().getName(), new SourcePos("network", 1, 1));
         ObjectNode defaults = dl4j.valueToTree(defaults(config.getClass(), name));
@@ -103,6 +103,15 @@ final class LayerConfigs {
         return options;
     }
 
+    /**
+     * DL4J's mapper, finding the classes its JSON names ({@code "@class"}) in {@code loader}: a user's layer is in a
+     * plugin path's loader, which Jackson's own lookup (the thread's context loader) does not see.
+     */
+    private static ObjectMapper mapper(ClassLoader loader) {
+        ObjectMapper dl4j = NeuralNetConfiguration.mapper().copy();
+        return dl4j.setTypeFactory(dl4j.getTypeFactory().withClassLoader(loader));
+    }
+
     /** The configuration class a type names: a DL4J layer by its simple name, or a class by its full name. */
     static Class<? extends Layer> type(Located<String> name, ClassLoader loader) throws InvalidSpecException {
         List<String> candidates = new ArrayList<>(name.value().contains(".") ? List.of()
@@ -120,8 +129,10 @@ final class LayerConfigs {
                 // the next package
             }
         }
-        throw new InvalidSpecException(name.pos(), "unknown DL4J layer '" + name.value() + "'"
-                + Suggestions.choices(name.value(), dev.gradcheck.op.catalog.LayerTypes.names()));
+        throw new InvalidSpecException(name.pos(), "unknown DL4J layer '" + name.value() + "'" + (name.value()
+                .contains(".") ? ": no such class on gradcheck's class path" + (loader instanceof java.net.URLClassLoader
+                u ? " or the plugin paths " + Arrays.toString(u.getURLs()) : " (a user's layer is loaded with"
+                + " --plugin JAR)") : Suggestions.choices(name.value(), dev.gradcheck.op.catalog.LayerTypes.names())));
     }
 
     /**

@@ -39,6 +39,15 @@ public final class LayerSpecs {
         }
     }
 
+    /**
+     * The function that checks a layer spec's layer, its type found in {@code loader} (gradcheck's classes, or the
+     * loader of a user's own layer): as a spec's check builds it.
+     */
+    public static Differentiable build(OpSpec spec, Map<String, INDArray> inputs, ClassLoader loader)
+            throws InvalidSpecException {
+        return LayerFunction.build(spec, inputs, loader);
+    }
+
     /** {@link #withParams}, or why DL4J refuses the layer or the spec's check and no_grad name no parameter. */
     static OpSpec expand(OpSpec spec, ClassLoader loader) throws InvalidSpecException {
         if (!spec.layer().parameters().isEmpty()) {

@@ -10,19 +10,14 @@ import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.LayerSpec;
 import dev.gradcheck.spec.Located;
 import dev.gradcheck.spec.OpSpec;
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.deeplearning4j.nn.api.layers.IOutputLayer;
 import org.deeplearning4j.nn.conf.InputPreProcessor;
-import org.deeplearning4j.nn.conf.MultiLayerConfiguration;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
-import org.deeplearning4j.util.ModelSerializer;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.learning.config.NoOp;
@@ -39,7 +34,7 @@ public final class NetworkLayers {
      * One layer of the network.
      *
      * @param index its index in the network, as DL4J's {@code getLayer(index)}
-     * @param name  its name (DL4J's layerName, or its index when it has none)
+     * @param name  its name (DL4J's layerName, or its index when it has none; a graph's vertex name)
      * @param type  its configuration's simple class name
      * @param spec  the layer spec that checks it
      */
@@ -48,11 +43,18 @@ public final class NetworkLayers {
     private NetworkLayers() {}
 
     /**
-     * The network's layers at their activations. An output layer is among them when the spec gives its labels
+     * The network's layers at their activations (a ComputationGraph's: {@link GraphLayers}). An output layer is among them when the spec gives its labels
      * (input {@code labels}); a network DL4J cannot load or run on the input is INVALID at {@code network:}.
+     *
+     * @param classes where the classes its configuration names are found: gradcheck's, or the plugin paths' too (a
+     *                user's own layer)
      */
-    public static List<Layer> of(OpSpec spec) throws InvalidSpecException {
-        MultiLayerNetwork net = load(spec);
+    public static List<Layer> of(OpSpec spec, ClassLoader classes) throws InvalidSpecException {
+        org.deeplearning4j.nn.api.Model model = SavedNetworks.load(spec, classes);
+        if (model instanceof org.deeplearning4j.nn.graph.ComputationGraph graph) {
+            return GraphLayers.of(spec, graph);
+        }
+        MultiLayerNetwork net = (MultiLayerNetwork) model;
         InputSpec in = LayerSpecs.layerInput(spec);
         INDArray x = Nd4j.create(InputValues.generate(in, spec.seed()), in.shape()).castTo(Nd4jTypes.of(in.dtype()));
         List<INDArray> activations;
@@ -79,7 +81,8 @@ public final class NetworkLayers {
         return layers;
     }
 
-    private static Layer layerOf(OpSpec spec, int index, org.deeplearning4j.nn.api.Layer layer, INDArray input,
+    /** The layer spec of one layer of a network, at its input, with the network's parameter values. */
+    static Layer layerOf(OpSpec spec, int index, org.deeplearning4j.nn.api.Layer layer, INDArray input,
                                  boolean output) throws InvalidSpecException {
         org.deeplearning4j.nn.conf.layers.Layer config = layer.conf().getLayer();
         String type = config.getClass().getSimpleName();
@@ -112,23 +115,6 @@ public final class NetworkLayers {
     private static InputSpec values(String name, INDArray a, DType dtype, OpSpec spec) {
         return new InputSpec(name, a.shape(), dtype, new Init.Values(a.dup('c').castTo(
                 org.nd4j.linalg.api.buffer.DataType.DOUBLE).data().asDouble()), spec.network().pos());
-    }
-
-    /** The network the spec names: a ModelSerializer .zip, or a MultiLayerConfiguration's JSON (initialised). */
-    private static MultiLayerNetwork load(OpSpec spec) throws InvalidSpecException {
-        Path file = Path.of(spec.pos().file()).toAbsolutePath().getParent().resolve(spec.network().value());
-        try {
-            if (file.toString().endsWith(".json")) {
-                MultiLayerNetwork net = new MultiLayerNetwork(MultiLayerConfiguration.fromJson(
-                        Files.readString(file)));
-                net.init();
-                return net;
-            }
-            return ModelSerializer.restoreMultiLayerNetwork(new File(file.toString()), false);
-        } catch (java.io.IOException | RuntimeException e) {
-            throw new InvalidSpecException(spec.network().pos(), "DL4J cannot load the network " + file + ": "
-                    + GraphBuilder.firstLine(e));
-        }
     }
 
     /** A network's status from its layers' statuses: the first that needs attention, else passed. */

@@ -101,6 +101,25 @@ public record MemoryBudget(long bytes) {
         return human(bytes, 1);
     }
 
+    /**
+     * A budget of at least {@code bytes} as {@code --max-memory} takes it, rounded up to a tenth of its unit
+     * ({@code 3.1g}), and the heap that holds it by the default rule (twice the budget), in whole units as
+     * {@code -Xmx} takes it ({@code 7g}): for a refusal that says what would fit.
+     */
+    public static String[] optionAndHeap(long bytes) {
+        String[] units = {"", "k", "m", "g", "t", "p", "e"};
+        double v = bytes;
+        int u = 0;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        double tenths = Math.ceil(v * 10) / 10;
+        String option = (tenths == Math.rint(tenths) ? String.valueOf((long) tenths)
+                : String.format(Locale.ROOT, "%.1f", tenths)) + units[u];
+        return new String[] {option, (long) Math.ceil(2 * v) + (u == 0 ? "" : units[u])};
+    }
+
     private static String human(long bytes, int decimals) {
         String[] units = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
         double v = bytes;

@@ -8,10 +8,15 @@ import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.result.Verdict;
+import dev.gradcheck.op.plugin.PluginJars;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -53,5 +58,26 @@ class LayerCheckTest {
         assertEquals(Status.INVALID, r.status());
         assertTrue(r.message().contains("check names 'gamma', which is neither an input nor a parameter of"
                 + " ConvolutionLayer (parameters: b, W)"), r.message());
+    }
+
+    /**
+     * A user's own layer in a jar that is not on the class path (examples/dl4j-custom-layer), by its class or by
+     * its name and class loader: the right one passes, the one whose W gradient forgets the activation fails on W.
+     */
+    @Test
+    void aUsersOwnLayerIsCheckedByItsClassOrItsNameAndLoader(@TempDir Path dir) throws Exception {
+        Path jar = PluginJars.customLayerJar(dir);
+        try (URLClassLoader classes = new URLClassLoader(new URL[] {jar.toUri().toURL()},
+                LayerCheckTest.class.getClassLoader())) {
+            INDArray x = Nd4j.rand(DataType.DOUBLE, 4, 6).subi(0.5);
+            CheckResult right = GradCheck.ofLayer(classes.loadClass("com.example.layers.SwishDense"))
+                    .attr("nOut", 5).attr("beta", 1.5).input("x", x).check();
+            assertEquals(Status.PASSED, right.status(), right::message);
+            assertEquals(Set.of("x", "W", "b"), rows(right, false));
+            CheckResult buggy = GradCheck.ofLayer("com.example.layers.SwishDenseBuggy", classes).attr("nOut", 5)
+                    .input("x", x).check();
+            assertEquals(Status.FAILED, buggy.status(), buggy::message);
+            assertEquals(Set.of("W"), rows(buggy, true));
+        }
     }
 }

@@ -57,6 +57,27 @@ class LimitsTest {
         assertNull(System.getProperty("gradcheck.max-memory"), "the budget is passed in, never set JVM-wide");
     }
 
+    /** The refusal names the least budget that lets a path run, and under it the check runs and passes. */
+    @Test
+    void theBudgetARefusalNamesLetsTheCheckRun() throws IOException {
+        Path file = dir.resolve("sizes.yaml");
+        Files.writeString(file, SPECS);
+        Cli refused = Cli.run("check", file.toString(), "--only", "big-jacobian", "--max-memory", "10m", "--format",
+                "json", "--in-process");
+        String message = new ObjectMapper().readTree(refused.out()).get("checks").get(0).get("message").asText();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("--max-memory (\\S+) would let both sides"
+                + " compressed run, in a heap of twice that \\(GRADCHECK_OPTS=-Xmx93m\\)").matcher(message);
+        assertTrue(m.find(), message);
+        assertEquals("46.1m", m.group(1), "46.0 MiB and a little, rounded up to a tenth: " + message);
+        Cli fits = Cli.run("check", file.toString(), "--only", "big-jacobian", "--max-memory", m.group(1),
+                "--format", "json", "--in-process");
+        assertEquals(0, fits.exit(), fits.out());
+        assertEquals("passed", new ObjectMapper().readTree(fits.out()).get("checks").get(0).get("status").asText());
+        Cli under = Cli.run("check", file.toString(), "--only", "big-jacobian", "--max-memory", "46m",
+                "--format", "json", "--in-process");
+        assertEquals(2, under.exit(), "a tenth of a MiB less is refused: " + under.out());
+    }
+
     @Test
     void withoutTheOptionTheHeapDecidesAndAHugeInputIsStillRefused() throws IOException {
         Path file = dir.resolve("sizes.yaml");

@@ -205,6 +205,22 @@ class GradcheckEngineTest {
                 + " read unknown option 'kernalSize'"), failures.get("misspelt").getMessage());
     }
 
+    /**
+     * A user's own DL4J layer in a jar named by gradcheck.plugins (examples/dl4j-custom-layer): the worker loads
+     * it, the right layer's test passes, the buggy one's fails naming W.
+     */
+    @Test
+    void aUsersLayerInThePluginsJarIsATest() throws Exception {
+        Path jar = dev.gradcheck.op.plugin.PluginJars.customLayerJar(dir);
+        EngineExecutionResults results = EngineTestKit.engine(GradcheckTestEngine.ID)
+                .configurationParameter(EngineSettings.PLUGINS, jar.toString())
+                .selectors(selectDirectory(dev.gradcheck.op.plugin.PluginJars.CUSTOM_LAYER_EXAMPLE.resolve("specs")
+                        .toFile())).execute();
+        results.testEvents().assertStatistics(s -> s.started(2).succeeded(1).failed(1));
+        String message = failures(results).get("swish-dense-buggy").getMessage();
+        assertTrue(message.contains("dout/dW: mismatch") && !message.contains("dout/dx:"), message);
+    }
+
     private static Map<String, Throwable> failures(EngineExecutionResults results) {
         List<Event> failed = results.testEvents().failed().list();
         return failed.stream().collect(java.util.stream.Collectors.toMap(e -> e.getTestDescriptor().getDisplayName(),

@@ -99,7 +99,8 @@ public final class InProcessBackend implements Backend {
             return SameDiffModelCheck.run(request.spec(), budget, request.jacobians(), engine.specName());
         }
         if (request.spec().network() != null) {
-            return NetworkCheck.run(checker, request.spec(), request.jacobians(), engine.specName());
+            return NetworkCheck.run(checker, request.spec(), request.jacobians(), engine.specName(),
+                    plugins.classLoader());
         }
         return checker.check(withParams(request.spec()), request.jacobians());
     }
@@ -122,7 +123,7 @@ public final class InProcessBackend implements Backend {
             if (spec.network() != null && SameDiffModel.names(spec)) {
                 SameDiffModel.load(spec).nodes(); // loaded and run once, as check starts
             } else if (spec.network() != null) {
-                NetworkLayers.of(spec); // loaded and run once: what DL4J refuses is the spec's problem
+                NetworkLayers.of(spec, plugins.classLoader()); // loaded and run once: what DL4J refuses is the spec's problem
             } else if (spec.graph() == null && plugins.find(spec.op().value()).isEmpty()) {
                 startAsCheck(spec);
             }
@@ -155,9 +156,12 @@ public final class InProcessBackend implements Backend {
         }
     }
 
-    /** A layer spec with its DL4J layer's parameters as inputs, which the check draws and perturbs as any. */
-    private static OpSpec withParams(OpSpec spec) {
-        return LayerSpecs.withParams(spec, InProcessBackend.class.getClassLoader());
+    /**
+     * A layer spec with its DL4J layer's parameters as inputs, which the check draws and perturbs as any; its type
+     * found among gradcheck's classes or the plugin paths' (a user's own layer).
+     */
+    private OpSpec withParams(OpSpec spec) {
+        return LayerSpecs.withParams(spec, plugins.classLoader());
     }
 
     @Override

@@ -26,11 +26,13 @@ final class NetworkCheck {
 
     private NetworkCheck() {}
 
-    static CheckResult run(GraphAwareChecker checker, OpSpec spec, JacobianCapture capture, String engine) {
+    /** @param loader where the layers' types are found: gradcheck's classes, or the plugin paths' too */
+    static CheckResult run(GraphAwareChecker checker, OpSpec spec, JacobianCapture capture, String engine,
+                           ClassLoader loader) {
         long start = System.nanoTime();
         List<NetworkLayers.Layer> layers;
         try {
-            layers = NetworkLayers.of(spec);
+            layers = NetworkLayers.of(spec, loader);
         } catch (InvalidSpecException e) {
             return result(spec, engine, new Outcome(Status.INVALID, String.join("\n", e.errors().stream()
                     .map(SpecError::toString).toList())), List.of(), List.of(), start);
@@ -39,7 +41,6 @@ final class NetworkCheck {
         List<NodeFinding> nodes = new ArrayList<>();
         String message = null;
         for (NetworkLayers.Layer layer : layers) {
-            ClassLoader loader = NetworkCheck.class.getClassLoader();
             CheckResult r = checker.check(LayerSpecs.withParams(layer.spec(), loader), capture);
             rows.addAll(r.gradients());
             nodes.add(new NodeFinding(layer.index(), layer.type(), layer.name(), spec.pos().toString(), r.status(),

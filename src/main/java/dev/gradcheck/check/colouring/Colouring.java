@@ -2,7 +2,10 @@ package dev.gradcheck.check.colouring;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Groups of lines whose supports do not overlap (Curtis, Powell and Reid's colouring of the column intersection
@@ -21,51 +24,75 @@ final class Colouring {
      *         {@link ColouringTuning#MAX_WORK}
      */
     static int[][] groups(int[][] supports, int positions) {
-        int lines = supports.length;
-        int[] degree = new int[positions];
-        for (int[] support : supports) {
-            for (int p : support) {
-                degree[p]++;
-            }
-        }
+        int[] degree = degrees(supports, positions);
         long work = 0;
         for (int d : degree) {
             work += (long) d * d;
         }
         if (work > ColouringTuning.MAX_WORK) {
-            return alone(lines);
+            return alone(supports.length);
         }
-        int[][] linesAt = new int[positions][];
-        for (int p = 0; p < positions; p++) {
-            linesAt[p] = new int[degree[p]];
-        }
-        int[] filled = new int[positions];
-        for (int l = 0; l < lines; l++) {
-            for (int p : supports[l]) {
-                linesAt[p][filled[p]++] = l; // ascending in l
-            }
-        }
-        int[] group = new int[lines];
-        int[] forbiddenFor = new int[lines + 1]; // group g is forbidden for line l when forbiddenFor[g] == l + 1
-        List<List<Integer>> members = new ArrayList<>();
-        for (int l = 0; l < lines; l++) {
-            for (int p : supports[l]) {
-                for (int other : linesAt[p]) {
-                    if (other >= l) {
-                        break;
-                    }
-                    forbiddenFor[group[other]] = l + 1;
+        return byClassAndColour(firstFit(supports, degree), new int[supports.length]);
+    }
+
+    /**
+     * The one first-fit colouring of both partitions (the one-sided path's, over supports, and the window
+     * pattern's rows, over their windows): in line order, each line takes the smallest colour that no earlier line
+     * sharing a key with it took.
+     *
+     * @param keys   per line, its keys (each below {@code degree.length}, none twice)
+     * @param degree per key, how many lines hold it: a key only one line holds keeps no colours
+     * @return each line's colour
+     */
+    static int[] firstFit(int[][] keys, int[] degree) {
+        BitSet[] used = new BitSet[degree.length];
+        int[] colour = new int[keys.length];
+        BitSet forbidden = new BitSet();
+        for (int l = 0; l < keys.length; l++) {
+            forbidden.clear();
+            for (int k : keys[l]) {
+                if (used[k] != null) {
+                    forbidden.or(used[k]);
                 }
             }
-            int g = 0;
-            while (g < members.size() && forbiddenFor[g] == l + 1) {
-                g++;
+            int g = forbidden.nextClearBit(0);
+            colour[l] = g;
+            for (int k : keys[l]) {
+                if (degree[k] > 1) {
+                    if (used[k] == null) {
+                        used[k] = new BitSet();
+                    }
+                    used[k].set(g);
+                }
             }
-            if (g == members.size()) {
+        }
+        return colour;
+    }
+
+    /** How many lines hold each key. */
+    static int[] degrees(int[][] keys, int keyCount) {
+        int[] degree = new int[keyCount];
+        for (int[] lineKeys : keys) {
+            for (int k : lineKeys) {
+                degree[k]++;
+            }
+        }
+        return degree;
+    }
+
+    /**
+     * The groups: lines of one class with one colour, each group's lines ascending, the groups in the order of
+     * their first lines (lines of different classes never share a group, whatever their colours).
+     */
+    static int[][] byClassAndColour(int[] colour, int[] classOf) {
+        Map<Long, Integer> ids = new HashMap<>();
+        List<List<Integer>> members = new ArrayList<>();
+        for (int l = 0; l < colour.length; l++) {
+            int id = ids.computeIfAbsent(((long) classOf[l] << 32) | colour[l], k -> {
                 members.add(new ArrayList<>());
-            }
-            group[l] = g;
-            members.get(g).add(l);
+                return members.size() - 1;
+            });
+            members.get(id).add(l);
         }
         int[][] result = new int[members.size()][];
         for (int g = 0; g < result.length; g++) {

@@ -21,6 +21,12 @@ import java.util.Map;
 public final class PatternProbe {
 
     private static final double[] BASES = {0.5, 0.25, 0.75};
+    /**
+     * Steps between the middle row and a far one, at least, for the stride they show: a nonzero anywhere inside a
+     * window of width w moves it by less than w, so 4 steps tell strides of windows up to 2 wide, 7 (a quarter of
+     * 28 outputs) up to 3 (rounding (s·Δ ± (w−1))/Δ).
+     */
+    private static final int FAR_STEPS = 4;
 
     private PatternProbe() {}
 
@@ -37,13 +43,36 @@ public final class PatternProbe {
      */
     public static WindowPattern guess(AnalyticJacobian side, String out, long[] outShape, List<String> inputs,
                                Map<String, long[]> inShapes) {
-        List<Probe> probes = probe(side, out, outShape, inputs, inShapes);
+        Map<Long, Probe> probed = new LinkedHashMap<>();
+        java.util.function.Function<int[], Probe> at = row -> probed.computeIfAbsent(flat(row, outShape),
+                p -> probeRow(side, out, row, p, inputs, inShapes));
+        List<Probe> probes = probe(outShape, at);
+        WindowPattern near = windows(probes, List.of(), outShape, inputs, inShapes);
+        if (near != null) {
+            return near;
+        }
+        // the nonzeros may sit anywhere inside their windows (max pooling's at each window's maximum), so that one
+        // step moves them by the stride give or take the width: rows a quarter of the output away tell the stride
+        List<Probe> far = farProbes(outShape, at);
+        List<Probe> all = new ArrayList<>(probes);
+        far.stream().filter(p -> !all.contains(p)).forEach(all::add);
+        return windows(all, far, outShape, inputs, inShapes);
+    }
+
+    /**
+     * The windows the probes show for every input, or null where they show none.
+     *
+     * @param far the probes a quarter of the output away from the middle one along each dimension, whose distance
+     *            sets the strides; empty to take them from neighbouring rows
+     */
+    private static WindowPattern windows(List<Probe> probes, List<Probe> far, long[] outShape, List<String> inputs,
+                                         Map<String, long[]> inShapes) {
         List<WindowPattern.Input> windows = new ArrayList<>();
         for (String in : inputs) {
             long[] shape = inShapes.get(in);
             WindowPattern.Dim[] dims = new WindowPattern.Dim[shape.length];
             for (int k = 0; k < shape.length; k++) {
-                dims[k] = dim(probes, in, k, shape[k], outShape.length);
+                dims[k] = dim(probes, far, in, k, shape[k], outShape.length);
                 if (dims[k] == null) {
                     return null;
                 }
@@ -54,23 +83,42 @@ public final class PatternProbe {
     }
 
     /**
+     * The middle row (the first base, as {@link #probe} took it) and, per output dimension, the row a quarter of
+     * that dimension further along it, where that is at least {@link #FAR_STEPS} steps: one backward pass each.
+     */
+    private static List<Probe> farProbes(long[] outShape, java.util.function.Function<int[], Probe> at) {
+        int[] base = new int[outShape.length];
+        for (int d = 0; d < base.length; d++) {
+            base[d] = (int) Math.floor(BASES[0] * (outShape[d] - 1));
+        }
+        List<Probe> far = new ArrayList<>();
+        far.add(at.apply(base));
+        for (int d = 0; d < base.length; d++) {
+            int to = (int) Math.floor(BASES[2] * (outShape[d] - 1));
+            if (to - base[d] >= FAR_STEPS) {
+                int[] row = base.clone();
+                row[d] = to;
+                far.add(at.apply(row));
+            }
+        }
+        return far;
+    }
+
+    /**
      * The probed rows: at each base point and its neighbour along every output dimension. A row whose backward is
      * zero on every input shows no window (relu's rows at negative or zero inputs, half of them and more), and a
      * missing neighbour shows no stride, so where any of a base's rows is zero the base moves one step along the
      * last output dimension, up to {@link ColouringTuning#MOST_PROBE_SHIFTS} times, keeping the first rows that are
      * all nonzero (or, failing that, the first ones tried).
      */
-    private static List<Probe> probe(AnalyticJacobian side, String out, long[] outShape, List<String> inputs,
-                                     Map<String, long[]> inShapes) {
-        Map<Long, Probe> probed = new LinkedHashMap<>();
+    private static List<Probe> probe(long[] outShape, java.util.function.Function<int[], Probe> at) {
         List<Probe> probes = new ArrayList<>();
         for (double f : BASES) {
             int[] base = new int[outShape.length];
             for (int d = 0; d < base.length; d++) {
                 base[d] = (int) Math.floor(f * (outShape[d] - 1));
             }
-            for (Probe p : aroundNonzero(base, outShape, row -> probed.computeIfAbsent(flat(row, outShape),
-                    at -> probeRow(side, out, row, at, inputs, inShapes)))) {
+            for (Probe p : aroundNonzero(base, outShape, at)) {
                 if (!probes.contains(p)) {
                     probes.add(p);
                 }
@@ -158,8 +206,9 @@ public final class PatternProbe {
         return lo == null ? null : new Spread(lo, hi);
     }
 
-    /** Input dimension k's window, or null when the probes show none. */
-    private static WindowPattern.Dim dim(List<Probe> probes, String in, int k, long size, int outRank) {
+    /** Input dimension k's window, or null when the probes show none ({@code far}: see {@link #windows}). */
+    private static WindowPattern.Dim dim(List<Probe> probes, List<Probe> far, String in, int k, long size,
+                                         int outRank) {
         List<Probe> seen = probes.stream().filter(p -> p.spreads().get(in) != null).toList();
         if (seen.isEmpty()) {
             return null;
@@ -169,16 +218,26 @@ public final class PatternProbe {
         if (whole) {
             return WindowPattern.Dim.whole();
         }
-        List<List<Integer>> moves = new ArrayList<>();
+        int outDim = -1;
+        int stride = 0;
         for (int d = 0; d < outRank; d++) {
-            moves.add(moves(seen, in, k, d));
+            Integer s = far.isEmpty() ? stride(seen, in, k, d) : farStride(far, in, k, d);
+            if (s == null) {
+                return null;
+            }
+            if (s != 0) {
+                if (outDim >= 0) {
+                    return null; // a window moving along two output dimensions at once
+                }
+                outDim = d;
+                stride = s;
+            }
         }
-        int outDim = movingDimension(moves);
-        if (outDim == TWO_DIMENSIONS) {
-            return null; // a window moving along two output dimensions at once
-        }
-        int stride = outDim < 0 ? 0 : median(moves.get(outDim));
-        int noise = noise(moves, outDim, stride);
+        return around(seen, in, k, outDim, stride);
+    }
+
+    /** The window along input dimension k that moves by {@code stride} per step of {@code outDim}: every probe's. */
+    private static WindowPattern.Dim around(List<Probe> seen, String in, int k, int outDim, int stride) {
         int low = Integer.MAX_VALUE;
         int high = Integer.MIN_VALUE;
         for (Probe p : seen) {
@@ -186,56 +245,14 @@ public final class PatternProbe {
             low = Math.min(low, p.spreads().get(in).lo()[k] - lo);
             high = Math.max(high, p.spreads().get(in).hi()[k] - lo);
         }
-        // where the rows' nonzeros wander inside their windows (max pooling's argmax), the window is widened by as
-        // much as they were seen to wander: a larger window costs evaluations, one too small a search
-        low -= noise;
-        high += noise;
         return new WindowPattern.Dim(stride == 0 ? 0 : outDim, stride, low, high - low + 1);
     }
 
-    private static final int TWO_DIMENSIONS = -2;
-
     /**
-     * The output dimension that moves the window: the one whose median move is the largest in size (-1: none
-     * moves it; {@link #TWO_DIMENSIONS} where two move it as far, no window).
+     * How far input dimension k's lowest nonzero moves per step of output dimension d, the median over pairs of
+     * probes one step apart along d and equal elsewhere (0 when no pair exists, null when a step is not whole).
      */
-    private static int movingDimension(List<List<Integer>> moves) {
-        int best = -1;
-        boolean tied = false;
-        for (int d = 0; d < moves.size(); d++) {
-            int m = Math.abs(median(moves.get(d)));
-            int b = best < 0 ? 0 : Math.abs(median(moves.get(best)));
-            if (m > b) {
-                best = d;
-                tied = false;
-            } else if (m == b && m != 0) {
-                tied = true;
-            }
-        }
-        return tied ? TWO_DIMENSIONS : best;
-    }
-
-    /**
-     * How far the probed moves stray from the window's: a stride's moves all equal it and other dimensions' are 0
-     * where the rows' nonzeros fill their windows alike; where they do not (max pooling's one nonzero per row, at
-     * its argmax), each step moves them by up to the window's width less one.
-     */
-    private static int noise(List<List<Integer>> moves, int outDim, int stride) {
-        int noise = 0;
-        for (int d = 0; d < moves.size(); d++) {
-            int expected = d == outDim ? stride : 0;
-            for (int m : moves.get(d)) {
-                noise = Math.max(noise, Math.abs(m - expected));
-            }
-        }
-        return noise;
-    }
-
-    /**
-     * How far input dimension k's lowest nonzero moves per step of output dimension d, over pairs of probes one step
-     * apart along d and equal elsewhere (none when no pair exists).
-     */
-    private static List<Integer> moves(List<Probe> seen, String in, int k, int d) {
+    private static Integer stride(List<Probe> seen, String in, int k, int d) {
         List<Integer> moves = new ArrayList<>();
         for (Probe a : seen) {
             for (Probe b : seen) {
@@ -244,13 +261,29 @@ public final class PatternProbe {
                 }
             }
         }
+        if (moves.isEmpty()) {
+            return 0;
+        }
         moves.sort(Integer::compare);
-        return moves;
+        return moves.get(moves.size() / 2);
     }
 
-    /** The median move (0 for none). */
-    private static int median(List<Integer> sortedMoves) {
-        return sortedMoves.isEmpty() ? 0 : sortedMoves.get(sortedMoves.size() / 2);
+    /**
+     * How far input dimension k's lowest nonzero moves per step of output dimension d, from the middle row and the
+     * row a quarter further along d: their distance over the steps between them, rounded, so that where the nonzero
+     * sits inside its window moves it by less than half a step (0 when no such pair, or either row is zero there).
+     */
+    private static Integer farStride(List<Probe> far, String in, int k, int d) {
+        Probe base = far.get(0);
+        for (Probe p : far.subList(1, far.size())) {
+            int steps = p.at()[d] - base.at()[d];
+            Spread a = base.spreads().get(in);
+            Spread b = p.spreads().get(in);
+            if (steps > 0 && equalElsewhere(base.at(), p.at(), d) && a != null && b != null) {
+                return (int) Math.round((double) (b.lo()[k] - a.lo()[k]) / steps);
+            }
+        }
+        return 0;
     }
 
     private static boolean equalElsewhere(int[] a, int[] b, int d) {

@@ -3,7 +3,6 @@ package dev.gradcheck.check.colouring;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.twosided.TwoSidedCompression;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -230,10 +229,15 @@ public final class WindowPattern {
         return rowGroups;
     }
 
+    /**
+     * The rows' colouring ({@link Colouring#firstFit}): a row's class is its residues, its keys its windows' lower
+     * ends per input (within a class, rows conflict only where some input's windows are equal).
+     */
     private int[][] colourRows() {
-        Map<List<Integer>, Map<List<Integer>, BitSet>> fibresByClass = new HashMap<>();
-        Map<List<Object>, Integer> groupIds = new HashMap<>();
-        List<List<Integer>> groups = new ArrayList<>();
+        Map<List<Integer>, Integer> classes = new HashMap<>();
+        Map<List<Object>, Integer> keyIds = new HashMap<>();
+        int[] classOf = new int[rows()];
+        int[][] keys = new int[rows()][];
         for (int p = 0; p < rows(); p++) {
             int[] o = unravel(p, outShape);
             List<Integer> residues = new ArrayList<>();
@@ -248,25 +252,13 @@ public final class WindowPattern {
                 }
                 fibres.add(fibre);
             }
-            Map<List<Integer>, BitSet> used = fibresByClass.computeIfAbsent(residues, r -> new HashMap<>());
-            BitSet forbidden = new BitSet();
-            for (List<Integer> fibre : fibres) {
-                BitSet f = used.get(fibre);
-                if (f != null) {
-                    forbidden.or(f);
-                }
-            }
-            int g = forbidden.nextClearBit(0);
-            for (List<Integer> fibre : fibres) {
-                used.computeIfAbsent(fibre, f -> new BitSet()).set(g);
-            }
-            int id = groupIds.computeIfAbsent(List.of(residues, g), k -> {
-                groups.add(new ArrayList<>());
-                return groups.size() - 1;
-            });
-            groups.get(id).add(p);
+            classOf[p] = classes.computeIfAbsent(residues, r -> classes.size());
+            int cls = classOf[p];
+            keys[p] = fibres.stream().mapToInt(f -> keyIds.computeIfAbsent(List.of(cls, f), k -> keyIds.size()))
+                    .distinct().toArray();
         }
-        return toArrays(groups);
+        return Colouring.byClassAndColour(Colouring.firstFit(keys, Colouring.degrees(keys, keyIds.size())),
+                classOf);
     }
 
     /** Groups of input x's columns no window holds two of: by residue per bounded dimension and whole coordinates. */

@@ -96,7 +96,7 @@ public final class FullCheck implements CheckMode {
         try (ParallelLines threads = new ParallelLines(s.threads())) {
             Paths paths = new Paths(t, s, inputs, budget, threads,
                     CompressedJacobians.denseBecause(s, t.reference().clippedGraph().isPresent(), loosestRule(t, s)));
-            Answer answer = new Answer.Declined(null);
+            Answer answer = new Answer.Declined(null, 0);
             for (Path next : List.<Path>of(paths::twoSided, paths::oneSided, paths::dense)) {
                 answer = next.take(answer);
                 if (answer instanceof Answer.Settled settled) {
@@ -113,6 +113,11 @@ public final class FullCheck implements CheckMode {
         /** Why the target was not settled, in a phrase, for a refusal's reason; null when no path tried it. */
         String why();
 
+        /** The least budget under which both sides compressed would run, where memory alone declined them; else 0. */
+        default long needs() {
+            return 0;
+        }
+
         /** The target's rows. */
         record Settled(List<GradientResult> rows) implements Answer {
             @Override
@@ -122,7 +127,7 @@ public final class FullCheck implements CheckMode {
         }
 
         /** Not taken here, or sent on: the next path takes the target. */
-        record Declined(String why) implements Answer {}
+        record Declined(String why, long needs) implements Answer {}
 
         /** A block disagrees: the dense path judges the target (kinks, ties, diagnoses), the paths between skip it. */
         record Failed(String why) implements Answer {}
@@ -162,10 +167,14 @@ public final class FullCheck implements CheckMode {
             // answer is a refusal, which validate (weighing the compressed footprint) would not have given
             TwoSidedCompression.Attempt twoSided = TwoSidedCompression.attempt(t, s, inputs, threads, budget,
                     twoSidedGate(denseFits));
+            if (twoSided.needs() > 0 && !denseFits && InputByInput.eachFits(t, s, inputs, budget, twoSidedGate(false))) {
+                twoSided = InputByInput.attempt(t, s, inputs, threads, budget, twoSidedGate(false));
+            }
             if (twoSided.rows() != null && (twoSided.passed() || !denseFits)) {
                 return new Answer.Settled(twoSided.rows());
             }
-            return twoSided.rows() != null ? new Answer.Failed(twoSided.why()) : new Answer.Declined(twoSided.why());
+            return twoSided.rows() != null ? new Answer.Failed(twoSided.why())
+                    : new Answer.Declined(twoSided.why(), twoSided.needs());
         }
 
         /**
@@ -177,14 +186,14 @@ public final class FullCheck implements CheckMode {
             if (denseBecause != null || before instanceof Answer.Failed) {
                 return before;
             }
-            requireDenseFits(t, s, budget, before.why());
+            requireDenseFits(t, s, budget, before);
             List<GradientResult> compressed = compressedBlocks(t, s, inputs, threads);
             return compressed != null ? new Answer.Settled(compressed) : new Answer.Failed("a block disagrees");
         }
 
         /** Dense blocks, refused as a spec over the budget is when they do not fit. */
         Answer dense(Answer before) {
-            requireDenseFits(t, s, budget, before.why());
+            requireDenseFits(t, s, budget, before);
             return new Answer.Settled(denseBlocks(t, s, inputs, threads));
         }
     }
@@ -204,13 +213,14 @@ public final class FullCheck implements CheckMode {
         }
         if (CompressedJacobians.denseBecause(s, t.reference().clippedGraph().isPresent(), loosestRule(t, s))
                 != null) {
-            requireDenseFits(t, s, budget, null);
+            requireDenseFits(t, s, budget, new Answer.Declined(null, 0));
             return;
         }
         TwoSidedCompression.Attempt declined = TwoSidedCompression.declined(t, s, t.wrt(), budget,
                 twoSidedGate(false));
-        if (declined != null) {
-            requireDenseFits(t, s, budget, declined.why());
+        if (declined != null && !(declined.needs() > 0 && InputByInput.eachFits(t, s, t.wrt(), budget,
+                twoSidedGate(false)))) {
+            requireDenseFits(t, s, budget, new Answer.Declined(declined.why(), declined.needs()));
         }
     }
 
@@ -227,15 +237,19 @@ public final class FullCheck implements CheckMode {
     }
 
     /**
-     * Dense blocks from here on: refused, as a spec over the budget is, when they do not fit.
-     *
-     * @param why why the two-sided path did not settle the target, or null when it was not tried
+     * Dense blocks from here on: refused, as a spec over the budget is, when they do not fit, with why the two-sided
+     * path did not settle the target (its {@link Answer#why}, null when it was not tried) and the least budget that
+     * would let a path run: the two-sided one's where memory alone declined it, else the dense blocks'.
      */
-    private static void requireDenseFits(CheckTarget t, Settings s, MemoryBudget budget, String why) {
+    private static void requireDenseFits(CheckTarget t, Settings s, MemoryBudget budget, Answer before) {
         Footprint dense = denseFootprint(BlockSizes.of(t, s));
         if (!budget.fits(dense.bytes())) {
+            String why = before.why();
+            boolean twoSided = before.needs() > 0;
             throw new OverBudget(new Footprint(dense.bytes(), dense.what()
-                    + (why == null ? "" : ", needed because both sides compressed could not settle it (" + why + ")")));
+                    + (why == null ? "" : ", needed because both sides compressed could not settle it (" + why + ")")),
+                    new OverBudget.Fits(twoSided ? before.needs() : dense.bytes(), twoSided
+                            ? "both sides compressed" : "the dense blocks"));
         }
     }
 

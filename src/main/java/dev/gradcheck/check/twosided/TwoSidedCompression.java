@@ -115,8 +115,17 @@ public final class TwoSidedCompression {
         return c;
     }
 
-    /** What trying this path gave: the rows, or null with why it was declined or what the screen sent back. */
-    public record Attempt(List<GradientResult> rows, String declined, TwoSidedScreen screen) {
+    /**
+     * What trying this path gave: the rows, or null with why it was declined or what the screen sent back.
+     *
+     * @param needs where it was declined over the memory budget, the bytes its pattern's entries and one thread's
+     *              evaluations need (the least budget under which it would run); else 0
+     */
+    public record Attempt(List<GradientResult> rows, String declined, TwoSidedScreen screen, long needs) {
+
+        public Attempt(List<GradientResult> rows, String declined, TwoSidedScreen screen) {
+            this(rows, declined, screen, 0);
+        }
 
         /** How a decline for the memory budget begins ({@link #why} names it in a refusal). */
         static final String OVER_BUDGET = "over the memory budget";
@@ -126,13 +135,13 @@ public final class TwoSidedCompression {
         }
 
         /**
-         * Why the target was not settled here, in a phrase; null when the path was not tried (declined), except
-         * where the pattern and one thread's evaluations are over the memory budget: that is the reason a refusal
-         * names, with what they need.
+         * Why the target was not settled here, in a phrase, for the refusal of a target whose dense blocks do not
+         * fit: the gate that declined it (no window pattern, several outputs, its pattern over the memory budget
+         * with what it needs), or what the run's screen could not settle.
          */
         public String why() {
             if (declined != null) {
-                return declined.startsWith(Attempt.OVER_BUDGET) ? declined : null;
+                return declined;
             }
             return screen != null && screen.first() != null ? screen.first() : "a block disagrees";
         }
@@ -161,7 +170,7 @@ public final class TwoSidedCompression {
         Meter start = Meter.timing();
         Plan plan = plan(t, s, inputs, budget, gate);
         if (plan.declined() != null) {
-            return new Attempt(null, plan.declined(), null);
+            return new Attempt(null, plan.declined(), null, plan.needs());
         }
         TwoSidedCompression c = new TwoSidedCompression(t, s, plan.sides(), plan.pattern(), threads,
                 new LocatedLines());
@@ -198,11 +207,18 @@ public final class TwoSidedCompression {
      *
      * @param declined why a gate declined, or null with the run's sides, pattern and batches held at once
      */
-    private record Plan(String declined, Sides sides, WindowPattern pattern, int batchThreads) {}
+    private record Plan(String declined, Sides sides, WindowPattern pattern, int batchThreads) {
+
+        /** What the pattern's entries and one thread's evaluations need where they are over the budget; else 0. */
+        long needs() {
+            return declined != null && declined.startsWith(Attempt.OVER_BUDGET) ? bytes(pattern, 1) : 0;
+        }
+    }
 
     private static Plan plan(CheckTarget t, Settings s, List<String> inputs, MemoryBudget budget, Gate gate) {
         if (t.outputs().size() != 1) {
-            return new Plan("several outputs", null, null, 0);
+            return new Plan("several outputs: it compresses one output's Jacobian at a time; output: selects one",
+                    null, null, 0);
         }
         Sides sides = Sides.of(t, s, inputs);
         String out = t.outputs().get(0);
@@ -214,7 +230,8 @@ public final class TwoSidedCompression {
         WindowPattern pattern = PatternProbe.guess(sides.analytic(), out, t.refAtX().get(out).shape(), inputs,
                 inputShapes(t, inputs));
         int batchThreads = pattern == null ? 0 : threadsThatFit(pattern, threads(s), budget);
-        String declined = pattern == null ? "no window pattern"
+        String declined = pattern == null ? "no window pattern: the nonzeros of the probed rows of the backward do"
+                + " not move through the inputs as windows do"
                 : cost(pattern, points) > gate.maxShare() * known ? "too little to gain"
                 : batchThreads == 0 ? Attempt.OVER_BUDGET + ": its pattern's entries and one thread's evaluations"
                         + " would need " + MemoryBudget.human(bytes(pattern, 1)) : null;
@@ -230,7 +247,7 @@ public final class TwoSidedCompression {
      */
     public static Attempt declined(CheckTarget t, Settings s, List<String> inputs, MemoryBudget budget, Gate gate) {
         Plan plan = plan(t, s, inputs, budget, gate);
-        return plan.declined() == null ? null : new Attempt(null, plan.declined(), null);
+        return plan.declined() == null ? null : new Attempt(null, plan.declined(), null, plan.needs());
     }
 
     /** What this run gave, as an attempt: its rows, or what its screen sent back. */

@@ -12,7 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
 
-/** {@code --plugin PATH} (repeatable) and GRADCHECK_PLUGIN_PATH: where plugin operators are loaded from. */
+/**
+ * {@code --plugin PATH} (repeatable) and GRADCHECK_PLUGIN_PATH: where plugin operators, and a user's own DL4J layers,
+ * are loaded from.
+ */
 public final class PluginOptions {
 
     static final String ENV = "GRADCHECK_PLUGIN_PATH";
@@ -24,8 +27,9 @@ public final class PluginOptions {
     public static final Duration DEFAULT_LOAD_LIMIT = Duration.ofSeconds(60);
 
     @Option(names = "--plugin", paramLabel = "PATH",
-            description = "Load plugin operators (dev.gradcheck.spi.Operator, via ServiceLoader) from a jar or a"
-                + " directory of classes; repeatable. Paths in $" + ENV + " (separated by ':') are loaded too."
+            description = "Load plugin operators (dev.gradcheck.spi.Operator, via ServiceLoader) and your own"
+                + " DL4J layers (a layer spec's type, by its full class name) from a jar or a directory of classes;"
+                + " repeatable. Paths in $" + ENV + " (separated by ':') are loaded too."
                 + " Nothing else is loaded. See ${sys:gradcheck.docs:-docs}/plugins.md (`gradcheck docs plugins`).")
     List<Path> plugins = new ArrayList<>();
 

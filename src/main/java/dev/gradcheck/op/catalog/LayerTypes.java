@@ -91,6 +91,15 @@ public record LayerTypes(String name, String input, List<String> params, String 
             new LayerTypes("ActivationLayer", "any", List.of(), "the activation alone",
                     "activation: softmax", "x: {shape: [3, 5]}"));
 
+    /**
+     * A layer named by its configuration class's full name (DL4J's, or a user's own in a plugin jar), which the
+     * front end cannot look into: a spec of its type alone, on an input of the given shape, for DL4J to judge.
+     */
+    public static LayerTypes byClassName(String className, List<Integer> inputShape) {
+        return new LayerTypes(className, "as the layer expects it", List.of(), "named by its class", "",
+                "x: {shape: " + inputShape + "}");
+    }
+
     /** Every layer type the front end knows, in the order list-ops prints them. */
     public static List<LayerTypes> all() {
         return ALL;

@@ -100,9 +100,28 @@ public final class PluginLoader {
                     + (e.getCause() == null ? "" : " (" + e.getCause() + ")"));
             return;
         }
-        if (providers == 0) { // a classes folder's parent, or a jar built without its services file
+        if (providers == 0) {
+            classesOnly(path, problems);
+        }
+    }
+
+    /**
+     * A path with no operator provider may hold a user's DL4J layers (found by their class name where they run):
+     * it is taken when it holds classes a class loader finds. A classes folder's parent, or a jar of no class (or
+     * one built without its services file, for an operator), is a problem, saying which.
+     */
+    private static void classesOnly(Path path, List<String> problems) {
+        ClassFiles.Found found;
+        try {
+            found = ClassFiles.scan(path);
+        } catch (java.io.IOException | RuntimeException e) {
+            problems.add("plugin path " + path + ": cannot be read: " + e);
+            return;
+        }
+        if (found.placed() == null) {
             problems.add("plugin path " + path + ": no " + SERVICE + " provider (is META-INF/services/" + SERVICE
-                    + " missing?)");
+                    + " missing?)" + (found.misplaced() == null ? " and no classes (a DL4J layer's) either"
+                    : "; its classes are a folder down (" + found.misplaced() + ")"));
         }
     }
 

@@ -13,7 +13,7 @@ import java.util.TreeMap;
 
 /**
  * The plugin operators loaded for one run, by name, with the paths they came from: a worker process can load the
- * same set again from {@link #paths()}.
+ * same set again from {@link #paths()}. The paths may hold a user's DL4J layers too ({@link #classLoader()}).
  */
 public final class PluginSet {
 
@@ -21,6 +21,7 @@ public final class PluginSet {
 
     private final List<Path> paths;
     private final Map<String, PluginOperator> byName;
+    private ClassLoader classLoader;
 
     PluginSet(List<Path> paths, Map<String, PluginOperator> byName) {
         this.paths = List.copyOf(paths);
@@ -32,8 +33,31 @@ public final class PluginSet {
         return paths;
     }
 
+    /** Whether no plugin path was given (a path may hold DL4J layers and no operator). */
     public boolean isEmpty() {
-        return byName.isEmpty();
+        return paths.isEmpty();
+    }
+
+    /**
+     * The class loader a spec's layer type is looked up in: one over every plugin path, its parent gradcheck's
+     * (so a user's DL4J layer shares DL4J's classes); gradcheck's own without plugin paths. Made on first use and
+     * never closed: the classes stay in use for the run.
+     */
+    public synchronized ClassLoader classLoader() {
+        if (classLoader == null) {
+            classLoader = paths.isEmpty() ? PluginSet.class.getClassLoader() : new java.net.URLClassLoader(
+                    PluginLoader.LOADER_NAME + "classes", paths.stream().map(PluginSet::url)
+                    .toArray(java.net.URL[]::new), PluginSet.class.getClassLoader());
+        }
+        return classLoader;
+    }
+
+    private static java.net.URL url(Path path) {
+        try {
+            return path.toUri().toURL();
+        } catch (java.net.MalformedURLException e) {
+            throw new IllegalStateException("plugin path " + path + " was loaded, so it is a URL", e);
+        }
     }
 
     public Optional<PluginOperator> find(String name) {

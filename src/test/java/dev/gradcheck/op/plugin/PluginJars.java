@@ -334,6 +334,21 @@ public final class PluginJars {
         return out;
     }
 
+    /** The example of a user's own DL4J layers, as its build script builds it. */
+    public static final Path CUSTOM_LAYER_EXAMPLE = Path.of("examples/dl4j-custom-layer");
+
+    /**
+     * examples/dl4j-custom-layer compiled and packed into {@code dir/dl4j-custom-layer.jar}, as its build script
+     * does: a user's DL4J layers (SwishDense, SwishDenseBuggy), no operator and no services file.
+     */
+    public static Path customLayerJar(Path dir) throws IOException {
+        List<Path> sources;
+        try (Stream<Path> walk = Files.walk(CUSTOM_LAYER_EXAMPLE.resolve("src/main/java"))) {
+            sources = walk.filter(p -> p.toString().endsWith(".java")).toList();
+        }
+        return jar(compile(sources, dir.resolve("custom-layer/classes")), dir.resolve("dl4j-custom-layer.jar"));
+    }
+
     /** Packs a directory (classes and META-INF) into a jar. */
     public static Path jar(Path classes, Path jarFile) throws IOException {
         try (OutputStream os = Files.newOutputStream(jarFile); JarOutputStream jar = new JarOutputStream(os);

@@ -147,17 +147,40 @@ class PluginLoaderTest {
     }
 
     @Test
-    void aPathWithNoOperatorProviderIsALoadProblem() throws IOException {
+    void aPathWithNoOperatorProviderAndNoClassesWhereALoaderFindsThemIsALoadProblem() throws IOException {
         Path noServices = dir.resolve("bare/classes");
         Files.createDirectories(noServices); // a jar of a text file: no classes, no services file
         Files.writeString(noServices.resolve("README.txt"), "not a plugin");
         Path bareJar = PluginJars.jar(noServices, dir.resolve("bare.jar"));
         PluginException e = assertThrows(PluginException.class,
                 () -> PluginLoader.load(List.of(dir.resolve("ops"), bareJar)));
-        assertEquals(List.of("plugin path " + dir.resolve("ops") + ": no dev.gradcheck.spi.Operator provider (is "
-                        + "META-INF/services/dev.gradcheck.spi.Operator missing?)",
-                "plugin path " + bareJar + ": no dev.gradcheck.spi.Operator provider (is "
-                        + "META-INF/services/dev.gradcheck.spi.Operator missing?)"), e.problems(),
-                "the classes folder's parent, and a jar without its services file");
+        String missing = ": no dev.gradcheck.spi.Operator provider (is META-INF/services/dev.gradcheck.spi.Operator"
+                + " missing?)";
+        assertEquals(List.of("plugin path " + dir.resolve("ops") + missing + "; its classes are a folder down"
+                        + " (classes/testplugins/", "plugin path " + bareJar + missing
+                        + " and no classes (a DL4J layer's) either"),
+                e.problems().stream().map(p -> p.replaceAll("testplugins/\\w+\\.class.*", "testplugins/")).toList(),
+                "the classes folder's parent, and a jar without its services file or any class");
+    }
+
+    @Test
+    void aJarOfClassesAndNoOperatorLoadsForTheDl4jLayersItHolds() throws IOException, PluginException,
+            ClassNotFoundException {
+        Path layers = PluginJars.customLayerJar(dir);
+        PluginSet set = PluginLoader.load(List.of(layers));
+        assertTrue(set.all().isEmpty(), "no operator");
+        assertEquals(List.of(layers), set.paths(), "passed on to the workers");
+        assertEquals("com.example.layers.SwishDense", set.classLoader().loadClass("com.example.layers.SwishDense")
+                .getName(), "the class a spec's layer type names is found in the plugin paths");
+    }
+
+    @Test
+    void aClassFileIsKnownByTheNameItDeclares() throws IOException {
+        try (var in = Files.newInputStream(classes.resolve("testplugins/Square.class"))) {
+            assertEquals("testplugins/Square", ClassFiles.declaredName(in).orElseThrow());
+        }
+        try (var in = new java.io.ByteArrayInputStream("not a class".getBytes())) {
+            assertTrue(ClassFiles.declaredName(in).isEmpty());
+        }
     }
 }

@@ -1,0 +1,90 @@
+package dev.gradcheck.op;
+
+import dev.gradcheck.spec.InputSpec;
+import dev.gradcheck.spec.InputValues;
+import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.OpSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.deeplearning4j.nn.api.Layer;
+import org.deeplearning4j.nn.api.layers.IOutputLayer;
+import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
+import org.deeplearning4j.nn.conf.InputPreProcessor;
+import org.deeplearning4j.nn.conf.graph.LayerVertex;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * A ComputationGraph as one layer spec per layer vertex: one forward pass on the spec's inputs records every
+ * vertex's activations, and each layer is checked at the activation of the vertex that feeds it (after its
+ * preprocessor). A layer fed by several vertices is fed by the vertex that joins them (a MergeVertex, an
+ * ElementWiseVertex, ...), whose activation is the one it sees. Non-layer vertices have no parameters and a
+ * backward of DL4J's own arithmetic; they are not checked one by one.
+ */
+final class GraphLayers {
+
+    private GraphLayers() {}
+
+    static List<NetworkLayers.Layer> of(OpSpec spec, ComputationGraph graph) throws InvalidSpecException {
+        ComputationGraphConfiguration conf = graph.getConfiguration();
+        Map<String, INDArray> inputs = inputs(spec, conf.getNetworkInputs());
+        Map<String, INDArray> activations;
+        try {
+            activations = graph.feedForward(conf.getNetworkInputs().stream().map(inputs::get)
+                    .toArray(INDArray[]::new), spec.layer().training());
+        } catch (RuntimeException e) {
+            throw new InvalidSpecException(spec.network().pos(), "DL4J's graph rejects its inputs: "
+                    + GraphBuilder.firstLine(e));
+        }
+        boolean labels = spec.inputs().stream().anyMatch(s -> s.name().equals(LayerSpecs.LABELS));
+        if (labels && graph.getNumOutputArrays() > 1) {
+            throw new InvalidSpecException(spec.input(LayerSpecs.LABELS).pos(), "the graph has "
+                    + graph.getNumOutputArrays() + " outputs " + conf.getNetworkOutputs() + ": one 'labels' input"
+                    + " cannot say whose labels they are; leave labels out to check every other layer");
+        }
+        List<NetworkLayers.Layer> layers = new ArrayList<>();
+        Layer[] all = graph.getLayers();
+        for (int i = 0; i < all.length; i++) {
+            Layer layer = all[i];
+            boolean output = layer instanceof IOutputLayer;
+            if (!output || labels) { // an output layer's backward starts from labels
+                layers.add(NetworkLayers.layerOf(spec, i, layer, inputOf(conf, layer, activations, inputs), output));
+            }
+        }
+        return layers;
+    }
+
+    /** The activation a layer vertex sees: its one input vertex's (or the graph's input), preprocessed. */
+    private static INDArray inputOf(ComputationGraphConfiguration conf, Layer layer, Map<String, INDArray> acts,
+                                    Map<String, INDArray> inputs) {
+        String name = layer.conf().getLayer().getLayerName();
+        String from = conf.getVertexInputs().get(name).get(0);
+        INDArray input = acts.containsKey(from) ? acts.get(from) : inputs.get(from);
+        InputPreProcessor pre = conf.getVertices().get(name) instanceof LayerVertex v ? v.getPreProcessor() : null;
+        return pre == null ? input : pre.preProcess(input.dup(), (int) input.size(0),
+                LayerWorkspaceMgr.noWorkspaces());
+    }
+
+    /**
+     * The graph's inputs drawn from the spec: each by the graph's name for it, or, for a graph of one input, the
+     * spec's first (its labels aside).
+     */
+    private static Map<String, INDArray> inputs(OpSpec spec, List<String> names) throws InvalidSpecException {
+        Map<String, INDArray> values = new java.util.LinkedHashMap<>();
+        for (String name : names) {
+            Optional<InputSpec> given = spec.inputs().stream().filter(i -> i.name().equals(name)).findFirst();
+            if (given.isEmpty() && names.size() > 1) {
+                throw new InvalidSpecException(spec.pos(), "the graph takes the inputs " + names + ": the spec gives"
+                        + " none named '" + name + "'");
+            }
+            InputSpec in = given.isPresent() ? given.get() : LayerSpecs.layerInput(spec);
+            values.put(name, Nd4j.create(InputValues.generate(in, spec.seed()), in.shape())
+                    .castTo(Nd4jTypes.of(in.dtype())));
+        }
+        return values;
+    }
+}
