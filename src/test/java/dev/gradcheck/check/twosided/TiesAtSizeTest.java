@@ -29,9 +29,10 @@ import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * Ties at layer sizes: max pooling over inputs on a coarse grid, whose windows hold equal maxima. The pattern probe
- * sees one nonzero per row, wandering inside its window with the argmax, and widens the window by as much; each tied
- * element sits at a kink of its column and is left out as the dense judge leaves it out, counted.
+ * Ties at layer sizes: max pooling over inputs on a coarse grid, whose windows hold equal maxima. Each tied element
+ * sits at a kink of its own column and is left out as the dense judge leaves it out, counted; one given a value
+ * outside its one-sided slopes fails. Compared with dense mode on [1, 2, 32, 32], whose 16x16 output is as wide as
+ * the layer's, so that the pattern probe's rows a quarter of the output apart exist (MaxPoolAtSizeTest).
  */
 class TiesAtSizeTest {
 
@@ -57,7 +58,7 @@ class TiesAtSizeTest {
 
     @Test
     void tiesAreLeftOutOnBothSidesCompressedAsDenseModeLeavesThemOut() throws Exception {
-        String small = poolWithTies(2, 8, 3);
+        String small = poolWithTies(2, 32, 3);
         TwoSidedCompression.Attempt a = TwoSidedCompressionTest.attempt(small, f -> f);
         assertNotNull(a.rows(), a.declined() + " " + (a.screen() == null ? "" : a.screen().first()));
         GradientResult dense = jacobian(CompressedJacobiansTest.check(small + "compress: false\n", f -> f));
@@ -69,7 +70,7 @@ class TiesAtSizeTest {
 
     @Test
     void aTiedMaximumGivenTwiceItsGradientFailsAsInDenseMode() throws Exception {
-        String small = poolWithTies(2, 8, 3);
+        String small = poolWithTies(2, 32, 3);
         TwoSidedCompression.Attempt a = TwoSidedCompressionTest.attempt(small, doubledAtTies(), true);
         assertNotNull(a.rows(), a.declined() + " " + (a.screen() == null ? "" : a.screen().first()));
         GradientResult dense = jacobian(CompressedJacobiansTest.check(small + "compress: false\n", doubledAtTies()));
