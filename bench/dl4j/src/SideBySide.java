@@ -82,6 +82,7 @@ public final class SideBySide {
             for (Case c : cases()) {
                 row(c, gradcheck);
             }
+            Dl4jOwnTests.table(gradcheck);
         }
     }
 

@@ -20,6 +20,8 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import dev.gradcheck.spi.Operator;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -216,6 +218,48 @@ class ArchitectureTest {
             .whereLayer("check.numeric").mayNotAccessAnyLayer()
             .whereLayer("check").mayNotBeAccessedByAnyLayer()
             .because("check/'s rooms are floors: each uses only those below it (docs/ARCHITECTURE.md)");
+
+    /**
+     * Inside each of check/'s rooms, no two classes depend on each other, directly or around a loop (a class and its
+     * nested classes count as one): the package rules above see only arrows between rooms, and a cycle inside one
+     * (a judge and its ties, a comparison and its bounds) makes a class that cannot be read, tested or moved alone.
+     */
+    @ArchTest
+    static final ArchRule noClassCyclesInsideChecksRooms = slices()
+            .assignedFrom(new SliceAssignment() {
+                @Override
+                public SliceIdentifier getIdentifierOf(JavaClass c) {
+                    if (!c.getPackageName().startsWith("dev.gradcheck.check")) {
+                        return SliceIdentifier.ignore();
+                    }
+                    JavaClass top = c;
+                    while (top.getEnclosingClass().isPresent()) {
+                        top = top.getEnclosingClass().get();
+                    }
+                    return SliceIdentifier.of(top.getName());
+                }
+
+                @Override
+                public String getDescription() {
+                    return "the top-level classes of check/, each with its nested classes";
+                }
+            })
+            .should().beFreeOfCycles()
+            .because("a class of check/ is read, tested and moved alone (docs/ARCHITECTURE.md, \"Inside check/\")");
+
+    /**
+     * The two-sided run's phases (docs/checking.md, "Both sides compressed") are handed the run as data and return
+     * what they found: none holds or calls the orchestrator that runs them, so that the rounds of locating are its
+     * alone and a phase can be read without it.
+     */
+    @ArchTest
+    static final ArchRule theTwoSidedPhasesDoNotKnowTheirOrchestrator = noClasses()
+            .that().resideInAPackage("dev.gradcheck.check.twosided")
+            .and().haveNameNotMatching("dev\\.gradcheck\\.check\\.twosided\\.TwoSidedCompression(\\$.*)?")
+            .should().dependOnClassesThat()
+            .haveNameMatching("dev\\.gradcheck\\.check\\.twosided\\.TwoSidedCompression(\\$.*)?")
+            .because("each phase reads the run (TwoSidedRun) and returns what it found; the orchestrator owns the"
+                    + " order of the phases and the rounds of locating");
 
     /**
      * The front end of a worker run never loads ND4J, and no chain of links from its classes leads there: the rule

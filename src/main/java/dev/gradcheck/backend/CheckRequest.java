@@ -12,8 +12,9 @@ import dev.gradcheck.spec.Overrides;
  * @param overrides the run's checking settings, for a worker that reads the spec again from its file
  * @param limits    how long the check may take in a worker (a backend in this JVM has no time limit)
  * @param jacobians which compared blocks come back with their matrices (matrices cost transport from a worker)
- * @param text      the YAML document the spec was read from when that is not its file's content (a spec edited in
- *                  the shell), for a worker to read instead of the file; null when the file holds it
+ * @param text      the YAML text the spec was read from, as the front end read it (its file's, or a spec edited in
+ *                  the shell), for a worker to read instead of the file, which may have changed since; null only
+ *                  where no front end read one (a request made in the worker's own JVM)
  */
 public record CheckRequest(OpSpec spec, Overrides overrides, TimeLimits limits, JacobianCapture jacobians,
                            String text) {

@@ -13,7 +13,7 @@ final class ErrorText {
         for (Throwable t = e; t != null && parts.size() < 4; t = t.getCause()) {
             String msg = t.getMessage();
             // gradcheck's own messages are written for the user; Java class names are for the op's exceptions
-            boolean own = t instanceof SecondOrder.SecondOrderException;
+            boolean own = t instanceof SecondOrderException;
             String text = own ? String.valueOf(msg).strip()
                     : t.getClass().getSimpleName() + (msg == null ? "" : ": " + msg.strip());
             if (parts.stream().noneMatch(p -> msg != null && p.contains(msg.strip()))) {

@@ -55,11 +55,11 @@ final class Linearity {
         }
         double tolerance = Math.sqrt(Defaults.epsilon(s.dtype()));
         Map<String, INDArray> v = dense(t, s);
-        Map<String, double[]> vjpV = SanityChecks.flatVjp(t, v);
+        Map<String, double[]> vjpV = t.gradients(v);
         double scaleV = largest(vjpV);
         int calls = 1;
         for (double scale : SCALES) {
-            Map<String, double[]> scaled = SanityChecks.flatVjp(t, scaled(v, scale));
+            Map<String, double[]> scaled = t.gradients(scaled(v, scale));
             calls++;
             Mismatch m = Mismatch.find(t, scaled, combination(vjpV, scale, null, 0), tolerance * Math.abs(scale)
                     * scaleV);
@@ -75,7 +75,7 @@ final class Linearity {
             return held(calls, start); // nothing to weigh: a zero or non-finite side is the Jacobian rows' business
         }
         double b = scaleU / scaleV;
-        Map<String, double[]> sum = SanityChecks.flatVjp(t, plus(u.cotangents(), v, b));
+        Map<String, double[]> sum = t.gradients(plus(u.cotangents(), v, b));
         calls++;
         Mismatch m = Mismatch.find(t, sum, combination(vjpV, b, u.vjp(), 1), tolerance * 2 * scaleU);
         if (m != null) {
@@ -102,7 +102,7 @@ final class Linearity {
                 long at = rnd.nextLong(y.length());
                 Map<String, INDArray> c = t.zeroCotangents();
                 c.get(out).putScalar(Flat.unravel(at, y.shape()), 1.0); // zeros of its own, in y's shape and dtype
-                Map<String, double[]> vjp = SanityChecks.flatVjp(t, c);
+                Map<String, double[]> vjp = t.gradients(c);
                 last = new OneHot(c, vjp, out + Arrays.toString(Flat.unravel(at, y.shape())), attempt);
                 if (largest(vjp) != 0) {
                     return last;

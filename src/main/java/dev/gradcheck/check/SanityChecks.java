@@ -165,8 +165,8 @@ final class SanityChecks {
             INDArray c = cotangents.get(out);
             cotangents.put(out, Seeded.gaussian(s.seed(), "nondet:" + out, c.shape()).castTo(c.dataType()));
         }
-        Map<String, double[]> first = flatVjp(t, cotangents);
-        Map<String, double[]> second = flatVjp(t, cotangents);
+        Map<String, double[]> first = t.gradients(cotangents);
+        Map<String, double[]> second = t.gradients(cotangents);
         for (String in : t.wrt()) {
             if ((first.get(in) == null) != (second.get(in) == null)) {
                 return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, At.input(in), 2, start.seconds(),
@@ -210,20 +210,7 @@ final class SanityChecks {
         } catch (RuntimeException e) {
             return null; // x' may be outside the op's domain: no evidence either way
         }
-        return flatVjp(t, cotangents);
-    }
-
-    /** One backward pass at x, each gradient read out at once (absent where the backward gave none). */
-    static Map<String, double[]> flatVjp(CheckTarget t, Map<String, INDArray> cotangents) {
-        Map<String, INDArray> grads = t.test().vjpTransient(t.testInputs(), cotangents, t.wrt());
-        Map<String, double[]> flat = new LinkedHashMap<>();
-        for (String in : t.wrt()) {
-            INDArray g = grads.get(in);
-            if (g != null) {
-                flat.put(in, Flat.values(g));
-            }
-        }
-        return flat;
+        return t.gradients(cotangents);
     }
 
     private static GradientResult held(CheckKind kind, long evaluations, double seconds) {

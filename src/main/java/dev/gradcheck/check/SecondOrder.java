@@ -71,13 +71,6 @@ final class SecondOrder {
         }
     }
 
-    /** Order 2 could not run: the first-order rows stand, the check errs with this message. */
-    static final class SecondOrderException extends RuntimeException {
-        SecondOrderException(String message, Throwable cause) {
-            super(message, cause);
-        }
-    }
-
     static boolean scalarOutputs(CheckTarget first) {
         return first.outputs().stream().allMatch(out -> first.refAtX().get(out).length() == 1);
     }

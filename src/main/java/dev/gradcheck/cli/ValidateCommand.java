@@ -3,6 +3,7 @@ package dev.gradcheck.cli;
 import dev.gradcheck.backend.Backend;
 import dev.gradcheck.backend.BackendFactory;
 import dev.gradcheck.backend.CheckRequest;
+import dev.gradcheck.backend.TimeLimits;
 import dev.gradcheck.backend.Validation;
 import dev.gradcheck.backend.WorkerBackend;
 import dev.gradcheck.backend.WorkerOptions;
@@ -18,10 +19,12 @@ import dev.gradcheck.cli.term.Console;
 import dev.gradcheck.op.catalog.OpCatalog;
 import dev.gradcheck.op.plugin.OpResolver;
 import dev.gradcheck.op.plugin.PluginSet;
+import dev.gradcheck.result.JacobianCapture;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
+import dev.gradcheck.spec.Overrides;
 import dev.gradcheck.spec.SpecError;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -99,8 +102,8 @@ final class ValidateCommand extends AbstractCommand<ValidateCommand.Work> {
         SpecBatch batch = start.specs(pathsOrProject(paths, start.project()));
         PluginSet plugins = start.plugins(pluginOptions);
         return plugins == null ? null
-                : new Work(new SpecBatch(SpecBatch.withOpProblems(batch.specs(), plugins), batch.pathProblems()),
-                        plugins);
+                : new Work(new SpecBatch(SpecBatch.withOpProblems(batch.specs(), plugins), batch.pathProblems(),
+                        batch.texts()), plugins);
     }
 
     @Override
@@ -163,8 +166,10 @@ final class ValidateCommand extends AbstractCommand<ValidateCommand.Work> {
                         engine = isolated ? new WorkerBackend(maxMemory.on(workerOptions, plugins))
                                 : inProcessBackends.create(plugins, maxMemory.budget());
                     }
-                    problems.addAll(Validation.problems(engine.validate(CheckRequest.of(loaded.spec())),
-                            loaded.spec()));
+                    // the text the front end read goes with the spec: a worker never reads the file again
+                    problems.addAll(Validation.problems(engine.validate(new CheckRequest(loaded.spec(),
+                            Overrides.NONE, TimeLimits.DEFAULT, JacobianCapture.NONE,
+                            batch.texts().get(loaded.spec().pos().file()))), loaded.spec()));
                 }
                 if (!problems.isEmpty()) {
                     invalid++;

@@ -73,7 +73,7 @@ final class GraphLayers {
      * The graph's inputs drawn from the spec: each by the graph's name for it, or, for a graph of one input, the
      * spec's first (its labels aside).
      */
-    private static Map<String, INDArray> inputs(OpSpec spec, List<String> names) throws InvalidSpecException {
+    static Map<String, INDArray> inputs(OpSpec spec, List<String> names) throws InvalidSpecException {
         Map<String, INDArray> values = new java.util.LinkedHashMap<>();
         for (String name : names) {
             Optional<InputSpec> given = spec.inputs().stream().filter(i -> i.name().equals(name)).findFirst();

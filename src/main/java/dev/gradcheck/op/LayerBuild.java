@@ -8,6 +8,12 @@ import java.util.Map;
 import org.deeplearning4j.nn.api.Layer;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.inputs.InputType;
+import org.deeplearning4j.nn.conf.layers.misc.FrozenLayer;
+import org.deeplearning4j.nn.conf.layers.misc.FrozenLayerWithBackprop;
+import org.deeplearning4j.nn.conf.layers.samediff.AbstractSameDiffLayer;
+import org.deeplearning4j.nn.conf.layers.wrapper.BaseWrapperLayer;
+import org.deeplearning4j.nn.conf.layers.samediff.SameDiffLayer;
+import org.deeplearning4j.nn.weights.WeightInit;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -30,20 +36,32 @@ record LayerBuild(Layer layer, List<String> trainable) {
         refuseRandomness(spec, config);
         DataType dtype = input.dataType();
         try {
+            InputType inputType = InputType.inferInputType(input);
             if (!spec.options().keySet().stream().anyMatch(k -> k.equalsIgnoreCase("nIn"))) {
-                config.setNIn(InputType.inferInputType(input), false);
+                config.setNIn(inputType, false);
             }
-            NeuralNetConfiguration conf = new NeuralNetConfiguration.Builder().seed(seed).dataType(dtype)
-                    .layer(config).build();
+            NeuralNetConfiguration.Builder global = new NeuralNetConfiguration.Builder().seed(seed).dataType(dtype);
+            if (config instanceof AbstractSameDiffLayer sameDiffLayer) {
+                sameDiffLayer.applyGlobalConfig(global); // as a network's list does: updater, regularization
+            }
+            if (config instanceof SameDiffLayer sameDiffLayer && sameDiffLayer.getWeightInit() == null) {
+                // its Builder's default; a configuration made by the constructor (a builder that refuses its own
+                // defaults, as LearnedSelfAttentionLayer's does) has none, and DL4J's init then fails
+                sameDiffLayer.setWeightInit(WeightInit.XAVIER);
+            }
+            NeuralNetConfiguration conf = global.layer(config).build();
+            // as a network's list does, once the global defaults are in: LocallyConnected sets its sizes here
+            conf.getLayer().getOutputType(0, inputType);
             long n = conf.getLayer().initializer().numParams(conf);
-            INDArray params = n == 0 ? null : Nd4j.create(dtype, 1, n);
+            // rank 1, as a network holds them in M2.1: Bidirectional splits the view by one index
+            INDArray params = n == 0 ? null : Nd4j.create(dtype, n);
             Nd4j.getRandom().setSeed(seed);
             Layer layer = conf.getLayer().instantiate(conf, List.of(), 0, params, true, dtype);
             if (n > 0) {
-                layer.setBackpropGradientsViewArray(Nd4j.create(dtype, 1, n));
+                layer.setBackpropGradientsViewArray(Nd4j.create(dtype, n));
             }
             List<String> trainable = layer.paramTable().keySet().stream()
-                    .filter(p -> !(conf.getLayer().getUpdaterByParam(p) instanceof NoOp)).toList();
+                    .filter(p -> trained(conf.getLayer(), p)).toList();
             return new LayerBuild(layer, trainable);
         } catch (RuntimeException e) {
             throw new InvalidSpecException(spec.type().pos(), "DL4J refuses " + spec.type().value() + " on an input"
@@ -66,6 +84,21 @@ record LayerBuild(Layer layer, List<String> trainable) {
             throw new InvalidSpecException(spec.type().pos(), spec.type().value() + " has weight noise, which"
                     + " draws new noise at every forward pass: leave weightNoise out to check the layer");
         }
+    }
+
+    /**
+     * Whether a network trains the parameter (its updater is no NoOp; a frozen layer's none). A wrapper that does
+     * not say (LastTimeStep, TimeDistributed: DL4J's base wrapper throws) has its wrapped layer's parameters.
+     */
+    static boolean trained(org.deeplearning4j.nn.conf.layers.Layer config, String param) {
+        if (config instanceof FrozenLayerWithBackprop || config instanceof FrozenLayer) {
+            return false; // frozen: its backward passes the input's gradient on and gives its parameters none
+        }
+        org.deeplearning4j.nn.conf.layers.Layer layer = config;
+        while (layer instanceof BaseWrapperLayer wrapper) {
+            layer = wrapper.getUnderlying();
+        }
+        return !(layer.getUpdaterByParam(param) instanceof NoOp);
     }
 
     /** Whether the layer's backward starts from its own loss against labels, not from an epsilon. */

@@ -13,12 +13,18 @@ import java.util.Map;
 import java.util.Optional;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.layers.Layer;
+import org.deeplearning4j.nn.conf.layers.samediff.AbstractSameDiffLayer;
 import org.deeplearning4j.nn.weights.WeightInit;
 import org.nd4j.linalg.activations.Activation;
 import org.nd4j.linalg.lossfunctions.LossFunctions;
+import org.nd4j.shade.jackson.databind.BeanDescription;
 import org.nd4j.shade.jackson.databind.DeserializationFeature;
 import org.nd4j.shade.jackson.databind.JsonMappingException;
 import org.nd4j.shade.jackson.databind.ObjectMapper;
+import org.nd4j.shade.jackson.databind.SerializationConfig;
+import org.nd4j.shade.jackson.databind.module.SimpleModule;
+import org.nd4j.shade.jackson.databind.ser.BeanPropertyWriter;
+import org.nd4j.shade.jackson.databind.ser.BeanSerializerModifier;
 import org.nd4j.shade.jackson.databind.node.ObjectNode;
 
 /**
@@ -42,6 +48,25 @@ final class LayerConfigs {
     private LayerConfigs() {}
 
     /**
+     * DL4J's mapper, writing no SameDiff layer's {@code layerParams}: DL4J computes them from the configuration the
+     * first time it is asked (its JSON writer asks), and keeps them. Written from the defaults, they would be the
+     * parameters of a layer with no sizes (LocallyConnected2D throws, LearnedSelfAttentionLayer keeps a Q of
+     * shape [1, 0, 0]); left out, DL4J computes them from the configuration as read. (A class-level ignore would
+     * not do: LocallyConnected2D's own {@code @JsonIgnoreProperties} replaces an inherited one.)
+     */
+    private static final ObjectMapper MAPPER = NeuralNetConfiguration.mapper().copy()
+            .registerModule(new SimpleModule().setSerializerModifier(new BeanSerializerModifier() {
+                @Override
+                public List<BeanPropertyWriter> changeProperties(SerializationConfig config, BeanDescription bean,
+                                                                 List<BeanPropertyWriter> properties) {
+                    if (AbstractSameDiffLayer.class.isAssignableFrom(bean.getBeanClass())) {
+                        properties.removeIf(p -> p.getName().equals("layerParams"));
+                    }
+                    return properties;
+                }
+            }));
+
+    /**
      * The layer configuration the spec writes, DL4J's defaults for every option it leaves out. The options alone
      * are read first, refusing any field DL4J's JSON does not know (its mapper otherwise ignores them: a typo
      * would leave the default in place unsaid); then over the defaults, as DL4J reads its own JSON.
@@ -49,11 +74,21 @@ final class LayerConfigs {
     static Layer read(LayerSpec spec, ClassLoader loader) throws InvalidSpecException {
         Class<? extends Layer> type = type(spec.type(), loader);
         ObjectMapper dl4j = mapper(loader);
-        ObjectNode tree = dl4j.valueToTree(defaults(type, spec.type()));
+        Optional<Layer> wrapper = wrapperDefaults(spec, type, loader);
+        ObjectNode tree = tree(dl4j, wrapper.isPresent() ? wrapper.get() : defaults(type, spec.type()), spec.type());
         ObjectNode written = dl4j.createObjectNode().put("@class", type.getName());
         for (Map.Entry<String, Located<Object>> option : spec.options().entrySet()) {
+            if (option.getValue().value() instanceof LayerSpec inner) {
+                Layer wrapped = read(inner, loader);
+                for (String field : wrappedFields(tree, option.getKey())) {
+                    tree.set(field, dl4j.valueToTree(wrapped));
+                    written.set(field, dl4j.valueToTree(wrapped));
+                }
+                continue;
+            }
             String field = field(tree, option.getKey());
-            Object value = value(option.getKey(), option.getValue());
+            Object value = builderField(option.getKey(), field) ? value(option.getKey(), option.getValue())
+                    : enumName(option.getKey(), option.getValue().value());
             tree.set(field, dl4j.valueToTree(value));
             written.set(field, dl4j.valueToTree(value));
         }
@@ -108,7 +143,7 @@ final class LayerConfigs {
      * plugin path's loader, which Jackson's own lookup (the thread's context loader) does not see.
      */
     private static ObjectMapper mapper(ClassLoader loader) {
-        ObjectMapper dl4j = NeuralNetConfiguration.mapper().copy();
+        ObjectMapper dl4j = MAPPER.copy();
         return dl4j.setTypeFactory(dl4j.getTypeFactory().withClassLoader(loader));
     }
 
@@ -163,6 +198,55 @@ final class LayerConfigs {
         }
     }
 
+    /** A configuration as DL4J's JSON writes it; what DL4J cannot write is the spec's problem, at its type. */
+    private static ObjectNode tree(ObjectMapper dl4j, Layer config, Located<String> type) throws InvalidSpecException {
+        try {
+            return dl4j.valueToTree(config);
+        } catch (RuntimeException e) {
+            throw new InvalidSpecException(type.pos(), type.value() + ": DL4J cannot write its configuration: "
+                    + GraphBuilder.firstLine(e));
+        }
+    }
+
+    /**
+     * A wrapper's defaults (Bidirectional, LastTimeStep, TimeDistributed, FrozenLayerWithBackprop, ...): the
+     * wrapper around the first layer the spec wraps, by its one-layer constructor, as its builder would make it
+     * (without a layer DL4J cannot even write its configuration); empty for a layer that wraps none.
+     */
+    private static Optional<Layer> wrapperDefaults(LayerSpec spec, Class<? extends Layer> type, ClassLoader loader)
+            throws InvalidSpecException {
+        Optional<LayerSpec> inner = spec.options().values().stream().map(Located::value)
+                .filter(LayerSpec.class::isInstance).map(LayerSpec.class::cast).findFirst();
+        if (inner.isEmpty()) {
+            return Optional.empty();
+        }
+        Layer wrapped = read(inner.get(), loader);
+        try {
+            for (var constructor : type.getConstructors()) {
+                Class<?>[] params = constructor.getParameterTypes();
+                if (params.length == 2 && params[0] == Layer.class && params[1].isEnum()) { // TimeDistributed
+                    Object first = params[1].getEnumConstants()[0];
+                    return Optional.of(type.cast(constructor.newInstance(wrapped, first)));
+                }
+            }
+            return Optional.of(type.cast(type.getConstructor(Layer.class).newInstance(wrapped)));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new InvalidSpecException(spec.type().pos(), spec.type().value() + " takes no wrapped layer (DL4J"
+                    + " has no " + type.getSimpleName() + "(Layer) constructor)");
+        }
+    }
+
+    /**
+     * The fields a wrapped layer is written to: Bidirectional's builder name {@code rnnLayer} is both its
+     * {@code fwd} and its {@code bwd} (as its builder copies the one layer); any other option its own field.
+     */
+    private static List<String> wrappedFields(ObjectNode tree, String option) {
+        if (option.equalsIgnoreCase("rnnLayer") && tree.has("fwd") && tree.has("bwd")) {
+            return List.of("fwd", "bwd");
+        }
+        return List.of(field(tree, option));
+    }
+
     /** The JSON field an option writes: the field of that name whatever its case, or the builder's name's. */
     private static String field(ObjectNode tree, String option) {
         String builderName = BUILDER_NAMES.get(option.toLowerCase(java.util.Locale.ROOT));
@@ -174,6 +258,21 @@ final class LayerConfigs {
             }
         }
         return option; // no such field: DL4J's mapper refuses it, naming the fields it knows
+    }
+
+    /** Whether an option writes the field its builder's name stands for (activation: activationFn). */
+    private static boolean builderField(String option, String field) {
+        String builderName = BUILDER_NAMES.get(option.toLowerCase(java.util.Locale.ROOT));
+        return builderName != null && builderName.equals(field);
+    }
+
+    /**
+     * A builder's name written over a field of its own name holds the enum itself (RecurrentAttentionLayer's
+     * {@code activation} is an {@code Activation}, not an {@code IActivation}): by its constant's name.
+     */
+    private static Object enumName(String option, Object value) {
+        boolean builderName = BUILDER_NAMES.containsKey(option.toLowerCase(java.util.Locale.ROOT));
+        return builderName && value instanceof String name ? name.toUpperCase(java.util.Locale.ROOT) : value;
     }
 
     /** An option's value as DL4J's JSON holds it: activations, weight inits and losses by their enum's name. */

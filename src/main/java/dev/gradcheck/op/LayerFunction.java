@@ -49,7 +49,7 @@ final class LayerFunction implements Differentiable {
     /**
      * The layer of a layer spec, over the inputs drawn for it (its activations and its parameters, which
      * {@link LayerSpecs} made inputs), run once: what DL4J refuses to build or run is INVALID at the layer's type,
-     * with DL4J's reason.
+     * with DL4J's reason, unless the spec expects an error: then DL4J's exception, as it came.
      */
     static LayerFunction build(OpSpec spec, Map<String, INDArray> inputs, ClassLoader loader)
             throws InvalidSpecException {
@@ -62,6 +62,9 @@ final class LayerFunction implements Differentiable {
         try {
             f.forward(copies);
         } catch (RuntimeException e) {
+            if (spec.expect().kind() == dev.gradcheck.spec.Expectation.Kind.ERROR) {
+                throw e; // the failure is what the spec records (a layer DL4J cannot run), as for an op
+            }
             throw new InvalidSpecException(expanded.layer().type().pos(), "DL4J's " + spec.op().value()
                     + " rejects an input of shape " + java.util.Arrays.toString(inputs.get(in.name()).shape())
                     + ": " + GraphBuilder.firstLine(e));
@@ -119,9 +122,13 @@ final class LayerFunction implements Differentiable {
 
     /**
      * The given parameters into the layer's own view (those not given keep the values DL4J initialised); an
-     * output layer's input and labels too, which its score and backward read.
+     * output layer's input and labels too, which its score and backward read, and a mask.
      */
     private void load(Map<String, INDArray> inputs) {
+        INDArray mask = inputs.get(LayerSpecs.MASK);
+        if (mask != null) { // DL4J's activate and backward read the mask the layer holds, as a network sets it
+            layer.setMaskArray(mask.dup());
+        }
         if (layer instanceof IOutputLayer output) {
             layer.setInput(inputs.get(input).dup(), workspaces);
             output.setLabels(inputs.get(LayerSpecs.LABELS).dup());

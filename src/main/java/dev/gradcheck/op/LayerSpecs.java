@@ -80,9 +80,20 @@ public final class LayerSpecs {
     /** The input an output layer's loss compares its activations with; never checked. */
     static final String LABELS = "labels";
 
-    /** The input a layer takes: its activations, the first input written (an output layer's labels aside). */
+    /**
+     * The input that masks a recurrent layer's time steps ([batch, steps], 1 where a step is real, 0 where it is
+     * padding), as DL4J's {@code setMaskArray} takes it; never checked.
+     */
+    static final String MASK = "mask";
+
+    /** Inputs that are no activation and never differentiated: labels and a mask. */
+    private static boolean fixed(String name) {
+        return name.equals(LABELS) || name.equals(MASK);
+    }
+
+    /** The input a layer takes: its activations, the first input written (labels and mask aside). */
     static InputSpec layerInput(OpSpec spec) throws InvalidSpecException {
-        return spec.inputs().stream().filter(i -> !i.name().equals(LABELS)).findFirst()
+        return spec.inputs().stream().filter(i -> !fixed(i.name())).findFirst()
                 .orElseThrow(() -> new InvalidSpecException(spec.pos(), "a layer spec takes the layer's input"));
     }
 
@@ -93,9 +104,10 @@ public final class LayerSpecs {
     private static void requireKnownInputs(OpSpec spec, InputSpec in, List<String> params)
             throws InvalidSpecException {
         for (InputSpec other : spec.inputs()) {
-            if (other != in && !other.name().equals(LABELS) && !params.contains(other.name())) {
+            if (other != in && !fixed(other.name()) && !params.contains(other.name())) {
                 throw new InvalidSpecException(other.pos(), "input '" + other.name() + "' is neither the layer's"
-                        + " input (written first: '" + in.name() + "'), '" + LABELS + "', nor a parameter of "
+                        + " input (written first: '" + in.name() + "'), '" + LABELS + "', '" + MASK + "', nor a"
+                        + " parameter of "
                         + spec.op().value() + " (parameters: " + String.join(", ", params) + ")");
             }
         }
@@ -123,6 +135,7 @@ public final class LayerSpecs {
         List<String> noGrad = noGrad(spec, params);
         List<String> check = new ArrayList<>(spec.check());
         check.remove(LABELS);
+        check.remove(MASK);
         if (named.check() == null) {
             params.stream().filter(p -> !noGrad.contains(p) && !check.contains(p)).forEach(check::add);
         } else {
@@ -144,8 +157,10 @@ public final class LayerSpecs {
 
     private static List<String> noGrad(OpSpec spec, List<String> params) throws InvalidSpecException {
         List<String> noGrad = new ArrayList<>(spec.noGrad());
-        if (spec.inputs().stream().anyMatch(i -> i.name().equals(LABELS)) && !noGrad.contains(LABELS)) {
-            noGrad.add(LABELS);
+        for (String name : List.of(LABELS, MASK)) {
+            if (spec.inputs().stream().anyMatch(i -> i.name().equals(name)) && !noGrad.contains(name)) {
+                noGrad.add(name);
+            }
         }
         noGrad.addAll(resolve(spec.layer().params().noGrad(), params, spec, "no_grad"));
         return noGrad;

@@ -20,7 +20,6 @@ import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
-import org.nd4j.linalg.learning.config.NoOp;
 
 /**
  * A saved DL4J network as one layer spec per layer: one forward pass of the network on the spec's input records
@@ -98,7 +97,7 @@ public final class NetworkLayers {
         }
         List<String> check = new ArrayList<>(List.of("x"));
         for (Map.Entry<String, INDArray> p : layer.paramTable().entrySet()) {
-            if (!(config.getUpdaterByParam(p.getKey()) instanceof NoOp)) {
+            if (LayerBuild.trained(config, p.getKey())) {
                 inputs.add(values(p.getKey(), p.getValue(), dtype, spec));
                 check.add(p.getKey());
             }

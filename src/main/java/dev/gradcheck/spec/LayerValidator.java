@@ -75,7 +75,35 @@ final class LayerValidator {
         if (type == null || !(node.get() instanceof YamlNode.Mapping)) {
             return null; // type() said why
         }
-        Map<String, Located<Object>> options = new AttrsValidator(reader).read(node.get(), "layer", List.of("type"));
-        return new LayerSpec(type, options, training.orElse(true), params, List.of());
+        return new LayerSpec(type, options((YamlNode.Mapping) node.get(), "layer"), training.orElse(true), params,
+                List.of());
+    }
+
+    /**
+     * A layer's options: values as attributes are, and a mapping with a {@code type} (the layer a wrapper wraps:
+     * Bidirectional's {@code rnnLayer}, LastTimeStep's {@code underlying}) as a layer of its own.
+     */
+    private Map<String, Located<Object>> options(YamlNode.Mapping layer, String path) {
+        List<String> skip = new java.util.ArrayList<>(List.of("type"));
+        Map<String, Located<Object>> wrapped = new java.util.LinkedHashMap<>();
+        for (YamlNode.Entry e : layer.entries()) {
+            if (e.value() instanceof YamlNode.Mapping inner && !e.key().equals("type")) {
+                skip.add(e.key());
+                String innerPath = ValueReader.child(path, e.key());
+                Optional<YamlNode> type = inner.get("type");
+                if (type.isEmpty()) {
+                    problems.add(inner.pos(), "'" + innerPath + "' is missing required key 'type' (the wrapped"
+                            + " layer's DL4J class, e.g. LSTM)");
+                    continue;
+                }
+                reader.text(type.get(), innerPath + ".type").ifPresent(t -> wrapped.put(e.key(), new Located<>(
+                        new LayerSpec(new Located<>(t, type.get().pos()), options(inner, innerPath), true,
+                                LayerSpec.Selection.DEFAULT, List.of()), inner.pos())));
+            }
+        }
+        Map<String, Located<Object>> options = new java.util.LinkedHashMap<>(
+                new AttrsValidator(reader).read(layer, path, skip));
+        options.putAll(wrapped);
+        return java.util.Collections.unmodifiableMap(options);
     }
 }

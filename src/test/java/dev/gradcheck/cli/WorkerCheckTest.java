@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gradcheck.backend.Backend;
+import dev.gradcheck.backend.BackendFactory;
+import dev.gradcheck.backend.CheckRequest;
 import dev.gradcheck.backend.TestWorkerMain;
 import dev.gradcheck.backend.WorkerOptions;
 import java.io.IOException;
@@ -130,6 +133,45 @@ class WorkerCheckTest {
         assertEquals("b", checks.get(1).get("name").asText(), r.out());
         assertEquals("tanh", checks.get(1).get("op").asText(), "checked as read, not as edited: " + r.out());
         assertEquals("passed", checks.get(1).get("status").asText(), r.out());
+    }
+
+    @Test
+    void validateHandsTheEngineTheTextItRead() throws Exception {
+        // validate sent an engine the spec's position alone, and a worker read the file again: a file edited after
+        // the front end read it was validated as edited (issue 32, goal 5); now the text read travels with the spec
+        String text = "name: b\nop: tanh\ninputs: {x: {shape: [3]}}\n";
+        Path file = Files.writeString(dir.resolve("b.yaml"), text);
+        List<String> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Cli r = Cli.runWithPlugins((plugins, budget) -> recording(BackendFactory.CPU.create(plugins, budget), sent),
+                "validate", "--in-process", file.toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertEquals(List.of(text), sent, "the engine was asked to validate the text the front end read");
+    }
+
+    /** A backend that notes the text each validation request carries, and validates as {@code real} does. */
+    private static Backend recording(Backend real, List<String> sent) {
+        return new Backend() {
+            @Override
+            public dev.gradcheck.result.Engine engine() {
+                return real.engine();
+            }
+
+            @Override
+            public dev.gradcheck.result.CheckResult run(CheckRequest request) {
+                return real.run(request);
+            }
+
+            @Override
+            public dev.gradcheck.result.CheckResult validate(CheckRequest request) {
+                sent.add(String.valueOf(request.text()));
+                return real.validate(request);
+            }
+
+            @Override
+            public void close() {
+                real.close();
+            }
+        };
     }
 
     /** A real front end, a real signal: the report's exit code is the one the process ends with. */

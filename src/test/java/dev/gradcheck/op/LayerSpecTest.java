@@ -161,7 +161,7 @@ class LayerSpecTest {
                 + " DL4J's is [4]"), wrongShape.message());
         CheckResult stray = check(CONV.formatted("ConvolutionLayer", "", "  y: {shape: [4]}"));
         assertTrue(stray.message().contains("input 'y' is neither the layer's input (written first: 'x'),"
-                + " 'labels', nor a parameter of ConvolutionLayer (parameters: b, W)"), stray.message());
+                + " 'labels', 'mask', nor a parameter of ConvolutionLayer (parameters: b, W)"), stray.message());
     }
 
     @Test

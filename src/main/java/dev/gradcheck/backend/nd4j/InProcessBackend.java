@@ -100,7 +100,7 @@ public final class InProcessBackend implements Backend {
         }
         if (request.spec().network() != null) {
             return NetworkCheck.run(checker, request.spec(), request.jacobians(), engine.specName(),
-                    plugins.classLoader());
+                    plugins.classLoader(), budget);
         }
         return checker.check(withParams(request.spec()), request.jacobians());
     }
@@ -123,7 +123,7 @@ public final class InProcessBackend implements Backend {
             if (spec.network() != null && SameDiffModel.names(spec)) {
                 SameDiffModel.load(spec).nodes(); // loaded and run once, as check starts
             } else if (spec.network() != null) {
-                NetworkLayers.of(spec, plugins.classLoader()); // loaded and run once: what DL4J refuses is the spec's problem
+                NetworkLayers.of(spec, plugins.classLoader()); // loaded and run once: DL4J's refusals are the spec's
             } else if (spec.graph() == null && plugins.find(spec.op().value()).isEmpty()) {
                 startAsCheck(spec);
             }

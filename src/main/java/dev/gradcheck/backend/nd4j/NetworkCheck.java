@@ -3,6 +3,7 @@ package dev.gradcheck.backend.nd4j;
 import dev.gradcheck.check.GraphAwareChecker;
 import dev.gradcheck.op.LayerSpecs;
 import dev.gradcheck.op.NetworkLayers;
+import dev.gradcheck.op.NetworkScore;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.GradientResult;
@@ -11,6 +12,7 @@ import dev.gradcheck.result.NodeFinding;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.Expectation;
 import dev.gradcheck.spec.InvalidSpecException;
+import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecError;
 import java.util.ArrayList;
@@ -26,9 +28,12 @@ final class NetworkCheck {
 
     private NetworkCheck() {}
 
-    /** @param loader where the layers' types are found: gradcheck's classes, or the plugin paths' too */
+    /**
+     * @param loader where the layers' types are found: gradcheck's classes, or the plugin paths' too
+     * @param budget what the whole network's score check may plan to use ({@link NetworkScore})
+     */
     static CheckResult run(GraphAwareChecker checker, OpSpec spec, JacobianCapture capture, String engine,
-                           ClassLoader loader) {
+                           ClassLoader loader, MemoryBudget budget) {
         long start = System.nanoTime();
         List<NetworkLayers.Layer> layers;
         try {
@@ -50,8 +55,34 @@ final class NetworkCheck {
                         + (r.message() == null ? "" : ": " + r.message());
             }
         }
-        Status status = NetworkLayers.status(nodes.stream().map(NodeFinding::status).toList());
+        List<Status> statuses = new ArrayList<>(nodes.stream().map(NodeFinding::status).toList());
+        if (NetworkScore.applies(spec)) {
+            CheckResult whole = wholeNetwork(spec, loader, new GraphAwareChecker((s, in) -> NetworkScore.of(spec,
+                    loader), engine, budget), capture);
+            rows.addAll(whole.gradients());
+            statuses.add(whole.status());
+            if (message == null && whole.status() != Status.PASSED) {
+                message = "the network's score gradient (every layer's backward together) is wrong"
+                        + (whole.message() == null ? "" : ": " + whole.message());
+            }
+        }
+        Status status = NetworkLayers.status(statuses);
         return result(spec, engine, new Outcome(expected(status, spec.expect()), message), rows, nodes, start);
+    }
+
+    /**
+     * The network's score as a function of all its parameter arrays, checked in the spec's (fast) mode: one row
+     * per array, {@code dscore/d0_W}, DL4J's key for it.
+     */
+    private static CheckResult wholeNetwork(OpSpec spec, ClassLoader loader, GraphAwareChecker checker,
+                                            JacobianCapture capture) {
+        try {
+            return checker.check(NetworkScore.of(spec, loader).spec(), capture);
+        } catch (InvalidSpecException e) { // loaded once already for the layers: what changed is reported as such
+            return new CheckResult(spec.name(), spec.pos().toString(), "network score", "", "", Status.INVALID,
+                    spec.expect().kind().specName(), null, String.join("\n", e.errors().stream()
+                    .map(SpecError::toString).toList()), List.of(), "", 0, 0);
+        }
     }
 
     /** A network expected to fail (a known bug in one of its layers) ends as a one-op spec would. */

@@ -32,18 +32,6 @@ public final class BlockJudge {
     private BlockJudge() {}
 
     /**
-     * One entry of a block that sits at a kink of its output element.
-     *
-     * @param row        its position among the block's rows; {@code flatRow} is the output element
-     * @param col        its position among the block's columns; {@code flatCol} is the input element
-     * @param analytic   the backward's value there
-     * @param slopeMinus the one-sided slope from below along the input element
-     * @param slopePlus  the one-sided slope from above
-     */
-    public record KinkEntry(String input, int row, int flatRow, int col, int flatCol, double analytic, double slopeMinus,
-                     double slopePlus) {}
-
-    /**
      * How a block's columns are probed: the reference's derivative, moving one element of {@code in} at a time, read
      * at {@code out}.
      */
@@ -65,7 +53,7 @@ public final class BlockJudge {
 
         /** Entry (r, c)'s score under the tolerance, as judged. */
         public double score(Tolerance rule, Jacobian analytic, int r, int c) {
-            return errors.score(rule, r, c, analytic.values()[r][c], numerical.values()[r][c]);
+            return JacobianComparison.score(rule, analytic.values()[r][c], numerical.values()[r][c], errors.at(r, c));
         }
 
         /** The entries left out at a kink, for the block's diagnosis. */

@@ -57,7 +57,7 @@ public final class TieCheck {
      * @param joint the backward's derivative along the tie's joint direction
      * @param op    the op's there (the nearer one-sided slope where it has a kink along it)
      */
-    public record Violation(String note, double score, BlockJudge.KinkEntry entry, double joint, double op) {}
+    public record Violation(String note, double score, KinkEntry entry, double joint, double op) {}
 
     /**
      * The output the ties are probed on.
@@ -76,22 +76,22 @@ public final class TieCheck {
      * @return per input whose gradient takes part in a tie the backward gets wrong, the first such tie; empty if
      *         none does
      */
-    public static Map<String, Violation> violations(List<BlockJudge.KinkEntry> kinks, NumericalDerivative derivative,
+    public static Map<String, Violation> violations(List<KinkEntry> kinks, NumericalDerivative derivative,
                                           Map<String, INDArray> inputs, ProbedOutput output, Tolerance rule) {
-        Map<Integer, List<BlockJudge.KinkEntry>> byRow = new LinkedHashMap<>();
-        for (BlockJudge.KinkEntry k : kinks) {
+        Map<Integer, List<KinkEntry>> byRow = new LinkedHashMap<>();
+        for (KinkEntry k : kinks) {
             byRow.computeIfAbsent(k.flatRow(), r -> new ArrayList<>()).add(k);
         }
         Map<String, Violation> found = new LinkedHashMap<>();
         int tested = 0;
-        for (Map.Entry<Integer, List<BlockJudge.KinkEntry>> tie : byRow.entrySet()) {
-            for (List<BlockJudge.KinkEntry> members : pieces(tie.getValue())) {
+        for (Map.Entry<Integer, List<KinkEntry>> tie : byRow.entrySet()) {
+            for (List<KinkEntry> members : pieces(tie.getValue())) {
                 if (members.size() < 2 || ++tested > DenseTuning.MOST_TIES) {
                     continue;
                 }
                 Violation v = judge(members, derivative, inputs, output, tie.getKey(), rule);
                 if (v != null) {
-                    for (BlockJudge.KinkEntry k : members) {
+                    for (KinkEntry k : members) {
                         found.putIfAbsent(k.input(), new Violation(v.note(), v.score(), k, v.joint(), v.op()));
                     }
                 }
@@ -104,10 +104,10 @@ public final class TieCheck {
      * The tied entries that lie on a piece of their own (σ ≠ 0), in groups whose kinks bend the same way: ties of
      * max bend up, of min down; a group of each bend is tested on its own.
      */
-    private static List<List<BlockJudge.KinkEntry>> pieces(List<BlockJudge.KinkEntry> entries) {
-        List<BlockJudge.KinkEntry> up = new ArrayList<>();
-        List<BlockJudge.KinkEntry> down = new ArrayList<>();
-        for (BlockJudge.KinkEntry k : entries) {
+    private static List<List<KinkEntry>> pieces(List<KinkEntry> entries) {
+        List<KinkEntry> up = new ArrayList<>();
+        List<KinkEntry> down = new ArrayList<>();
+        for (KinkEntry k : entries) {
             double jump = k.slopePlus() - k.slopeMinus();
             if (sign(k) != 0 && jump != 0) {
                 (jump > 0 ? up : down).add(k);
@@ -120,12 +120,12 @@ public final class TieCheck {
      * +1 or −1: the sign of the slope of the element's own piece, the one-sided slope larger in magnitude (for max,
      * 1 beside 0); 0 when they cancel (|x| at 0: no piece of its own to move up).
      */
-    private static int sign(BlockJudge.KinkEntry k) {
+    private static int sign(KinkEntry k) {
         return (int) Math.signum(k.slopeMinus() + k.slopePlus());
     }
 
     /** One tie, at output row {@code row}: null when the backward's joint derivative is right. */
-    private static Violation judge(List<BlockJudge.KinkEntry> members, NumericalDerivative derivative,
+    private static Violation judge(List<KinkEntry> members, NumericalDerivative derivative,
                                    Map<String, INDArray> inputs, ProbedOutput output, int row, Tolerance rule) {
         String rowName = output.rowName().apply(row);
         double magnitude = output.magnitudes()[row];
@@ -133,7 +133,7 @@ public final class TieCheck {
         Map<String, INDArray> direction = new LinkedHashMap<>();
         double analytic = 0;
         StringBuilder names = new StringBuilder();
-        for (BlockJudge.KinkEntry k : members) {
+        for (KinkEntry k : members) {
             INDArray x = inputs.get(k.input());
             INDArray d = direction.computeIfAbsent(k.input(), n -> Nd4j.zeros(DataType.DOUBLE, x.shape()));
             d.putScalar(k.flatCol(), sign(k));

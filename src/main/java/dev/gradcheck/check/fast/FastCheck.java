@@ -3,7 +3,7 @@ package dev.gradcheck.check.fast;
 import static dev.gradcheck.spec.MemoryBudget.saturatingAdd;
 import static dev.gradcheck.spec.MemoryBudget.saturatingMul;
 
-import dev.gradcheck.check.dense.BlockJudge;
+import dev.gradcheck.check.dense.KinkEntry;
 import dev.gradcheck.check.dense.BlockMask;
 import dev.gradcheck.check.dense.TieCheck;
 import dev.gradcheck.check.full.FullCheck;
@@ -221,7 +221,7 @@ public final class FastCheck implements CheckMode {
      * evaluations count toward its row.
      */
     private static List<Judged> withTies(CheckTarget t, FastProbe.ProjectedOutput output, List<Judged> judged) {
-        List<BlockJudge.KinkEntry> kinks = new ArrayList<>();
+        List<KinkEntry> kinks = new ArrayList<>();
         judged.forEach(j -> kinks.addAll(j.outcome().kinks()));
         if (kinks.size() < 2) {
             return judged;

@@ -1,6 +1,6 @@
 package dev.gradcheck.check.fast;
 
-import dev.gradcheck.check.dense.BlockJudge;
+import dev.gradcheck.check.dense.KinkEntry;
 import dev.gradcheck.check.dense.TieCheck;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.JacobianComparison;
@@ -42,7 +42,7 @@ final class FastProbe {
      * @param kinks the elements isolated at kinks (for ties across inputs, {@link TieCheck}); empty if none
      */
     record Outcome(Verdict verdict, double analytic, double numerical, double score, String note,
-                   List<BlockJudge.KinkEntry> kinks) {
+                   List<KinkEntry> kinks) {
 
         Outcome(Verdict verdict, double analytic, double numerical, double score, String note) {
             this(verdict, analytic, numerical, score, note, List.of());
@@ -178,7 +178,7 @@ final class FastProbe {
                     : "fast mode: v'Ju differs by more than the tolerance but less than the finite differences' own"
                     + " error (" + figure(bound) + ")" + at);
         }
-        List<BlockJudge.KinkEntry> kinks = new ArrayList<>();
+        List<KinkEntry> kinks = new ArrayList<>();
         List<String> wrong = new ArrayList<>();
         if (!isolate(support(u), u, p, kinks, wrong)) {
             // several kinks along u may bend different ways, so only a value inside φ's slopes is known to be fine
@@ -243,7 +243,7 @@ final class FastProbe {
      * @param p the probe along {@code support}, or null when none was taken
      * @return false when the kinks could not all be isolated within the budget
      */
-    private boolean isolate(int[] support, INDArray u, KinkDetector.Probe p, List<BlockJudge.KinkEntry> kinks,
+    private boolean isolate(int[] support, INDArray u, KinkDetector.Probe p, List<KinkEntry> kinks,
                             List<String> wrong) {
         if (support.length == 1) {
             int i = support[0];
@@ -256,7 +256,7 @@ final class FastProbe {
             // slopes along uᵢ·eᵢ, back to slopes along eᵢ (a negative uᵢ walks the element backwards)
             double minus = (ui > 0 ? q.slopeMinus()[0] : q.slopePlus()[0]) / ui;
             double plus = (ui > 0 ? q.slopePlus()[0] : q.slopeMinus()[0]) / ui;
-            kinks.add(new BlockJudge.KinkEntry(in, 0, 0, i, i, gradient[i], minus, plus));
+            kinks.add(new KinkEntry(in, 0, 0, i, i, gradient[i], minus, plus));
             if (q.kind() == KinkDetector.Kind.WRONG_AT_KINK) {
                 wrong.add(name(i));
             }

@@ -51,11 +51,6 @@ public interface NumericalError {
     /** The bound for the entry at these positions of the block. */
     double at(int row, int col);
 
-    /** The one per-entry rule: the entry's score under the tolerance and this bound ({@link JacobianComparison}). */
-    default double score(dev.gradcheck.spec.Tolerance rule, int row, int col, double analytic, double numerical) {
-        return JacobianComparison.score(rule, analytic, numerical, at(row, col));
-    }
-
     /** The rounding bound of one derivative of an output of magnitude |y| taken with step h. */
     public static double rounding(Stencil stencil, double outputMagnitude, double step) {
         return ROUNDING_MARGIN * FiniteDifferences.gain(stencil) * EPSILON * Math.abs(outputMagnitude) / step;

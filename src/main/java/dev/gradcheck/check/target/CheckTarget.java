@@ -95,6 +95,19 @@ public record CheckTarget(int order, Differentiable test, Differentiable referen
         return excess == 0 ? 0 : excess / largest;
     }
 
+    /** One backward pass of the build under test at x, each gradient read out at once (absent where it gave none). */
+    public Map<String, double[]> gradients(Map<String, INDArray> cotangents) {
+        Map<String, INDArray> grads = test.vjpTransient(testInputs, cotangents, wrt);
+        Map<String, double[]> flat = new LinkedHashMap<>();
+        for (String in : wrt) {
+            INDArray g = grads.get(in);
+            if (g != null) {
+                flat.put(in, Flat.values(g));
+            }
+        }
+        return flat;
+    }
+
     /** |y| of every element of an output of the reference, flat: the magnitudes its rounding is relative to. */
     public double[] magnitudes(String out) {
         double[] y = Flat.values(refAtX.get(out));

@@ -7,35 +7,40 @@ import dev.gradcheck.check.colouring.WindowPattern;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.NumericTuning;
 
-/** One input's directional differences attributed to their columns inside the pattern, each entry screened. */
+/**
+ * The run's second phase, an input at a time: its directional differences attributed to their columns inside the
+ * pattern, each entry screened against the row pass's value, and every value outside the pattern against zero.
+ */
 final class ColumnPass {
-    private final TwoSidedCompression c;
-    private final TwoSidedCompression.Entries e;
+    private final TwoSidedRun run;
+    private final Entries e;
     private final Screen screen;
 
-    private int inputIndex() {
-        return e.index();
-    }
-
-    ColumnPass(TwoSidedCompression c, TwoSidedCompression.Entries e) {
-        this.c = c;
+    private ColumnPass(TwoSidedRun run, Entries e) {
+        this.run = run;
         this.e = e;
-        this.screen = c.entryScreen(e.index());
+        this.screen = run.screen(e.index());
     }
 
-    void run() {
-        String in = e.input().name();
-        int[][] groups = LocatedLines.isolate(c.pattern().columnGroups(e.input()), c.located().columns(in));
-        int bits = c.sides().numerical().weightBits(in);
+    /** Input e's groups of columns, drawn and evaluated a batch at a time; returns the groups and their weights. */
+    static GroupBatches.Groups take(TwoSidedRun run, Entries e) {
+        return new ColumnPass(run, e).take();
+    }
+
+    private GroupBatches.Groups take() {
+        String in = e.name();
+        int[][] groups = LocatedLines.isolate(run.pattern().columnGroups(e.input()), run.located().columns(in));
+        int bits = run.sides().numerical().weightBits(in);
         double[][] weights = new double[groups.length][];
         for (int g = 0; g < groups.length; g++) {
             weights[g] = groups[g].length == 1 ? new double[] {1}
-                    : CompressedJacobians.weights(c.settings().seed(), "two-sided:columns:" + in + ":" + g,
+                    : CompressedJacobians.weights(run.settings().seed(), "two-sided:columns:" + in + ":" + g,
                             groups[g].length, bits);
         }
-        c.columnGroups(in, new GroupBatches.Groups(c.sides().numerical(), in, groups, weights));
-        GroupBatches.run(c.columnGroups(in), c.batch(), c.screen(), c.threads(), (g, values) -> attribute(g,
-                groups[g], c.sides().numerical().applied(in, groups[g], weights[g]), values.get(c.output())));
+        GroupBatches.Groups taken = new GroupBatches.Groups(run.sides().numerical(), in, groups, weights);
+        GroupBatches.run(taken, run.batch(), run.screen(), run.threads(), (g, values) -> attribute(g,
+                groups[g], run.sides().numerical().applied(in, groups[g], weights[g]), values.get(run.out())));
+        return taken;
     }
 
     /** A group of columns with the weights its difference applied and its two lightest members. */
@@ -44,12 +49,12 @@ final class ColumnPass {
     private void attribute(int g, int[] members, double[] applied, double[] n) {
         boolean[] owned = new boolean[n.length];
         ColumnGroup group = new ColumnGroup(g, members, applied, Lightest.of(applied));
-        int[] boxes = c.pattern().rowBoxes(e.input());
+        int[] boxes = run.pattern().rowBoxes(e.input());
         for (int k = 0; k < members.length; k++) {
             int member = k;
             int col = members[k];
             long[] colAt = Flat.unravel(col, e.input().shape());
-            WindowPattern.forEach(c.pattern().column(e.input(), col), c.pattern().outShape(), p -> take(p,
+            WindowPattern.forEach(run.pattern().column(e.input(), col), run.pattern().outShape(), p -> take(p,
                     e.rowStart()[p] + WindowPattern.rankInRow(p, boxes, colAt), group, member, n[p], owned));
             for (int p : e.extras().ofColumn(col)) {
                 take(p, e.extraAt(p, col), group, member, n[p], owned);
@@ -59,8 +64,8 @@ final class ColumnPass {
         for (int p = 0; p < n.length; p++) {
             if (!owned[p] && n[p] != 0 && !screen.passes(0, n[p] / applied[lightest],
                     e.errors().at(p, members[lightest]))) {
-                c.screen().flag("the finite differences see a dependency outside the guessed pattern: "
-                        + EntryNames.row(c.output(), p) + "/d" + e.input().name() + " along columns from " + members[0],
+                run.screen().flag("the finite differences see a dependency outside the guessed pattern: "
+                        + EntryNames.row(run.out(), p) + "/d" + e.name() + " along columns from " + members[0],
                         new TwoSidedScreen.Suspect(false, e.index(), g, p));
             }
         }
@@ -82,11 +87,12 @@ final class ColumnPass {
         int col = group.members()[member];
         double[] applied = group.applied();
         double a = e.values().analytic(at);
-        int otherRow = c.rowGroups().strictestOther()[p];
+        RowGroups rows = run.rowGroups();
+        int otherRow = rows.strictestOther()[p];
         int otherCol = group.light().otherThan(member);
         boolean rowRestPasses = true;
         if (otherRow >= 0) {
-            double rest = c.rowGroups().weightOf()[p] * (a - n) / c.rowGroups().weightOf()[otherRow];
+            double rest = rows.weightOf()[p] * (a - n) / rows.weightOf()[otherRow];
             rowRestPasses = screen.passesAsZero(rest, () -> screen.score(rest, 0, e.errors().at(otherRow, col)));
         }
         boolean columnRestPasses = true;
@@ -100,17 +106,17 @@ final class ColumnPass {
         if (restsPass && byTolerance <= NumericTuning.AGAIN_ABOVE) {
             return;
         }
-        TwoSidedScreen.Flagged f = new TwoSidedScreen.Flagged(inputIndex(), group.index(), p, col, at, applied[member],
+        TwoSidedScreen.Flagged f = new TwoSidedScreen.Flagged(e.index(), group.index(), p, col, at, applied[member],
                 otherCol < 0 ? -1 : group.members()[otherCol], otherCol < 0 ? 1 : applied[otherCol]);
-        String what = EntryNames.entry(c.output(), p, e.input().name(), col) + ": analytic " + a + ", numerical " + n;
+        String what = EntryNames.entry(run.out(), p, e.name(), col) + ": analytic " + a + ", numerical " + n;
         if (restsPass) {
-            c.screen().near(f); // near or beyond the tolerance: judged at its most precise step, as densely
+            run.screen().near(f); // near or beyond the tolerance: judged at its most precise step, as densely
         } else if (Screen.passes(screen.score(a, n, e.errors().at(p, col)))) {
             // the entry agrees: its rests may hold only its own numerical error, judged without it by SplitRests
-            c.screen().spoiled(new TwoSidedScreen.Spoiled(f, !rowRestPasses, !columnRestPasses,
+            run.screen().spoiled(new TwoSidedScreen.Spoiled(f, !rowRestPasses, !columnRestPasses,
                     byTolerance > NumericTuning.AGAIN_ABOVE), what);
         } else {
-            c.screen().entry(f, what);
+            run.screen().entry(f, what);
         }
     }
 }

@@ -3,7 +3,6 @@ package dev.gradcheck.check.twosided;
 import dev.gradcheck.check.colouring.ColouringTuning;
 import dev.gradcheck.check.colouring.Nonzeros;
 import dev.gradcheck.check.colouring.WindowPattern;
-import dev.gradcheck.check.numeric.FiniteDifferences;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.JacobianComparison;
 import dev.gradcheck.check.numeric.Meter;
@@ -58,13 +57,13 @@ final class Culprits {
     private final Meter started = Meter.timing();
     private boolean exhausted;
 
-    private Culprits(TwoSidedCompression first) {
-        this.points = FiniteDifferences.offsets(first.settings().stencil()).length;
-        this.budget = Math.max(TwoSidedTuning.MIN_BUDGET, 2 * TwoSidedCompression.cost(first.pattern(), points));
+    private Culprits(TwoSidedRun first) {
+        this.points = first.points();
+        this.budget = Math.max(TwoSidedTuning.MIN_BUDGET, 2 * TwoSidedRun.cost(first.pattern(), points));
     }
 
     /** A search for the lines behind what the first run's screen sent back, within that run's budget. */
-    static Culprits searchFrom(TwoSidedCompression first) {
+    static Culprits searchFrom(TwoSidedRun first) {
         return new Culprits(first);
     }
 
@@ -77,7 +76,7 @@ final class Culprits {
      * Whether this located new lines behind what c's screen sent back, within the budget: each entry it could not
      * settle by its own row and column (the lines that hold it), then each suspect evaluation by halving.
      */
-    boolean locate(TwoSidedCompression c) {
+    boolean locate(TwoSidedRun c) {
         int before = located.count();
         columnWeights.clear();
         for (TwoSidedScreen.Flagged f : c.screen().entries()) {
@@ -88,7 +87,7 @@ final class Culprits {
             if (located.addRow(f.row())) {
                 pendingRows.add(f.row());
             }
-            if (located.addColumn(c.input(f.input()).name(), f.col())) {
+            if (located.addColumn(c.entries(f.input()).name(), f.col())) {
                 pendingColumns.add(new int[] {f.input(), f.col()});
             }
             close(c);
@@ -101,8 +100,8 @@ final class Culprits {
             if (x.rowSide()) {
                 searchRows(c, x, without(c.rowGroups().groups()[x.group()], located.rows()));
             } else {
-                String in = c.input(x.input()).name();
-                searchColumns(c, x, without(c.columnGroups(in).lines()[x.group()], located.columns(in)));
+                String in = c.entries(x.input()).name();
+                searchColumns(c, x, without(c.columns().get(in).lines()[x.group()], located.columns(in)));
             }
             close(c);
         }
@@ -115,9 +114,9 @@ final class Culprits {
     }
 
     /** The rows among these whose backward holds a value at the suspect's column, halving. */
-    private void searchRows(TwoSidedCompression c, TwoSidedScreen.Suspect x, int[] rows) {
-        String in = c.input(x.input()).name();
-        halve(rows, new Halving(ColouringTuning.BACKWARD_COST, lines -> c.sides().analytic().evaluate(c.output(),
+    private void searchRows(TwoSidedRun c, TwoSidedScreen.Suspect x, int[] rows) {
+        String in = c.entries(x.input()).name();
+        halve(rows, new Halving(ColouringTuning.BACKWARD_COST, lines -> c.sides().analytic().evaluate(c.out(),
                 lines, Arrays.stream(lines).mapToDouble(p -> c.rowGroups().weightOf()[p]).toArray()).get(in)[x.position()],
                 (first, v) -> nonzero(c, x.input(), first, x.position(), v), p -> {
                     if (located.addRow(p)) {
@@ -127,11 +126,11 @@ final class Culprits {
     }
 
     /** The columns among these whose difference holds a value at the suspect's row, halving. */
-    private void searchColumns(TwoSidedCompression c, TwoSidedScreen.Suspect x, int[] columns) {
-        String in = c.input(x.input()).name();
-        double[] weightOf = columnWeights.computeIfAbsent(in, k -> columnWeights(c.columnGroups(k)));
+    private void searchColumns(TwoSidedRun c, TwoSidedScreen.Suspect x, int[] columns) {
+        String in = c.entries(x.input()).name();
+        double[] weightOf = columnWeights.computeIfAbsent(in, k -> columnWeights(c.columns().get(k)));
         halve(columns, new Halving(points, lines -> c.sides().numerical().evaluate(in, lines,
-                Arrays.stream(lines).mapToDouble(l -> weightOf[l]).toArray()).get(c.output())[x.position()],
+                Arrays.stream(lines).mapToDouble(l -> weightOf[l]).toArray()).get(c.out())[x.position()],
                 (first, v) -> nonzero(c, x.input(), x.position(), first, v), l -> {
                     if (located.addColumn(in, l)) {
                         pendingColumns.add(new int[] {x.input(), l});
@@ -177,15 +176,15 @@ final class Culprits {
     }
 
     /** A value the screen would not pass as zero at entry (row, col) of input {@code index}. */
-    private static boolean nonzero(TwoSidedCompression c, int index, int row, int col, double value) {
-        return !c.entryScreen(index).passes(value, 0, c.errors(index).at(row, col));
+    private static boolean nonzero(TwoSidedRun c, int index, int row, int col, double value) {
+        return !c.screen(index).passes(value, 0, c.entries(index).errors().at(row, col));
     }
 
     /**
      * Every located line computed alone, and every line that an entry of it outside the pattern reaches located in
      * turn, so that an extra's row and column are both located.
      */
-    private void close(TwoSidedCompression c) {
+    private void close(TwoSidedRun c) {
         while (!(pendingRows.isEmpty() && pendingColumns.isEmpty()) && located.count() < TwoSidedTuning.MAX_LINES) {
             if (!pendingRows.isEmpty()) {
                 row(c, pendingRows.poll());
@@ -202,12 +201,12 @@ final class Culprits {
         return !exhausted;
     }
 
-    private void row(TwoSidedCompression c, int p) {
+    private void row(TwoSidedRun c, int p) {
         spent += ColouringTuning.BACKWARD_COST;
-        Map<String, double[]> line = c.sides().analytic().evaluate(c.output(), new int[] {p}, new double[] {1});
+        Map<String, double[]> line = c.sides().analytic().evaluate(c.out(), new int[] {p}, new double[] {1});
         Map<String, Nonzeros> kept = new HashMap<>();
-        for (int i = 0; i < c.inputCount(); i++) {
-            WindowPattern.Input x = c.input(i);
+        for (int i = 0; i < c.entries().size(); i++) {
+            WindowPattern.Input x = c.entries(i).input();
             double[] v = line.get(x.name());
             kept.put(x.name(), Nonzeros.of(v));
             int[][] window = c.pattern().window(p, x);
@@ -224,10 +223,10 @@ final class Culprits {
         rowLines.put(p, kept);
     }
 
-    private void column(TwoSidedCompression c, int index, int l) {
-        WindowPattern.Input x = c.input(index);
+    private void column(TwoSidedRun c, int index, int l) {
+        WindowPattern.Input x = c.entries(index).input();
         spent += points;
-        double[] v = c.sides().numerical().evaluate(x.name(), new int[] {l}, new double[] {1}).get(c.output());
+        double[] v = c.sides().numerical().evaluate(x.name(), new int[] {l}, new double[] {1}).get(c.out());
         columnLines.computeIfAbsent(x.name(), k -> new HashMap<>()).put(l, Nonzeros.of(v));
         int[][] rows = c.pattern().column(x, l);
         for (int p = 0; p < v.length; p++) {
@@ -246,16 +245,16 @@ final class Culprits {
      * the dense judge takes them (along the column alone, at the most precise step, kinks left out). Null when none
      * fails: then nothing here can say the target fails, and it is refused as too large.
      */
-    List<GradientResult> failuresFound(TwoSidedCompression c) {
+    List<GradientResult> failuresFound(TwoSidedRun c) {
         List<GradientResult> results = new ArrayList<>();
         boolean failed = false;
-        for (int i = 0; i < c.inputCount(); i++) {
+        for (int i = 0; i < c.entries().size(); i++) {
             List<Judged> judged = judgeAlone(c, i);
             Tolerance rule = c.blockRule(i);
-            NumericalError errors = c.errors(i);
-            EntryValues values = c.entries().get(i).values();
-            long failing = judged.stream().filter(j -> errors.score(rule, j.row(), j.col(), j.analytic(),
-                    values.judged(j.row(), j.col(), j.numerical())) > 1).count();
+            NumericalError errors = c.entries(i).errors();
+            EntryValues values = c.entries(i).values();
+            long failing = judged.stream().filter(j -> JacobianComparison.score(rule, j.analytic(),
+                    values.judged(j.row(), j.col(), j.numerical()), errors.at(j.row(), j.col())) > 1).count();
             failed |= failing > 0;
             results.add(result(c, i, judged, failing, rule));
         }
@@ -265,8 +264,8 @@ final class Culprits {
     /** An entry of the located lines, both its values taken alone. */
     private record Judged(int row, int col, double analytic, double numerical) {}
 
-    private List<Judged> judgeAlone(TwoSidedCompression c, int index) {
-        String in = c.input(index).name();
+    private List<Judged> judgeAlone(TwoSidedRun c, int index) {
+        String in = c.entries(index).name();
         List<Judged> judged = new ArrayList<>();
         Map<Integer, Nonzeros> columns = columnLines.getOrDefault(in, Map.of());
         for (Map.Entry<Integer, Nonzeros> column : new java.util.TreeMap<>(columns).entrySet()) {
@@ -277,10 +276,10 @@ final class Culprits {
                 continue;
             }
             double[] analytic = Arrays.stream(rows).mapToDouble(p -> rowLines.get(p).get(in).get(col)).toArray();
-            TwoSidedCompression.Alone alone = c.alone(index, col, rows, analytic);
+            Recompute.Alone alone = Recompute.alone(c, index, col, rows, analytic);
             for (int k = 0; k < rows.length; k++) {
                 if (!alone.probe().kinks()[k]) {
-                    alone.keep(c.entries().get(index), k);
+                    alone.keep(c.entries(index), k);
                     judged.add(new Judged(rows[k], col, analytic[k], alone.probe().values()[k]));
                 }
             }
@@ -296,12 +295,12 @@ final class Culprits {
                 : "with evaluations still unexplained after " + TwoSidedTuning.MAX_ROUNDS + " rounds";
     }
 
-    private GradientResult result(TwoSidedCompression c, int index, List<Judged> judged, long failing,
+    private GradientResult result(TwoSidedRun c, int index, List<Judged> judged, long failing,
                                   Tolerance rule) {
-        WindowPattern.Input x = c.input(index);
-        NumericalError errors = c.errors(index);
-        EntryValues values = c.entries().get(index).values();
-        String out = c.output();
+        WindowPattern.Input x = c.entries(index).input();
+        NumericalError errors = c.entries(index).errors();
+        EntryValues values = c.entries(index).values();
+        String out = c.out();
         JacobianComparison.Row row = JacobianComparison.compare(sink -> judged.forEach(j -> sink.add(j.row(),
                 j.col(), j.analytic(), values.judged(j.row(), j.col(), j.numerical()), errors.at(j.row(), j.col()))),
                 c.pattern().outShape(), x.shape(), new JacobianComparison.Criteria(rule, c.settings().delta(),
@@ -314,7 +313,9 @@ final class Culprits {
                 : "no mismatch") + " among the " + judged.size() + " entries of the " + located.rows().size()
                 + " rows and " + columns + " columns located and judged alone; the search for what both sides"
                 + " compressed could not explain stopped " + whyStopped() + ", so the rest of the block was not judged";
-        long evaluations = c.sides().analytic().evaluations(out) + c.sides().numerical().evaluations(x.name());
+        // the backward passes serve every input's row: counted in the first input's
+        long evaluations = (index == 0 ? c.sides().analytic().evaluations(out) : 0)
+                + c.sides().numerical().evaluations(x.name());
         Mismatches found = new Mismatches(failing, judged.size(), 0, null, List.of(), null, null);
         return row.toResult(new JacobianComparison.Compared(out, x.name(), CheckKind.JACOBIAN, c.target().order()),
                 evaluations, started.seconds(), note, lines).withDiagnosis(found, null);

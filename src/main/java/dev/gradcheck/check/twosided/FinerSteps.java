@@ -21,18 +21,19 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * it), so the difference along it at steps H, 10·H, 100·H is the owner column's, times its applied weight, at its
  * own step times its weight. The groups are taken on the run's threads, each result kept in group order on the
  * calling thread. An entry still beyond the tolerance there goes on to be recomputed alone
- * ({@link TwoSidedCompression}), and so does every entry of a group along which one sits at a kink: alone, an entry
+ * ({@link Recompute}), and so does every entry of a group along which one sits at a kink: alone, an entry
  * at a kink of its own column is left out as the dense judge leaves it out.
  */
 final class FinerSteps {
 
-    private final TwoSidedCompression c;
+    private FinerSteps() {}
 
-    FinerSteps(TwoSidedCompression c) {
-        this.c = c;
-    }
-
-    void resolve(List<TwoSidedScreen.Flagged> near) {
+    /**
+     * The run's near entries ({@link TwoSidedScreen#near}), each kept at its most precise step or sent back to be
+     * recomputed alone.
+     */
+    static void resolve(TwoSidedRun c) {
+        List<TwoSidedScreen.Flagged> near = c.screen().near();
         Map<String, List<TwoSidedScreen.Flagged>> byGroup = new LinkedHashMap<>();
         for (TwoSidedScreen.Flagged f : near) {
             byGroup.computeIfAbsent(f.input() + ":" + f.group(), k -> new ArrayList<>()).add(f);
@@ -45,13 +46,13 @@ final class FinerSteps {
             if (o.kink() >= 0) { // each of the group's entries taken alone: kinks there are left out or judged
                 TwoSidedScreen.Flagged at = entries.get(o.kink());
                 for (TwoSidedScreen.Flagged f : entries) {
-                    c.screen().entry(f, EntryNames.row(c.output(), at.row()) + " sits at a kink along the columns of "
-                            + EntryNames.element(c.inputName(at.input()), at.col()) + "'s group");
+                    c.screen().entry(f, EntryNames.row(c.out(), at.row()) + " sits at a kink along the columns of "
+                            + EntryNames.element(c.entries(at.input()).name(), at.col()) + "'s group");
                 }
                 continue;
             }
             for (int k = 0; k < entries.size(); k++) {
-                keep(entries.get(k), o.estimates()[k]);
+                keep(c, entries.get(k), o.estimates()[k]);
             }
         }
     }
@@ -60,15 +61,15 @@ final class FinerSteps {
     private record Outcome(int kink, MostPreciseStep.Estimate[] estimates) {}
 
     /** The groups' entries taken along their directions, one group a task, on a side of each thread's own. */
-    private record Groups(TwoSidedCompression c, List<List<TwoSidedScreen.Flagged>> groups, NumericalJacobian side)
+    private record Groups(TwoSidedRun c, List<List<TwoSidedScreen.Flagged>> groups, NumericalJacobian side)
             implements ParallelLines.Evaluator<Outcome> {
 
         @Override
         public Outcome evaluate(int task) {
             List<TwoSidedScreen.Flagged> entries = groups.get(task);
             TwoSidedScreen.Flagged first = entries.get(0);
-            String in = c.inputName(first.input());
-            GroupBatches.Groups columns = c.columnGroups(in);
+            String in = c.entries(first.input()).name();
+            GroupBatches.Groups columns = c.columns().get(in);
             int[] members = columns.lines()[first.group()];
             double[] applied = side.applied(in, members, columns.weights()[first.group()]);
             NumericalDerivative d = side.derivative(in);
@@ -79,7 +80,7 @@ final class FinerSteps {
                 step = Math.max(step, d.stepAt(in, members[k]));
             }
             Map<String, INDArray> u = Map.of(in, Flat.array(direction, d.inputs().get(in).shape()));
-            String out = c.output();
+            String out = c.out();
             KinkDetector.Line line = t -> Flat.values(d.atDirection(u, t).get(out));
             return judge(entries, line, step, d);
         }
@@ -89,13 +90,13 @@ final class FinerSteps {
             int n = entries.size();
             int[] rows = new int[n];
             double[] scaled = new double[n]; // the backward's values times the owner's weight: d/dt along the group
-            double[] magnitudes = c.target().magnitudes(c.output());
+            double[] magnitudes = c.target().magnitudes(c.out());
             for (int k = 0; k < n; k++) {
                 TwoSidedScreen.Flagged f = entries.get(k);
                 rows[k] = f.row();
-                scaled[k] = c.analyticAt(f.input(), f.at()) * f.colWeight();
+                scaled[k] = c.entries(f.input()).values().analytic(f.at()) * f.colWeight();
             }
-            double scale = c.target().scale(c.output());
+            double scale = c.target().scale(c.out());
             KinkDetector.Probe probe = KinkDetector.probe(line, step, rows, scaled, scale, d.stencil());
             MostPreciseStep.Estimate[] atH = new MostPreciseStep.Estimate[n];
             for (int k = 0; k < n; k++) {
@@ -125,16 +126,16 @@ final class FinerSteps {
     }
 
     /** The entry's value and bound at the chosen step, per unit of its own column; beyond the rule: recomputed. */
-    private void keep(TwoSidedScreen.Flagged f, MostPreciseStep.Estimate alongGroup) {
+    private static void keep(TwoSidedRun c, TwoSidedScreen.Flagged f, MostPreciseStep.Estimate alongGroup) {
         double w = f.colWeight();
         MostPreciseStep.Estimate own = new MostPreciseStep.Estimate(alongGroup.value() / w, alongGroup.bound() / w,
                 alongGroup.rounding() / w, alongGroup.step() * w);
-        TwoSidedCompression.Entries e = c.entries().get(f.input());
+        Entries e = c.entries(f.input());
         e.errors().atPreciseStep(f.row(), f.col(), own.bound());
         e.values().atPreciseStep(f.row(), f.col(), own.value());
-        double a = c.analyticAt(f.input(), f.at());
-        if (!c.entryScreen(f.input()).agrees(a, own.value(), own.bound())) {
-            c.screen().entry(f, EntryNames.entry(c.output(), f.row(), c.inputName(f.input()), f.col())
+        double a = e.values().analytic(f.at());
+        if (!c.screen(f.input()).agrees(a, own.value(), own.bound())) {
+            c.screen().entry(f, EntryNames.entry(c.out(), f.row(), e.name(), f.col())
                     + ": analytic " + a + ", numerical " + own.value() + " at its most precise step");
         }
     }

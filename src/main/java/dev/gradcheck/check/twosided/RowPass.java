@@ -7,28 +7,39 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The backward passes' values attributed to their rows inside the pattern, and the values outside it kept to be
- * judged against zero once the blocks' rules are known.
+ * The run's first phase: the backward passes' values attributed to their rows inside the pattern, and the values
+ * outside it kept to be judged against zero once the blocks' screens are known ({@link #judgeOutside}).
  */
 final class RowPass {
-    private final TwoSidedCompression c;
-    private final List<Outside> outside = new ArrayList<>();
 
-    RowPass(TwoSidedCompression c) {
-        this.c = c;
+    private RowPass() {}
+
+    /** A backward pass's value at a column no row of its group reaches, as the lightest member's. */
+    record Outside(Entries entries, int group, int row, int col, double value) {}
+
+    /**
+     * Every group of rows' backward pass, a batch at a time: each value inside the pattern into its entry; the
+     * values outside it returned.
+     */
+    static List<Outside> attribute(TwoSidedRun run) {
+        List<Outside> outside = new ArrayList<>();
+        RowGroups rows = run.rowGroups();
+        GroupBatches.run(new GroupBatches.Groups(run.sides().analytic(), run.out(), rows.groups(), rows.weights()),
+                run.batch(), run.screen(), run.threads(), (g, values) -> attribute(run, g, values, outside));
+        return outside;
     }
 
-    void attribute(int g, Map<String, double[]> values) {
-        int[] members = c.rowGroups().groups()[g];
-        double[] w = c.rowGroups().weights()[g];
+    private static void attribute(TwoSidedRun run, int g, Map<String, double[]> values, List<Outside> outside) {
+        int[] members = run.rowGroups().groups()[g];
+        double[] w = run.rowGroups().weights()[g];
         int lightest = Lightest.of(w).first();
-        for (TwoSidedCompression.Entries e : c.entries()) {
-            double[] a = values.get(e.input().name());
+        for (Entries e : run.entries()) {
+            double[] a = values.get(e.name());
             boolean[] owned = new boolean[a.length];
             for (int k = 0; k < members.length; k++) {
                 int member = k;
                 int[] at = {e.rowStart()[members[k]]};
-                WindowPattern.forEach(c.pattern().window(members[k], e.input()), e.input().shape(), l -> {
+                WindowPattern.forEach(run.pattern().window(members[k], e.input()), e.input().shape(), l -> {
                     e.values().analytic(at[0]++, a[l] / w[member]);
                     owned[l] = true;
                 });
@@ -46,17 +57,14 @@ final class RowPass {
     }
 
     /** Values outside the pattern, judged as the lightest member's, whose value there should be zero. */
-    void judgeOutside() {
+    static void judgeOutside(TwoSidedRun run, List<Outside> outside) {
         for (Outside v : outside) {
-            TwoSidedCompression.Entries e = v.entries();
-            if (!c.entryScreen(e.index()).passes(v.value(), 0, e.errors().at(v.row(), v.col()))) {
-                c.screen().flag("the backward has a value outside the guessed pattern: "
-                        + EntryNames.entry(c.output(), v.row(), e.input().name(), v.col()) + " = " + v.value(),
+            Entries e = v.entries();
+            if (!run.screen(e.index()).passes(v.value(), 0, e.errors().at(v.row(), v.col()))) {
+                run.screen().flag("the backward has a value outside the guessed pattern: "
+                        + EntryNames.entry(run.out(), v.row(), e.name(), v.col()) + " = " + v.value(),
                         new TwoSidedScreen.Suspect(true, e.index(), v.group(), v.col()));
             }
         }
     }
-
-    /** A backward pass's value at a column no row of its group reaches, as the lightest member's. */
-    private record Outside(TwoSidedCompression.Entries entries, int group, int row, int col, double value) {}
 }

@@ -29,13 +29,18 @@ import java.util.stream.IntStream;
  */
 final class SplitRests {
 
-    private final TwoSidedCompression c;
+    private final TwoSidedRun c;
 
-    SplitRests(TwoSidedCompression c) {
+    private SplitRests(TwoSidedRun c) {
         this.c = c;
     }
 
-    void settle(List<Spoiled> spoiled) {
+    /** The run's spoiled entries ({@link TwoSidedScreen#spoiled}), settled or sent back as values outside. */
+    static void settle(TwoSidedRun run) {
+        new SplitRests(run).settle(run.screen().spoiled());
+    }
+
+    private void settle(List<Spoiled> spoiled) {
         int[] rowGroupOf = rowGroupOf();
         Map<Integer, List<Flagged>> byRowGroup = new LinkedHashMap<>();
         Map<String, List<Flagged>> byColumnGroup = new LinkedHashMap<>();
@@ -69,8 +74,8 @@ final class SplitRests {
     /** The halves of row group g, each a backward pass; each entry judged in the halves without its row. */
     private void rowHalves(int g, List<Flagged> entries) {
         Halves halves = Halves.of(c.rowGroups().groups()[g], c.rowGroups().weights()[g]);
-        double[] magnitudes = c.target().magnitudes(c.output());
-        GroupBatches.Groups passes = new GroupBatches.Groups(c.sides().analytic(), c.output(), halves.lines(),
+        double[] magnitudes = c.target().magnitudes(c.out());
+        GroupBatches.Groups passes = new GroupBatches.Groups(c.sides().analytic(), c.out(), halves.lines(),
                 halves.weights());
         GroupBatches.run(passes, c.batch(), c.screen(), c.threads(), (half, values) -> {
             int[] lines = halves.lines()[half];
@@ -81,8 +86,8 @@ final class SplitRests {
             double lightest = min(halves.weights()[half]);
             for (Flagged f : entries) {
                 if (halves.leavesOut(half, f.row())) {
-                    double value = values.get(c.inputName(f.input()))[f.col()] / lightest;
-                    NumericalError.Block errors = c.errors(f.input());
+                    double value = values.get(c.entries(f.input()).name())[f.col()] / lightest;
+                    NumericalError.Block errors = c.entries(f.input()).errors();
                     judge(f, value, errors.rounding(quietest, f.col()), new Suspect(true, f.input(), g, f.col()));
                 }
             }
@@ -92,8 +97,8 @@ final class SplitRests {
     /** The halves of one column group, each a difference; each entry judged in the halves without its column. */
     private void columnHalves(List<Flagged> entries) {
         Flagged first = entries.get(0);
-        String in = c.inputName(first.input());
-        GroupBatches.Groups groups = c.columnGroups(in);
+        String in = c.entries(first.input()).name();
+        GroupBatches.Groups groups = c.columns().get(in);
         Halves halves = Halves.of(groups.lines()[first.group()], groups.weights()[first.group()]);
         NumericalDerivative d = c.sides().numerical().derivative(in);
         GroupBatches.Groups differences = new GroupBatches.Groups(c.sides().numerical(), in, halves.lines(),
@@ -105,10 +110,10 @@ final class SplitRests {
                 coarsest = d.stepAt(in, l) > d.stepAt(in, coarsest) ? l : coarsest;
             }
             double lightest = min(c.sides().numerical().applied(in, lines, halves.weights()[half]));
-            double[] n = values.get(c.output());
+            double[] n = values.get(c.out());
             for (Flagged f : entries) {
                 if (halves.leavesOut(half, f.col())) {
-                    judge(f, n[f.row()] / lightest, c.errors(f.input()).rounding(f.row(), coarsest),
+                    judge(f, n[f.row()] / lightest, c.entries(f.input()).errors().rounding(f.row(), coarsest),
                             new Suspect(false, f.input(), first.group(), f.row()));
                 }
             }
@@ -117,10 +122,10 @@ final class SplitRests {
 
     /** A value the pattern says is zero, at a quarter of the rule with the strictest bound of its half. */
     private void judge(Flagged f, double value, double bound, Suspect where) {
-        Screen screen = c.entryScreen(f.input());
+        Screen screen = c.screen(f.input());
         if (!screen.passesAsZero(value, () -> screen.score(value, 0, bound))) {
             c.screen().flag("with the owner left out, other members hold " + value + " at "
-                    + EntryNames.entry(c.output(), f.row(), c.inputName(f.input()), f.col())
+                    + EntryNames.entry(c.out(), f.row(), c.entries(f.input()).name(), f.col())
                     + ": a value outside the guessed pattern", where);
         }
     }

@@ -1,0 +1,95 @@
+package dev.gradcheck.check.twosided;
+
+import dev.gradcheck.check.colouring.Sides;
+import dev.gradcheck.check.colouring.WindowPattern;
+import dev.gradcheck.check.numeric.Flat;
+import dev.gradcheck.check.numeric.JacobianComparison;
+import dev.gradcheck.check.numeric.Meter;
+import dev.gradcheck.check.target.CheckTarget;
+import dev.gradcheck.result.CheckKind;
+import dev.gradcheck.result.GradientResult;
+import dev.gradcheck.result.Mismatches;
+import dev.gradcheck.result.Verdict;
+import dev.gradcheck.spec.Tolerance;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The run's report, once its screen is clean: a row per input, its entries judged by the dense rule. */
+final class Report {
+
+    private Report() {}
+
+    /**
+     * The report's rows: every entry inside the pattern, by the dense rule, in row-major order. An entry that fails
+     * was sent back by the screen, so its values are the dense check's own.
+     */
+    static List<GradientResult> rows(TwoSidedRun run, double analyticSeconds, Map<String, Double> numericalSeconds) {
+        WindowPattern pattern = run.pattern();
+        String out = run.out();
+        Sides sides = run.sides();
+        CheckTarget t = run.target();
+        List<GradientResult> results = new ArrayList<>();
+        long m = pattern.rows();
+        for (Entries e : run.entries()) {
+            Meter begin = Meter.timing();
+            String in = e.input().name();
+            Tolerance rule = sides.judging().rule(out, in, e.values().largestNumerical());
+            JacobianComparison.Row row = JacobianComparison.compare(sink -> feed(pattern, e, sink), pattern.outShape(),
+                    e.input().shape(), new JacobianComparison.Criteria(rule, run.settings().delta(), t.scale(out)));
+            if (row.verdict() != Verdict.PASS && row.verdict() != Verdict.MISMATCH) {
+                return null; // non-finite values, a zero gradient: the one-sided path's diagnoses
+            }
+            String note = e.kinks().note(in, e.input().shape(), row.errorNote());
+            if (!e.kinks().isEmpty() && row.verdict().passed()) {
+                row = row.withVerdict(Verdict.NONDIFFERENTIABLE);
+            }
+            long[] failing = {0};
+            if (row.verdict() == Verdict.MISMATCH) {
+                feed(pattern, e, (r, c, a, n, err) -> failing[0] += JacobianComparison.score(rule, a, n, err) <= 1 ? 0 : 1);
+            }
+            double seconds = analyticSeconds + numericalSeconds.getOrDefault(in, 0.0)
+                    + begin.seconds();
+            Mismatches found = new Mismatches(failing[0], m * Flat.size(e.input().shape()), 0, null, List.of(), null,
+                    null);
+            results.add(row.toResult(new JacobianComparison.Compared(out, in, CheckKind.JACOBIAN, t.order()),
+                    // the backward passes gave every input's values at once: counted in the first input's row
+                    (e.index() == 0 ? sides.analytic().evaluations(out) : 0) + sides.numerical().evaluations(in),
+                    seconds, note, null).withDiagnosis(found, null));
+        }
+        return results;
+    }
+
+    private static void feed(WindowPattern pattern, Entries e, JacobianComparison.EntrySink sink) {
+        long[] shape = e.input().shape();
+        int[][] first = pattern.window(0, e.input());
+        int[] extrasOfFirst = e.extras().ofRow(0);
+        if ((WindowPattern.size(first) == 0 || !WindowPattern.contains(first, shape, 0))
+                && (extrasOfFirst.length == 0 || extrasOfFirst[0] != 0)) {
+            sink.add(0, 0, 0, 0, e.errors().at(0, 0)); // as a sparse block lists it: the dense check's first entry
+        }
+        for (int p = 0; p < pattern.rows(); p++) {
+            int row = p;
+            int[] k = {e.rowStart()[p]};
+            int[] extras = e.extras().ofRow(p);
+            int[] next = {0}; // the row's next extra, fed in column order among the window's entries
+            WindowPattern.forEach(pattern.window(p, e.input()), shape, l -> {
+                for (; next[0] < extras.length && extras[next[0]] < l; next[0]++) {
+                    feedEntry(e, sink, row, extras[next[0]], e.extraAt(row, extras[next[0]]));
+                }
+                feedEntry(e, sink, row, l, k[0]++);
+            });
+            for (; next[0] < extras.length; next[0]++) {
+                feedEntry(e, sink, row, extras[next[0]], e.extraAt(row, extras[next[0]]));
+            }
+        }
+    }
+
+    private static void feedEntry(Entries e, JacobianComparison.EntrySink sink, int row, int l, int at) {
+        if (e.kinks().contains(at)) {
+            return; // at a kink: left out, as the dense judge leaves it out
+        }
+        sink.add(row, l, e.values().analytic(at), e.values().judged(row, l, e.values().numerical(at)),
+                e.errors().at(row, l));
+    }
+}
