@@ -90,27 +90,33 @@ final class ColumnPass {
         RowGroups rows = run.rowGroups();
         int otherRow = rows.strictestOther()[p];
         int otherCol = group.light().otherThan(member);
-        boolean restsPass = true;
+        boolean rowRestPasses = true;
         if (otherRow >= 0) {
             double rest = rows.weightOf()[p] * (a - n) / rows.weightOf()[otherRow];
-            restsPass = screen.passesAsZero(rest, () -> screen.score(rest, 0, e.errors().at(otherRow, col)));
+            rowRestPasses = screen.passesAsZero(rest, () -> screen.score(rest, 0, e.errors().at(otherRow, col)));
         }
-        if (restsPass && otherCol >= 0) {
+        boolean columnRestPasses = true;
+        if (otherCol >= 0) {
             double rest = applied[member] * (n - a) / applied[otherCol];
             int other = group.members()[otherCol];
-            restsPass = screen.passesAsZero(rest, () -> screen.score(0, rest, e.errors().at(p, other)));
+            columnRestPasses = screen.passesAsZero(rest, () -> screen.score(0, rest, e.errors().at(p, other)));
         }
+        boolean restsPass = rowRestPasses && columnRestPasses;
         double byTolerance = screen.rule().score(a, n);
         if (restsPass && byTolerance <= NumericTuning.AGAIN_ABOVE) {
             return;
         }
         TwoSidedScreen.Flagged f = new TwoSidedScreen.Flagged(e.index(), group.index(), p, col, at, applied[member],
                 otherCol < 0 ? -1 : group.members()[otherCol], otherCol < 0 ? 1 : applied[otherCol]);
+        String what = EntryNames.entry(run.out(), p, e.name(), col) + ": analytic " + a + ", numerical " + n;
         if (restsPass) {
             run.screen().near(f); // near or beyond the tolerance: judged at its most precise step, as densely
+        } else if (Screen.passes(screen.score(a, n, e.errors().at(p, col)))) {
+            // the entry agrees: its rests may hold only its own numerical error, judged without it by SplitRests
+            run.screen().spoiled(new TwoSidedScreen.Spoiled(f, !rowRestPasses, !columnRestPasses,
+                    byTolerance > NumericTuning.AGAIN_ABOVE), what);
         } else {
-            run.screen().entry(f, EntryNames.entry(run.out(), p, e.name(), col) + ": analytic " + a
-                    + ", numerical " + n);
+            run.screen().entry(f, what);
         }
     }
 }

@@ -249,7 +249,7 @@ public final class TwoSidedCompression {
     /**
      * One run, phase after phase, each stopping the run where the screen sends back what single entries cannot
      * settle: the rows' backward passes, the screens their scale decides, the values outside the pattern, each
-     * input's column pass, the entries near the tolerance at finer steps, the entries sent back recomputed alone, and
+     * input's column pass, the rests their owners' own error spoils, the entries near the tolerance at finer steps, the entries sent back recomputed alone, and
      * the report.
      *
      * @return the rows, or null when the screen sent back what single entries cannot settle, or a diagnosis is needed
@@ -266,6 +266,9 @@ public final class TwoSidedCompression {
                 run.columns().put(e.name(), ColumnPass.take(run, e));
                 numericalSeconds.put(e.name(), begin.seconds());
             }
+        }
+        if (run.screen().clean()) {
+            SplitRests.settle(run);
         }
         if (run.screen().clean()) {
             FinerSteps.resolve(run);

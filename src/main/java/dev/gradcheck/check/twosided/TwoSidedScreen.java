@@ -28,6 +28,15 @@ final class TwoSidedScreen {
     /** Entries whose evaluations are clean but whose own score is near the tolerance: to take at a finer step. */
     private final List<Flagged> near = new ArrayList<>();
     private final List<Suspect> suspects = new ArrayList<>();
+
+    /**
+     * An entry whose own judgement passed the screen but whose rests did not, on the rows' side, the columns' side
+     * or both: perhaps only its own numerical error, large beside what the other members are allowed
+     * ({@link SplitRests} settles it); {@code near} when it is then to be taken at its most precise step.
+     */
+    record Spoiled(Flagged entry, boolean rows, boolean columns, boolean near) {}
+
+    private final List<Spoiled> spoiled = new ArrayList<>();
     private long hard;
     private String first;
 
@@ -65,6 +74,19 @@ final class TwoSidedScreen {
 
     List<Flagged> entries() {
         return entries;
+    }
+
+    /** An entry for {@link SplitRests}; past {@link TwoSidedTuning#MAX_SPOILED} of them, what they cannot settle. */
+    void spoiled(Spoiled s, String what) {
+        if (spoiled.size() < TwoSidedTuning.MAX_SPOILED) {
+            spoiled.add(s);
+        } else {
+            flag(what);
+        }
+    }
+
+    List<Spoiled> spoiled() {
+        return spoiled;
     }
 
     void near(Flagged f) {

@@ -25,7 +25,13 @@ public final class TwoSidedTuning {
      * At most this many entries whose own judgement fails on compressed values are recomputed from their row's and
      * column's own evaluations; more, and the target takes the one-sided path.
      */
-    static final int MAX_RECOMPUTED = 1024;
+    static final int MAX_RECOMPUTED = 4096;
+
+    /**
+     * At most this many entries whose rests their own numerical error may spoil are settled by {@link SplitRests}
+     * (a record each, held until the column passes end); more, and the target is not settled here.
+     */
+    static final int MAX_SPOILED = 1 << 20;
 
     /** Evaluations held at once, per thread: each is one vector per cross unit. */
     static final int BATCH_PER_THREAD = 8;
