@@ -293,7 +293,8 @@ public final class FullCheck implements CheckMode {
                         + compressed.blocks().analyticSeconds().getOrDefault(out, 0.0)
                         + meter.seconds();
                 results.add(row.toResult(new JacobianComparison.Compared(out, in, CheckKind.JACOBIAN, t.order()),
-                        compressed.evaluations(out, in), seconds, row.errorNote(), null).withDiagnosis(found, null));
+                        compressed.evaluations(out, in, t.outputs().get(0).equals(out), inputs.get(0).equals(in)),
+                        seconds, row.errorNote(), null).withDiagnosis(found, null));
             }
         }
         return results;
@@ -313,9 +314,13 @@ public final class FullCheck implements CheckMode {
             return JacobianComparison.compare(block, new JacobianComparison.Criteria(rule, s.delta(), outputScale));
         }
 
-        /** What block (out, in) cost: its input's forward evaluations and its output's backward passes. */
-        long evaluations(String out, String in) {
-            return numerical.evaluations(in) + analytic.evaluations(out);
+        /**
+         * What block (out, in) cost: its input's forward evaluations, counted in its first output's row, and its
+         * output's backward passes, counted in its first input's row (each evaluation serves every block of its
+         * input or output: the rows' counts add up to the evaluations made).
+         */
+        long evaluations(String out, String in, boolean firstOutput, boolean firstInput) {
+            return (firstOutput ? numerical.evaluations(in) : 0) + (firstInput ? analytic.evaluations(out) : 0);
         }
     }
 
@@ -347,7 +352,23 @@ public final class FullCheck implements CheckMode {
      * @param seconds     the time they took
      */
     private record NumericalSide(String in, int[] cols, NumericalDerivative derivative, Counter evaluations,
-                                 Map<String, Jacobian> blocks, double seconds) {}
+                                 Map<String, Jacobian> blocks, double seconds,
+                                 java.util.concurrent.atomic.AtomicLong reported) {
+
+        NumericalSide(String in, int[] cols, NumericalDerivative derivative, Counter evaluations,
+                      Map<String, Jacobian> blocks, double seconds) {
+            this(in, cols, derivative, evaluations, blocks, seconds, new java.util.concurrent.atomic.AtomicLong());
+        }
+
+        /**
+         * The forward evaluations made since the last row of this input took its count: every output's rows of an
+         * input share its columns (and its probes count toward the row they were made for), so each is counted once.
+         */
+        long unreported() {
+            long now = evaluations.value();
+            return now - reported.getAndSet(now);
+        }
+    }
 
     /**
      * One output's analytic side in dense mode, with what its blocks are judged by.
@@ -433,7 +454,11 @@ public final class FullCheck implements CheckMode {
         double largest = blocks.stream().mapToDouble(DenseBlock::scale).reduce(0, Math::max);
         Map<String, TieCheck.Violation> ties = ties(t, analytic, blocks,
                 s.toleranceFor(analytic.forwardNoise(), largest));
-        return blocks.stream().map(b -> row(t, s, analytic, b, ties.get(b.in()))).toList();
+        List<GradientResult> rows = new ArrayList<>();
+        for (DenseBlock b : blocks) { // the output's backward passes counted once, in its first input's row
+            rows.add(row(t, s, rows.isEmpty() ? analytic.passes() : 0, analytic, b, ties.get(b.in())));
+        }
+        return rows;
     }
 
     /** One block compared, and where it disagrees probed ({@link BlockJudge}). */
@@ -457,8 +482,8 @@ public final class FullCheck implements CheckMode {
     }
 
     /** The report's row for one block: its figures (a wrong tie it takes part in fails it) and its diagnosis. */
-    private static GradientResult row(CheckTarget t, Settings s, AnalyticSide analytic, DenseBlock block,
-                                      TieCheck.Violation tie) {
+    private static GradientResult row(CheckTarget t, Settings s, long passes, AnalyticSide analytic,
+                                      DenseBlock block, TieCheck.Violation tie) {
         NumericalSide numerical = block.side();
         Jacobian a = block.analytic();
         Jacobian n = block.numerical();
@@ -466,7 +491,7 @@ public final class FullCheck implements CheckMode {
         Sampling sampling = analytic.rows() == null && numerical.cols() == null ? null : sampling(n);
         GradientResult row = j.row().toResult(
                 new JacobianComparison.Compared(analytic.out(), numerical.in(), CheckKind.JACOBIAN, t.order()),
-                numerical.evaluations().value() + analytic.passes(), block.seconds(), j.note(), sampling);
+                numerical.unreported() + passes, block.seconds(), j.note(), sampling);
         EntryFilter kinks = j.atKinks();
         BlockDiagnosis.EntryScore score = block.score();
         double floor = JacobianComparison.noiseFloor(analytic.scale(), s.delta());

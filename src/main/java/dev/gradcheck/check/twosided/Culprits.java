@@ -313,7 +313,9 @@ final class Culprits {
                 : "no mismatch") + " among the " + judged.size() + " entries of the " + located.rows().size()
                 + " rows and " + columns + " columns located and judged alone; the search for what both sides"
                 + " compressed could not explain stopped " + whyStopped() + ", so the rest of the block was not judged";
-        long evaluations = c.sides().analytic().evaluations(out) + c.sides().numerical().evaluations(x.name());
+        // the backward passes serve every input's row: counted in the first input's
+        long evaluations = (index == 0 ? c.sides().analytic().evaluations(out) : 0)
+                + c.sides().numerical().evaluations(x.name());
         Mismatches found = new Mismatches(failing, judged.size(), 0, null, List.of(), null, null);
         return row.toResult(new JacobianComparison.Compared(out, x.name(), CheckKind.JACOBIAN, c.target().order()),
                 evaluations, started.seconds(), note, lines).withDiagnosis(found, null);
