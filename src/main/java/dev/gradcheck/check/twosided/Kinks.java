@@ -5,7 +5,7 @@ import dev.gradcheck.check.numeric.Flat;
 import java.util.BitSet;
 
 /**
- * One input's entries that sit at a kink along their own column, taken alone ({@link TwoSidedCompression}'s
+ * One input's entries that sit at a kink along their own column, taken alone ({@link Recompute}'s
  * recomputation): left out of judging, as the dense judge leaves them out, and counted by input element for the
  * row's note. An entry whose backward value lies outside the one-sided slopes there is no subgradient and is
  * judged instead, so it never lands here.
