@@ -110,9 +110,9 @@ public final class GradientChecker {
 
     /** A target over the budget at run time, refused as a spec over it is: INVALID at the spec's position. */
     private void refuse(OpSpec spec, OverBudget e) throws InvalidSpecException {
-        String[] fits = MemoryBudget.optionAndHeap(e.fits().bytes());
-        budget.require(spec.pos(), e.needed().bytes(), e.needed().what(), "--max-memory " + fits[0]
-                + " would let " + e.fits().what() + " run, in a heap of twice that (GRADCHECK_OPTS=-Xmx" + fits[1]
+        MemoryBudget.BudgetThatFits fits = MemoryBudget.optionAndHeap(e.fits().bytes());
+        budget.require(spec.pos(), e.needed().bytes(), e.needed().what(), "--max-memory " + fits.maxMemory()
+                + " would let " + e.fits().what() + " run, in a heap of twice that (GRADCHECK_OPTS=-Xmx" + fits.heap()
                 + "); or mode: fast, max_elements: N, a smaller shape or check: fewer inputs fits");
         throw new IllegalStateException("over the budget, yet within it", e);
     }

@@ -106,29 +106,36 @@ public record MemoryBudget(long bytes) {
      * ({@code 3.1g}), and the heap that holds it by the default rule (twice the budget), in whole units as
      * {@code -Xmx} takes it ({@code 7g}): for a refusal that says what would fit.
      */
-    public static String[] optionAndHeap(long bytes) {
+    public static BudgetThatFits optionAndHeap(long bytes) {
         String[] units = {"", "k", "m", "g", "t", "p", "e"};
-        double v = bytes;
-        int u = 0;
-        while (v >= 1024 && u < units.length - 1) {
-            v /= 1024;
-            u++;
-        }
-        double tenths = Math.ceil(v * 10) / 10;
+        Scaled s = Scaled.of(bytes);
+        double tenths = Math.ceil(s.value() * 10) / 10;
         String option = (tenths == Math.rint(tenths) ? String.valueOf((long) tenths)
-                : String.format(Locale.ROOT, "%.1f", tenths)) + units[u];
-        return new String[] {option, (long) Math.ceil(2 * v) + (u == 0 ? "" : units[u])};
+                : String.format(Locale.ROOT, "%.1f", tenths)) + units[s.unit()];
+        return new BudgetThatFits(option, (long) Math.ceil(2 * s.value()) + units[s.unit()]);
     }
+
+    /** What {@link #optionAndHeap} suggests: {@code --max-memory}'s value and {@code -Xmx}'s. */
+    public record BudgetThatFits(String maxMemory, String heap) { }
 
     private static String human(long bytes, int decimals) {
         String[] units = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-        double v = bytes;
-        int u = 0;
-        while (v >= 1024 && u < units.length - 1) {
-            v /= 1024;
-            u++;
+        Scaled s = Scaled.of(bytes);
+        return s.unit() == 0 ? bytes + " bytes"
+                : String.format(Locale.ROOT, "%." + decimals + "f %s", s.value(), units[s.unit()]);
+    }
+
+    /** Bytes in the largest binary unit (0: bytes, 1: Ki, ... 6: Ei) that leaves a value of at least 1. */
+    private record Scaled(double value, int unit) {
+        static Scaled of(long bytes) {
+            double v = bytes;
+            int u = 0;
+            while (v >= 1024 && u < 6) {
+                v /= 1024;
+                u++;
+            }
+            return new Scaled(v, u);
         }
-        return u == 0 ? bytes + " bytes" : String.format(Locale.ROOT, "%." + decimals + "f %s", v, units[u]);
     }
 
     /** The element count, saturating: a spec may state a shape whose product overflows a long. */

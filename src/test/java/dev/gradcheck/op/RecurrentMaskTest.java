@@ -3,17 +3,11 @@ package dev.gradcheck.op;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gradcheck.backend.CheckRequest;
-import dev.gradcheck.backend.nd4j.InProcessBackend;
-import dev.gradcheck.op.plugin.PluginSet;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;
-import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.result.Verdict;
-import dev.gradcheck.spec.MemoryBudget;
-import dev.gradcheck.spec.SpecLoader;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -34,12 +28,7 @@ class RecurrentMaskTest {
             """;
 
     private static CheckResult check(String yaml) {
-        try (InProcessBackend backend = InProcessBackend.withPlugins(Engine.CPU, PluginSet.EMPTY,
-                MemoryBudget.UNLIMITED)) {
-            var loaded = new SpecLoader().loadText("masked.yaml", "masked", yaml).get(0);
-            assertTrue(loaded.isValid(), () -> "spec invalid: " + loaded.errors());
-            return backend.run(CheckRequest.of(loaded.spec()));
-        }
+        return LayerChecks.check(yaml);
     }
 
     private static Set<String> rows(CheckResult r, boolean failing) {

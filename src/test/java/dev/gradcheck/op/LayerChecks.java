@@ -1,0 +1,28 @@
+package dev.gradcheck.op;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gradcheck.backend.CheckRequest;
+import dev.gradcheck.backend.nd4j.InProcessBackend;
+import dev.gradcheck.op.plugin.PluginSet;
+import dev.gradcheck.result.CheckResult;
+import dev.gradcheck.result.Engine;
+import dev.gradcheck.spec.MemoryBudget;
+import dev.gradcheck.spec.SpecLoader;
+
+/** One layer spec's text checked in this JVM, as the layer tests of this package run them. */
+final class LayerChecks {
+
+    private LayerChecks() {
+    }
+
+    /** The spec must be valid: a test of a check should not pass on a spec that was never run. */
+    static CheckResult check(String yaml) {
+        try (InProcessBackend backend = InProcessBackend.withPlugins(Engine.CPU, PluginSet.EMPTY,
+                MemoryBudget.UNLIMITED)) {
+            var loaded = new SpecLoader().loadText("layer.yaml", "layer", yaml).get(0);
+            assertTrue(loaded.isValid(), () -> "spec invalid: " + loaded.errors());
+            return backend.run(CheckRequest.of(loaded.spec()));
+        }
+    }
+}
