@@ -81,10 +81,7 @@ public final class BlockJudge {
             WorstElement worst = new WorstElement(Flat.unravel(k.flatRow(), numerical.outputShape()),
                     Flat.unravel(k.flatCol(), numerical.inputShape()), k.analytic(),
                     numerical.values()[k.row()][k.col()]);
-            double off = Math.abs(tie.joint() - tie.op()); // the tie's own figures: its error is the block's largest
-            r = new JacobianComparison.Row(Verdict.MISMATCH, Math.max(row.maxAbs(), off),
-                    Math.max(row.maxRel(), Tolerance.relativeError(tie.joint(), tie.op())), tie.score(), worst,
-                    row.withinError(), row.largestError());
+            r = TieCheck.failing(row, tie, worst);
             return new Judged(r, note == null ? tie.note() : note + "; " + tie.note(), kinks, errors, this.numerical);
         }
     }

@@ -6,6 +6,8 @@ import dev.gradcheck.check.numeric.KinkDetector;
 import dev.gradcheck.check.numeric.NumericalDerivative;
 import dev.gradcheck.check.numeric.NumericalError;
 import dev.gradcheck.result.Stencil;
+import dev.gradcheck.result.Verdict;
+import dev.gradcheck.result.WorstElement;
 import dev.gradcheck.spec.Tolerance;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -160,6 +162,17 @@ public final class TieCheck {
         return score <= 1 ? null : new Violation(where + " where the op's slope is " + figure(slope) + ": not a"
                 + " subgradient of the op as a whole (each entry alone is one; a tie's gradient must be shared, not"
                 + " given to each in full)", score, null, analytic, slope);
+    }
+
+    /**
+     * A passing row that a tie of its input fails: a mismatch, whose worst element is the input's entry in the tie
+     * and whose error is the tie's own where that is the larger.
+     */
+    public static JacobianComparison.Row failing(JacobianComparison.Row row, Violation tie, WorstElement worst) {
+        double off = Math.abs(tie.joint() - tie.op());
+        return new JacobianComparison.Row(Verdict.MISMATCH, Math.max(row.maxAbs(), off),
+                Math.max(row.maxRel(), Tolerance.relativeError(tie.joint(), tie.op())), tie.score(), worst,
+                row.withinError(), row.largestError());
     }
 
     /**

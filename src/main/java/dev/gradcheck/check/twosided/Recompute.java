@@ -3,6 +3,7 @@ package dev.gradcheck.check.twosided;
 import dev.gradcheck.check.colouring.Lightest;
 import dev.gradcheck.check.colouring.Screen;
 import dev.gradcheck.check.dense.BlockJudge;
+import dev.gradcheck.check.dense.KinkEntry;
 import dev.gradcheck.check.numeric.KinkDetector;
 import dev.gradcheck.check.numeric.MostPreciseStep;
 import dev.gradcheck.check.numeric.NumericalDerivative;
@@ -65,7 +66,8 @@ final class Recompute {
                 }
                 if (!wrongAtKink) { // left out, as the dense judge leaves it out: the backward gives a subgradient
                     e.values().exact(f.at(), analytic[k], analytic[k]);
-                    e.kinks().add(f.at(), col);
+                    e.kinks().add(f.at(), new Kinks.Tied(new KinkEntry(e.name(), f.row(), f.row(), col, col,
+                            analytic[k], alone.probe().slopeMinus()[k], alone.probe().slopePlus()[k]), n));
                     continue;
                 }
                 e.values().exact(f.at(), analytic[k], n); // no subgradient: judged on its central difference

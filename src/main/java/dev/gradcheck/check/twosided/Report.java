@@ -2,6 +2,7 @@ package dev.gradcheck.check.twosided;
 
 import dev.gradcheck.check.colouring.Sides;
 import dev.gradcheck.check.colouring.WindowPattern;
+import dev.gradcheck.check.dense.TieCheck;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.JacobianComparison;
 import dev.gradcheck.check.numeric.Meter;
@@ -31,6 +32,9 @@ final class Report {
         CheckTarget t = run.target();
         List<GradientResult> results = new ArrayList<>();
         long m = pattern.rows();
+        Meter tieProbes = Meter.timing();
+        Map<String, TieCheck.Violation> ties = Ties.judge(run);
+        double tieSeconds = tieProbes.seconds();
         for (Entries e : run.entries()) {
             Meter begin = Meter.timing();
             String in = e.input().name();
@@ -40,16 +44,15 @@ final class Report {
             if (row.verdict() != Verdict.PASS && row.verdict() != Verdict.MISMATCH) {
                 return null; // non-finite values, a zero gradient: the one-sided path's diagnoses
             }
-            String note = e.kinks().note(in, e.input().shape(), row.errorNote());
-            if (!e.kinks().isEmpty() && row.verdict().passed()) {
-                row = row.withVerdict(Verdict.NONDIFFERENTIABLE);
-            }
+            Noted noted = atKinks(row, e, ties.get(in), pattern.outShape());
+            row = noted.row();
+            String note = noted.note();
             long[] failing = {0};
             if (row.verdict() == Verdict.MISMATCH) {
                 feed(pattern, e, (r, c, a, n, err) -> failing[0] += JacobianComparison.score(rule, a, n, err) <= 1 ? 0 : 1);
             }
             double seconds = analyticSeconds + numericalSeconds.getOrDefault(in, 0.0)
-                    + begin.seconds();
+                    + begin.seconds() + (e.index() == 0 ? tieSeconds : 0);
             Mismatches found = new Mismatches(failing[0], m * Flat.size(e.input().shape()), 0, null, List.of(), null,
                     null);
             results.add(row.toResult(new JacobianComparison.Compared(out, in, CheckKind.JACOBIAN, t.order()),
@@ -58,6 +61,23 @@ final class Report {
                     seconds, note, null).withDiagnosis(found, null));
         }
         return results;
+    }
+
+    /** A row with its note. */
+    private record Noted(JacobianComparison.Row row, String note) {}
+
+    /**
+     * The row as its kinks leave it: failed by a tie the backward gets wrong, as dense mode's block is, else
+     * nondifferentiable where it passed with entries left out.
+     */
+    private static Noted atKinks(JacobianComparison.Row row, Entries e, TieCheck.Violation tie, long[] outShape) {
+        String note = e.kinks().note(e.name(), e.input().shape(), row.errorNote());
+        if (tie != null) {
+            return new Noted(row.verdict().passed() ? Ties.failing(row, tie, e, outShape) : row,
+                    note == null ? tie.note() : note + "; " + tie.note());
+        }
+        return new Noted(!e.kinks().isEmpty() && row.verdict().passed()
+                ? row.withVerdict(Verdict.NONDIFFERENTIABLE) : row, note);
     }
 
     private static void feed(WindowPattern pattern, Entries e, JacobianComparison.EntrySink sink) {

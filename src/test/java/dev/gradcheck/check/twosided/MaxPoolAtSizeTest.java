@@ -8,16 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gradcheck.check.Functions;
 import dev.gradcheck.check.colouring.CompressedJacobiansTest;
 import dev.gradcheck.check.colouring.CompressedJacobiansTest.Corruption;
-import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.result.Verdict;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Max pooling where both sides are compressed: its backward gives each output one nonzero, at its window's maximum,
@@ -48,39 +43,30 @@ class MaxPoolAtSizeTest {
      * cotangent.
      */
     static Corruption toTopLeft(boolean everyWindow) {
-        return f -> new Functions.Delegate(f) {
-            @Override
-            public Map<String, INDArray> vjp(Map<String, INDArray> in, Map<String, INDArray> ct, List<String> wrt) {
-                Map<String, INDArray> g = new HashMap<>(f.vjp(in, ct, wrt));
-                long[] shape = in.get("x").shape();
-                double[] x = Flat.values(in.get("x"));
-                double[] gx = Flat.values(g.get("x"));
-                int w = (int) shape[3];
-                for (int corner = 0; corner < x.length; corner++) {
-                    if ((corner / w) % 2 == 1 || corner % 2 == 1) {
-                        continue; // not a window's top-left
-                    }
-                    int[] cells = {corner, corner + 1, corner + w, corner + w + 1};
-                    int max = corner;
-                    double sum = 0;
-                    for (int c : cells) {
-                        max = x[c] > x[max] ? c : max;
-                        sum += gx[c];
-                    }
-                    if (max == corner && !everyWindow) {
-                        continue;
-                    }
-                    for (int c : cells) {
-                        gx[c] = c == corner ? sum : 0;
-                    }
-                    if (!everyWindow) {
-                        break;
-                    }
+        return TiesAtSizeTest.rewritingX((x, gx, shape) -> {
+            int w = (int) shape[3];
+            for (int corner = 0; corner < x.length; corner++) {
+                if ((corner / w) % 2 == 1 || corner % 2 == 1) {
+                    continue; // not a window's top-left
                 }
-                g.put("x", Flat.array(gx, shape).castTo(g.get("x").dataType()));
-                return g;
+                int[] cells = {corner, corner + 1, corner + w, corner + w + 1};
+                int max = corner;
+                double sum = 0;
+                for (int c : cells) {
+                    max = x[c] > x[max] ? c : max;
+                    sum += gx[c];
+                }
+                if (max == corner && !everyWindow) {
+                    continue;
+                }
+                for (int c : cells) {
+                    gx[c] = c == corner ? sum : 0;
+                }
+                if (!everyWindow) {
+                    break;
+                }
             }
-        };
+        });
     }
 
     private static GradientResult jacobian(CheckResult r) {

@@ -79,6 +79,31 @@ class TiesAtSizeTest {
         assertEquals(dense.mismatches().count(), a.rows().get(0).mismatches().count());
     }
 
+    @Test
+    void aTieWhoseMaximaEachGetTheFullGradientFailsAsInDenseMode() throws Exception {
+        String small = poolWithTies(2, 32, 3);
+        TwoSidedCompression.Attempt a = TwoSidedCompressionTest.attempt(small, givenAtTies(Share.EACH_IN_FULL), true);
+        assertNotNull(a.rows(), a.declined() + " " + (a.screen() == null ? "" : a.screen().first()));
+        GradientResult dense = jacobian(CompressedJacobiansTest.check(small + "compress: false\n",
+                givenAtTies(Share.EACH_IN_FULL)));
+        GradientResult compressed = a.rows().get(0);
+        assertEquals(Verdict.MISMATCH, dense.verdict(), dense.note());
+        assertEquals(dense.verdict(), compressed.verdict(), compressed.note());
+        assertTrue(compressed.note().contains("not a subgradient of the op as a whole"), compressed.note());
+        assertEquals(dense.mismatches().count(), compressed.mismatches().count(), compressed.note());
+    }
+
+    @Test
+    void aTieWhoseGradientGoesToOneOfItsMaximaPassesWhicheverItIs() throws Exception {
+        String small = poolWithTies(2, 32, 3);
+        GradientResult first = TwoSidedCompressionTest.attempt(small, f -> f, true).rows().get(0);
+        for (Share one : List.of(Share.ALL_TO_FIRST, Share.ALL_TO_LAST)) {
+            GradientResult moved = TwoSidedCompressionTest.attempt(small, givenAtTies(one), true).rows().get(0);
+            assertEquals(Verdict.NONDIFFERENTIABLE, moved.verdict(), one + ": " + moved.note());
+            assertEquals(kinkCount(first), kinkCount(moved), one + ": " + moved.note());
+        }
+    }
+
     /** A 256 MiB budget: dense blocks (1 GiB) do not fit, both sides compressed do. */
     private static final MemoryBudget LAYER_BUDGET = new MemoryBudget(256L << 20);
 
@@ -99,25 +124,104 @@ class TiesAtSizeTest {
                 + jacobian(wrong).mismatches().count() + " mismatches, " + jacobian(wrong).note());
     }
 
-    /**
-     * The backward's value at a tied maximum doubled: 2·g where the one-sided slopes are 0 and 1, no subgradient
-     * (2x2 windows, stride 2, NCHW).
-     */
-    static Corruption doubledAtTies() {
+    @Tag("slow") // as above, three times: each tied column probed alone, then each tie along its joint direction
+    @Test
+    void atLayerSizesATieIsJudgedAsAWholeAsDenseModeJudgesIt() {
+        String big = poolWithTies(16, 32, 3) + "mode: full\n";
+        GradientResult right = jacobian(layerCheck(big, f -> f));
+        CheckResult each = layerCheck(big, givenAtTies(Share.EACH_IN_FULL));
+        // to the last tied maximum instead is refused here (a value outside the guessed pattern, and dense blocks do
+        // not fit): before ties are judged, so not this test's; on [1, 2, 32, 32] it passes (above)
+        CheckResult firstCheck = layerCheck(big, givenAtTies(Share.ALL_TO_FIRST));
+        assertEquals(Status.PASSED, firstCheck.status(), firstCheck.message());
+        GradientResult first = jacobian(firstCheck);
+        assertEquals(Verdict.NONDIFFERENTIABLE, first.verdict(), first.note());
+        assertEquals(kinkCount(right), kinkCount(first), first.note());
+        assertEquals(Status.FAILED, each.status(), each.message());
+        assertEquals(Verdict.MISMATCH, jacobian(each).verdict(), jacobian(each).note());
+        assertTrue(jacobian(each).note().contains("not a subgradient of the op as a whole"), jacobian(each).note());
+        System.out.println("maxpool [1,16,32,32] with ties: right " + right.evaluations() + " evaluations, "
+                + right.note() + "; all to the first tied maximum " + first.evaluations() + ", " + first.note()
+                + "; full gradient to each " + jacobian(each).evaluations() + ", " + jacobian(each).note());
+    }
+
+    private static CheckResult layerCheck(String yaml, Corruption corruption) {
+        return new GradientChecker((spec, in) -> corruption.apply(BUILDER.build(spec, in)), "cpu", LAYER_BUDGET)
+                .check(Specs.parse(yaml));
+    }
+
+    /** A rewrite of x's gradient from x's values: the windows read from the inputs, whatever the cotangent. */
+    @FunctionalInterface
+    interface Rewrite {
+        void apply(double[] x, double[] gx, long[] shape);
+    }
+
+    /** The backward with its gradient of x rewritten. */
+    static Corruption rewritingX(Rewrite rewrite) {
         return f -> new Functions.Delegate(f) {
             @Override
             public Map<String, INDArray> vjp(Map<String, INDArray> in, Map<String, INDArray> ct, List<String> wrt) {
                 Map<String, INDArray> g = new HashMap<>(f.vjp(in, ct, wrt));
                 long[] shape = in.get("x").shape();
-                double[] x = Flat.values(in.get("x"));
                 double[] gx = Flat.values(g.get("x"));
-                for (int i = 0; i < x.length; i++) {
-                    gx[i] *= tied(x, shape, i) ? 2 : 1;
-                }
+                rewrite.apply(Flat.values(in.get("x")), gx, shape);
                 g.put("x", Flat.array(gx, shape).castTo(g.get("x").dataType()));
                 return g;
             }
         };
+    }
+
+    /**
+     * The backward's value at a tied maximum doubled: 2·g where the one-sided slopes are 0 and 1, no subgradient
+     * (2x2 windows, stride 2, NCHW).
+     */
+    static Corruption doubledAtTies() {
+        return rewritingX((x, gx, shape) -> {
+            for (int i = 0; i < x.length; i++) {
+                gx[i] *= tied(x, shape, i) ? 2 : 1;
+            }
+        });
+    }
+
+    /** How a backward hands a window's gradient to its tied maxima. */
+    enum Share {
+        /** The full gradient to each: each alone a subgradient, their sum k·g no subgradient of the op. */
+        EACH_IN_FULL,
+        /** All of it to the first tied maximum (in row-major order): a subgradient. */
+        ALL_TO_FIRST,
+        /** All of it to the last tied maximum: a subgradient as well. */
+        ALL_TO_LAST
+    }
+
+    /** The backward's gradient at each tie of a 2x2 window (stride 2, NCHW) handed on as {@code share} says. */
+    static Corruption givenAtTies(Share share) {
+        return rewritingX((x, gx, shape) -> {
+            int w = (int) shape[3];
+            for (int i = 0; i < x.length; i += 2) {
+                if ((i / w) % 2 == 0) { // the top-left element of a window
+                    share(new int[] {i, i + 1, i + w, i + w + 1}, x, gx, shape, share);
+                }
+            }
+        });
+    }
+
+    private static void share(int[] window, double[] x, double[] gx, long[] shape, Share share) {
+        double sum = 0;
+        int first = -1;
+        int last = -1;
+        for (int i : window) {
+            if (tied(x, shape, i)) {
+                sum += gx[i];
+                first = first < 0 ? i : first;
+                last = i;
+            }
+        }
+        int to = share == Share.ALL_TO_FIRST ? first : last;
+        for (int i : window) {
+            if (tied(x, shape, i)) {
+                gx[i] = share == Share.EACH_IN_FULL || i == to ? sum : 0;
+            }
+        }
     }
 
     /** Whether element i is its 2x2 window's maximum together with another element of the window. */
