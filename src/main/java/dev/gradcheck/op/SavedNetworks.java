@@ -37,6 +37,9 @@ final class SavedNetworks {
         ClassLoader before = thread.getContextClassLoader();
         thread.setContextClassLoader(classes);
         try {
+            if (!Files.isRegularFile(file)) {
+                throw new java.io.FileNotFoundException("no such file");
+            }
             boolean json = file.toString().endsWith(".json");
             String config = json ? Files.readString(file) : configurationIn(file);
             boolean graph = new ObjectMapper().readTree(config).has("vertices");

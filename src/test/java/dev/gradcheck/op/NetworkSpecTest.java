@@ -103,4 +103,12 @@ class NetworkSpecTest {
         assertEquals(Status.INVALID, r.status());
         assertTrue(r.message().contains("net.yaml:2:10: DL4J cannot load the network"), r.message());
     }
+
+    @Test
+    void aMissingNetworkFileIsSaidToBeMissing() throws Exception {
+        CheckResult r = check(""); // net.zip never written
+        assertEquals(Status.INVALID, r.status());
+        assertTrue(r.message().contains("net.yaml:2:10: DL4J cannot load the network")
+                && r.message().endsWith("net.zip: no such file"), r.message());
+    }
 }
