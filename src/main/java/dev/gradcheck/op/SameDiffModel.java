@@ -6,7 +6,6 @@ import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecError;
 import java.io.File;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -53,12 +52,10 @@ public final class SameDiffModel {
 
     /** The model loaded and run once on the spec's inputs; what SameDiff refuses is INVALID at {@code network:}. */
     public static SameDiffModel load(OpSpec spec) throws InvalidSpecException {
-        Path file = Path.of(spec.pos().file()).toAbsolutePath().getParent().resolve(spec.network().value());
+        Path file = NetworkFile.of(spec);
         SameDiff sd;
         try {
-            if (!Files.isRegularFile(file)) {
-                throw new java.io.FileNotFoundException("no such file");
-            }
+            NetworkFile.requireRegularFile(file);
             sd = SameDiff.load(new File(file.toString()), false);
         } catch (java.io.IOException | RuntimeException e) {
             throw new InvalidSpecException(spec.network().pos(), "SameDiff cannot load the model " + file

@@ -32,14 +32,12 @@ final class SavedNetworks {
      *                context loader): gradcheck's, or the plugin paths' too, a user's own layer
      */
     static Model load(OpSpec spec, ClassLoader classes) throws InvalidSpecException {
-        Path file = Path.of(spec.pos().file()).toAbsolutePath().getParent().resolve(spec.network().value());
+        Path file = NetworkFile.of(spec);
         Thread thread = Thread.currentThread();
         ClassLoader before = thread.getContextClassLoader();
         thread.setContextClassLoader(classes);
         try {
-            if (!Files.isRegularFile(file)) {
-                throw new java.io.FileNotFoundException("no such file");
-            }
+            NetworkFile.requireRegularFile(file);
             boolean json = file.toString().endsWith(".json");
             String config = json ? Files.readString(file) : configurationIn(file);
             boolean graph = new ObjectMapper().readTree(config).has("vertices");
