@@ -93,13 +93,15 @@ final class ColumnPass {
         boolean rowRestPasses = true;
         if (otherRow >= 0) {
             double rest = rows.weightOf()[p] * (a - n) / rows.weightOf()[otherRow];
-            rowRestPasses = screen.passesAsZero(rest, () -> screen.score(rest, 0, e.errors().at(otherRow, col)));
+            rowRestPasses = screen.passesAsZero(rest)
+                    || Screen.passes(screen.score(rest, 0, e.errors().at(otherRow, col)));
         }
         boolean columnRestPasses = true;
         if (otherCol >= 0) {
             double rest = applied[member] * (n - a) / applied[otherCol];
             int other = group.members()[otherCol];
-            columnRestPasses = screen.passesAsZero(rest, () -> screen.score(0, rest, e.errors().at(p, other)));
+            columnRestPasses = screen.passesAsZero(rest)
+                    || Screen.passes(screen.score(0, rest, e.errors().at(p, other)));
         }
         boolean restsPass = rowRestPasses && columnRestPasses;
         double byTolerance = screen.rule().score(a, n);

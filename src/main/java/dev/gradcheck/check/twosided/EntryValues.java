@@ -1,8 +1,10 @@
 package dev.gradcheck.check.twosided;
 
 import dev.gradcheck.check.numeric.LargestFinite;
-import java.util.HashMap;
-import java.util.Map;
+import dev.gradcheck.check.numeric.NumericalError;
+import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
+import it.unimi.dsi.fastutil.longs.Long2DoubleOpenHashMap;
+import java.util.BitSet;
 
 /**
  * Both sides' values of an input's entries, the one home of an entry's value: the analytic value, and the numerical
@@ -14,9 +16,13 @@ import java.util.Map;
 final class EntryValues {
     private final double[] analytic;
     private final float[] gap;
-    private final Map<Integer, Double> exact = new HashMap<>();
+    private final Int2DoubleOpenHashMap exact = new Int2DoubleOpenHashMap();
+    /** Where {@link #exact} holds a value (any double may be one, so the map's own answer cannot say). */
+    private final BitSet isExact = new BitSet();
     /** By (row, col) of the block: an entry's value at its most precise step, where it was taken again there. */
-    private final Map<Long, Double> atPreciseStep = new HashMap<>();
+    private final Long2DoubleOpenHashMap atPreciseStep = new Long2DoubleOpenHashMap();
+    /** The rows with an entry in {@link #atPreciseStep}: the other rows' entries are looked up in no map. */
+    private final BitSet preciseRows = new BitSet();
 
     EntryValues(int n) {
         analytic = new double[n];
@@ -32,8 +38,7 @@ final class EntryValues {
     }
 
     double numerical(int at) {
-        Double n = exact.isEmpty() ? null : exact.get(at);
-        return n != null ? n : analytic[at] - gap[at];
+        return isExact.get(at) ? exact.get(at) : analytic[at] - gap[at];
     }
 
     void numerical(int at, double n) {
@@ -44,11 +49,13 @@ final class EntryValues {
     void exact(int at, double a, double n) {
         analytic[at] = a;
         exact.put(at, n);
+        isExact.set(at);
     }
 
     /** Records entry (row, col)'s value at a more precise step: the value it is judged by from now on. */
     void atPreciseStep(int row, int col, double value) {
-        atPreciseStep.put(key(row, col), value);
+        atPreciseStep.put(NumericalError.entryKey(row, col), value);
+        preciseRows.set(row);
     }
 
     /**
@@ -56,13 +63,13 @@ final class EntryValues {
      * given (its value at the run's step).
      */
     double judged(int row, int col, double atStep) {
-        Double precise = atPreciseStep.isEmpty() ? null : atPreciseStep.get(key(row, col));
-        return precise != null ? precise : atStep;
+        if (!preciseRows.get(row)) {
+            return atStep;
+        }
+        long key = NumericalError.entryKey(row, col);
+        return atPreciseStep.containsKey(key) ? atPreciseStep.get(key) : atStep;
     }
 
-    private static long key(int row, int col) {
-        return ((long) row << 32) | (col & 0xFFFFFFFFL);
-    }
 
     /** The largest finite |analytic value|, the scale of the screen's rule. */
     double largestAnalytic() {
