@@ -62,8 +62,8 @@ public final class BlockJudge {
                 return EntryFilter.NONE;
             }
             Set<Long> at = new HashSet<>();
-            kinks.forEach(k -> at.add(NumericalError.entryKey(k.row(), k.col())));
-            return (r, c) -> at.contains(NumericalError.entryKey(r, c));
+            kinks.forEach(k -> at.add(key(k.row(), k.col())));
+            return (r, c) -> at.contains(key(r, c));
         }
 
         /**
@@ -164,7 +164,7 @@ public final class BlockJudge {
                 int r = disagreeing.get(k);
                 if (probe.kinks()[k]) {
                     kinkHere = true;
-                    atKink.add(NumericalError.entryKey(r, c));
+                    atKink.add(key(r, c));
                     kinks.add(new KinkEntry(columns.in(), r, flatRows[k], c, flatCol, analytic[k],
                             probe.slopeMinus()[k], probe.slopePlus()[k]));
                 } else if (precise[k] != null && precise[k].step() != h) {
@@ -216,8 +216,7 @@ public final class BlockJudge {
         /** The block compared again with the entries at kinks left out, and what the report says of them. */
         Judged judged() {
             String in = columns.in();
-            EntryFilter atAKink = (r, c) -> atKink.contains(NumericalError.entryKey(r, c));
-            EntryFilter kinkOrMasked = atAKink.or(masked);
+            EntryFilter kinkOrMasked = ((EntryFilter) (r, c) -> atKink.contains(key(r, c))).or(masked);
             Jacobian values = new Jacobian(n.outputShape(), n.inputShape(), this.judged, n.rows(), n.cols());
             JacobianComparison.Row judged = JacobianComparison.compare(a, values, errors, kinkOrMasked, criteria);
             List<String> notes = new ArrayList<>();
@@ -242,5 +241,10 @@ public final class BlockJudge {
     public static String kinkNote(long kinkColumns, long columns, String in, long[] firstKink) {
         return kinkColumns + " of " + columns + " elements of " + in + " sit at a nondifferentiable point (e.g. " + in
                 + Arrays.toString(firstKink) + ") and were left out; the backward gives a subgradient there";
+    }
+
+    /** An entry's position as one key: column in the low half, row in the high half. */
+    private static long key(int row, int col) {
+        return ((long) row << 32) | (col & 0xFFFFFFFFL);
     }
 }

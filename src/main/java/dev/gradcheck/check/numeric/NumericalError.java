@@ -55,7 +55,8 @@ public interface NumericalError {
      * An entry's position in a block as one key for a hashed map or set, one to one. Not the plain row·2³² + col:
      * Long's hash folds the halves together (row ^ col), so the entries of a block's diagonal bands all land in a
      * few buckets, and a map of a million precise-step values took 95% of a layer_norm check in lookups. The
-     * multiplication by an odd constant is one to one and spreads every bit over the hash.
+     * multiplication by an odd constant is one to one and spreads every bit over the hash. A key, not a position:
+     * a set that reads the column back out of its keys (the dense judge's kinks) keeps the plain form.
      */
     static long entryKey(int row, int col) {
         return (((long) row << 32) | (col & 0xFFFFFFFFL)) * 0x9E3779B97F4A7C15L;
