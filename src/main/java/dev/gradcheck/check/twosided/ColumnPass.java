@@ -71,19 +71,29 @@ final class ColumnPass {
         }
     }
 
-    /** Row p's value in the group's difference, as the member's entry stored at {@code at}: kept and screened. */
+    /**
+     * Row p's value in the group's difference, as the member's entry stored at {@code at}: screened, and then kept,
+     * or judged at once where the screen let it through and the block's entries are judged as they come.
+     */
     private void take(int p, int at, ColumnGroup group, int member, double difference, boolean[] owned) {
         double value = difference / group.applied()[member];
-        e.values().numerical(at, value);
         owned[p] = true;
-        screen(p, at, group, member, value);
+        int col = group.members()[member];
+        if (screen(p, at, group, member, value) && e.tally() != null) {
+            e.tally().add(p, col, e.values().analytic(at), value, e.errors().at(p, col));
+            e.values().judged(value);
+        } else {
+            e.values().numerical(at, p, col, value);
+        }
     }
 
     /**
      * Entry (p, col) by the one rule against the other side's value, and what each evaluation holds beyond it
      * as the strictest other member's value, which should be zero.
+     *
+     * @return whether the screen let the entry through: its value is final, no later phase takes it again
      */
-    private void screen(int p, int at, ColumnGroup group, int member, double n) {
+    private boolean screen(int p, int at, ColumnGroup group, int member, double n) {
         int col = group.members()[member];
         double[] applied = group.applied();
         double a = e.values().analytic(at);
@@ -106,7 +116,7 @@ final class ColumnPass {
         boolean restsPass = rowRestPasses && columnRestPasses;
         double byTolerance = screen.rule().score(a, n);
         if (restsPass && byTolerance <= NumericTuning.AGAIN_ABOVE) {
-            return;
+            return true;
         }
         TwoSidedScreen.Flagged f = new TwoSidedScreen.Flagged(e.index(), group.index(), p, col, at, applied[member],
                 otherCol < 0 ? -1 : group.members()[otherCol], otherCol < 0 ? 1 : applied[otherCol]);
@@ -120,5 +130,6 @@ final class ColumnPass {
         } else {
             run.screen().entry(f, what);
         }
+        return false;
     }
 }
