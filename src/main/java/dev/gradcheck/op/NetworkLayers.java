@@ -47,6 +47,7 @@ public final class NetworkLayers {
      *                user's own layer)
      */
     public static List<Layer> of(OpSpec spec, ClassLoader classes) throws InvalidSpecException {
+        requireNoSelection(spec);
         org.deeplearning4j.nn.api.Model model = SavedNetworks.load(spec, classes);
         if (model instanceof org.deeplearning4j.nn.graph.ComputationGraph graph) {
             return GraphLayers.of(spec, graph);
@@ -80,6 +81,24 @@ public final class NetworkLayers {
             layers.add(layerOf(spec, i, layer, new Seen(input, seen.get(i)), output));
         }
         return layers;
+    }
+
+    /**
+     * A DL4J network's layers are each checked for their input and every trained parameter, and its whole score
+     * for every parameter array: a {@code check} or {@code no_grad} would be ignored, so it is refused.
+     */
+    private static void requireNoSelection(OpSpec spec) throws InvalidSpecException {
+        var named = spec.layer().params();
+        boolean given = named.check() != null || !named.noGrad().isEmpty() || !spec.noGrad().isEmpty();
+        if (given) {
+            List<Located<String>> names = new ArrayList<>(named.noGrad());
+            if (named.check() != null) {
+                names.addAll(named.check());
+            }
+            throw new InvalidSpecException(names.isEmpty() ? spec.pos() : names.get(0).pos(), "check and no_grad"
+                    + " do not apply to a DL4J network: each layer is checked for its input and every parameter it"
+                    + " trains, and in fast mode the whole score for every parameter array; leave them out");
+        }
     }
 
     /**
