@@ -221,6 +221,29 @@ class GradcheckEngineTest {
         assertTrue(message.contains("dout/dW: mismatch") && !message.contains("dout/dx:"), message);
     }
 
+    /** Network specs in the engine: a right network's test passes, a wrong layer's fails naming that layer. */
+    @Test
+    void networkSpecsAreTestsAndAWrongLayerFailsItsTest() throws Exception {
+        dev.gradcheck.op.SmallNetworks.saved("none", dir.resolve("right.zip"));
+        dev.gradcheck.op.SmallNetworks.saved("weights", dir.resolve("wrong.zip"));
+        Files.writeString(dir.resolve("networks.yaml"), """
+                name: right-network
+                network: right.zip
+                inputs:
+                  x: {shape: [2, 36]}
+                ---
+                name: wrong-network
+                network: wrong.zip
+                inputs:
+                  x: {shape: [2, 36]}
+                """);
+        EngineExecutionResults results = EngineTestKit.engine(GradcheckTestEngine.ID)
+                .selectors(selectDirectory(dir.toFile())).execute();
+        results.testEvents().assertStatistics(s -> s.started(2).succeeded(1).failed(1));
+        String message = failures(results).get("wrong-network").getMessage();
+        assertTrue(message.contains("layer 0 (conv1, WrongConvolution) is wrong"), message);
+    }
+
     private static Map<String, Throwable> failures(EngineExecutionResults results) {
         List<Event> failed = results.testEvents().failed().list();
         return failed.stream().collect(java.util.stream.Collectors.toMap(e -> e.getTestDescriptor().getDisplayName(),
