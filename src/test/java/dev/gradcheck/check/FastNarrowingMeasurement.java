@@ -20,12 +20,13 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * The measurement behind docs/benchmarks-scale.md's fast-mode narrowing row: ResNet-18's layer, conv2d SAME on x
  * [1,64,56,56] with w [3,3,64,64], float64, fast mode, seed 7, one entry of x's block ×1.5 at a random position
  * (an output and the input under its kernel's centre, in another channel), and the same for w's block. Runs only
- * when asked: {@code mvn -B -o test -Dtest=FastNarrowingMeasurement -Dgradcheck.measure=narrowing}; the rows go
- * to target/narrowing-measurement.txt.
+ * when asked: {@code mvn -B -o test -Dtest=FastNarrowingMeasurement -Dgradcheck.measure=narrowing}, or as one JVM
+ * of its own under {@code /usr/bin/time -v} through {@link #main} (the test classpath); the rows go to
+ * target/narrowing-measurement.txt.
  */
 @Tag("slow")
 @EnabledIfSystemProperty(named = "gradcheck.measure", matches = "narrowing")
-class FastNarrowingMeasurement {
+public class FastNarrowingMeasurement {
 
     private static final String RESNET_LAYER = """
             op: conv2d
@@ -36,6 +37,11 @@ class FastNarrowingMeasurement {
               x: {shape: [1, 64, 56, 56], init: {uniform: [-1, 1]}}
               w: {shape: [3, 3, 64, 64], init: {uniform: [-1, 1]}}
             """;
+
+    /** The measurement alone, in a JVM of its own (so that {@code time} sees the process that checks). */
+    public static void main(String[] args) throws IOException {
+        new FastNarrowingMeasurement().oneWrongEntryInTheResNetLayer();
+    }
 
     @Test
     void oneWrongEntryInTheResNetLayer() throws IOException {
