@@ -95,6 +95,21 @@ class FastNarrowingTest {
     }
 
     @Test
+    void aMaskedWrongEntryIsReachedButNeverNamed() {
+        int[] at = convEntry(new SplittableRandom(37));
+        long[] shape = {1, 8, 32, 32};
+        String mask = "mask: ['out" + java.util.Arrays.toString(Flat.unravel(at[0], shape)) + " / x"
+                + java.util.Arrays.toString(Flat.unravel(at[1], shape)) + "']\n";
+        Corruption wrong = CompressedJacobiansTest.oneElementOff("x", "0", at[0], at[1], 0.5);
+        // a mask of one entry cannot be projected: the projection fails, narrowing reaches that entry alone
+        GradientResult x = fastRow(CompressedJacobiansTest.check(CONV + "mode: fast\n" + mask, wrong), "x");
+        assertNull(x.mismatches(), x.toString());
+        assertTrue(x.note().contains("narrowing it by halving u and v named no entry (1 judged alone"), x.note());
+        GradientResult unmasked = fastRow(CompressedJacobiansTest.check(CONV + "mode: fast\n", wrong), "x");
+        assertEquals(1, unmasked.mismatches().count(), "the same entry unmasked is named: " + unmasked.note());
+    }
+
+    @Test
     void twoWrongEntriesAreBothNamed() {
         SplittableRandom random = new SplittableRandom(36);
         int[] first = convEntry(random);
