@@ -19,7 +19,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 /**
  * The measurement behind docs/benchmarks-scale.md's fast-mode narrowing row: ResNet-18's layer, conv2d SAME on x
  * [1,64,56,56] with w [3,3,64,64], float64, fast mode, seed 7, one entry of x's block ×1.5 at a random position
- * (an output and the input under its kernel's centre, in another channel), and the same for w's block. Runs only
+ * (an output and the input under its kernel's centre, in another channel), the same for w's block, and a backward
+ * wrong everywhere (×(1 + 1e-3)), where narrowing stops at its limit. Runs only
  * when asked: {@code mvn -B -o test -Dtest=FastNarrowingMeasurement -Dgradcheck.measure=narrowing}, or as one JVM
  * of its own under {@code /usr/bin/time -v} through {@link #main} (the test classpath); the rows go to
  * target/narrowing-measurement.txt.
@@ -54,6 +55,7 @@ public class FastNarrowingMeasurement {
         List<String> lines = new ArrayList<>();
         lines.add(measure("x", CompressedJacobiansTest.oneElementOff("x", "0", out, inX, 0.5)));
         lines.add(measure("w", CompressedJacobiansTest.oneElementOff("w", "0", out, inW, 0.5)));
+        lines.add(measure("every entry (x(1 + 1e-3))", f -> Functions.withBackward(f, Functions.scaledBy(1 + 1e-3))));
         Files.write(Path.of("target", "narrowing-measurement.txt"), lines);
         lines.forEach(System.out::println);
     }
