@@ -78,7 +78,8 @@ final class EntryNarrowing {
     private final List<Entry> entries = new ArrayList<>();
     private double[] alongU;
     private double stepU;
-    private long backward;
+    /** Backward passes, counted where forwards are so that a check's time limit stops narrowing at either. */
+    private final Counter backward = new Counter();
     private int tests;
     private int judged;
 
@@ -110,7 +111,7 @@ final class EntryNarrowing {
         List<Entry> worstFirst = new ArrayList<>(n.entries);
         worstFirst.sort((a, b) -> Double.compare(b.score(), a.score()));
         return new Found(worstFirst, n.judged, n.stopped(), n.tests,
-                meter.cost().plusEvaluations(n.forwards.value() + n.backward), n.backward);
+                meter.cost().plusEvaluations(n.forwards.value() + n.backward.value()), n.backward.value());
     }
 
     private boolean stopped() {
@@ -234,7 +235,7 @@ final class EntryNarrowing {
 
     /** One backward pass with this cotangent on the output, the input's gradient flat (zeros where it gives none). */
     private double[] backwardRow(double[] cotangent) {
-        backward++;
+        backward.add(1);
         Map<String, INDArray> cotangents = t.zeroCotangents();
         INDArray c = cotangents.get(out);
         cotangents.put(out, Flat.array(cotangent, c.shape()).castTo(c.dataType()));
