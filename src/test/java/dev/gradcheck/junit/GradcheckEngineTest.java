@@ -244,6 +244,30 @@ class GradcheckEngineTest {
         assertTrue(message.contains("layer 0 (conv1, WrongConvolution) is wrong"), message);
     }
 
+    /**
+     * A SameDiff model spec in fast mode (every node's gradient and the whole model's built by SameDiff, which
+     * prints "Added differentiated op" on System.out for each): its test passes and nothing reaches the stdout
+     * of the build running the engine.
+     */
+    @Test
+    void aSameDiffModelsChatterNeverReachesStdout() throws Exception {
+        Files.copy(Path.of("specs/samediff/mlp.fb"), dir.resolve("mlp.fb"));
+        Files.writeString(dir.resolve("model.yaml"), "name: mlp\nnetwork: mlp.fb\nmode: fast\ninputs:\n"
+                + "  x: {shape: [4, 3]}\n");
+        java.io.PrintStream before = System.out;
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+        EngineExecutionResults results;
+        try {
+            results = EngineTestKit.engine(GradcheckTestEngine.ID).selectors(selectDirectory(dir.toFile())).execute();
+        } finally {
+            System.setOut(before);
+        }
+        results.testEvents().assertStatistics(s -> s.started(1).succeeded(1));
+        String out = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(!out.contains("Added differentiated op"), out);
+    }
+
     private static Map<String, Throwable> failures(EngineExecutionResults results) {
         List<Event> failed = results.testEvents().failed().list();
         return failed.stream().collect(java.util.stream.Collectors.toMap(e -> e.getTestDescriptor().getDisplayName(),
