@@ -111,4 +111,14 @@ class NetworkSpecTest {
         assertTrue(r.message().contains("net.yaml:2:10: DL4J cannot load the network")
                 && r.message().endsWith("net.zip: no such file"), r.message());
     }
+
+    /** check and no_grad would be ignored by a DL4J network's checks: refused at the name. */
+    @Test
+    void checkAndNoGradAreRefusedForADl4jNetwork() throws Exception {
+        saveNetwork("none");
+        CheckResult r = check("no_grad: [0_W]\n");
+        assertEquals(Status.INVALID, r.status());
+        assertTrue(r.message().contains("net.yaml:5:11: check and no_grad do not apply to a DL4J network"),
+                r.message());
+    }
 }
