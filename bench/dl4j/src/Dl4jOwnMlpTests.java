@@ -91,7 +91,7 @@ final class Dl4jOwnMlpTests {
         INDArray features = Nd4j.create(new double[][] {{1, 2, 3, 4}, {1, 2, 3, 1}, {1, 2, 3, 0}});
         INDArray labels = Nd4j.create(new double[][] {{1, 1, 1, 8}, {1, 1, 1, 2}, {1, 1, 1, 1}});
         return new Dl4jOwnTests.Case(T + "elementWiseMultiplicationLayerTest (tanh)", json, new long[] {3, 4},
-                new long[] {3, 4}, features, labels, null, false);
+                new long[] {3, 4}, features, labels, null, null, Dl4jOwnTests.Place.SUITE);
     }
 
     /**
