@@ -55,7 +55,7 @@ final class ColumnPass {
             int col = members[k];
             long[] colAt = Flat.unravel(col, e.input().shape());
             WindowPattern.forEach(run.pattern().column(e.input(), col), run.pattern().outShape(), p -> take(p,
-                    e.rowStart()[p] + WindowPattern.rankInRow(p, boxes, colAt), group, member, n[p], owned));
+                    e.rowStart()[p] + WindowPattern.rankInRow(p, boxes, colAt, e.input().shape()), group, member, n[p], owned));
             for (int p : e.extras().ofColumn(col)) {
                 take(p, e.extraAt(p, col), group, member, n[p], owned);
             }
