@@ -108,7 +108,8 @@ final class Dl4jOwnMlpTests {
                 .drawn(new NormalDistribution(0, 1)).list()
                 .layer(new EmbeddingSequenceLayer.Builder().nIn(8).nOut(4).build())
                 .layer(new RnnOutputLayer.Builder().nIn(4).nOut(3).activation(Activation.TANH)
-                        .lossFunction(LossFunction.MSE).dataFormat(RNNFormat.NCW).build()).build(), new long[] {3, 6}, 3, 3, 6)
+                        .lossFunction(LossFunction.MSE).dataFormat(RNNFormat.NCW).build()).build(),
+                new long[] {3, 6}, 3, 3, 6)
                 .values(indices, labels);
     }
 }

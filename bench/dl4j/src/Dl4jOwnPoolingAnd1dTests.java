@@ -63,7 +63,8 @@ final class Dl4jOwnPoolingAnd1dTests {
      * gradcheck's input: its score is flat there, its gradient is not (docs/dl4j-findings.md).
      */
     private static Dl4jOwnTests.Case cnnPooling(PoolingType type) {
-        Dl4jOwnTests.Case c = new Dl4jOwnTests.Case(POOL + "testCnnGlobalPoolingBasicMultiLayer (" + type + ", minibatch 3)",
+        String name = POOL + "testCnnGlobalPoolingBasicMultiLayer (" + type + ", minibatch 3)";
+        Dl4jOwnTests.Case c = new Dl4jOwnTests.Case(name,
                 normal().list().layer(new ConvolutionLayer.Builder().kernelSize(2, 2).stride(1, 1).nOut(4).build())
                         .layer(new GlobalPoolingLayer.Builder().poolingType(type).build()).layer(softmax(2))
                         .setInputType(InputType.convolutional(5, 4, 3)).build(), new long[] {3, 3, 5, 4}, 3, 2);

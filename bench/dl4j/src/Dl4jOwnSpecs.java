@@ -79,7 +79,8 @@ final class Dl4jOwnSpecs {
             Files.writeString(dir.resolve("own").resolve(c.slug() + ".json"),
                     new com.fasterxml.jackson.databind.ObjectMapper().readTree(c.json()).toString() + "\n");
             String spec = spec(c, "own/" + c.slug() + ".json", true);
-            all.append(i == 0 ? "" : "---\n").append(c.place() == Dl4jOwnTests.Place.HEAVY ? spec.replace("dl4j-own-tests]",
+            boolean heavy = c.place() == Dl4jOwnTests.Place.HEAVY;
+            all.append(i == 0 ? "" : "---\n").append(heavy ? spec.replace("dl4j-own-tests]",
                     "dl4j-own-tests, size-real]") : spec);
         }
         Files.writeString(yaml, all.toString());

@@ -1,9 +1,9 @@
 // bench/dl4j: configurations of DL4J's own gradient-check tests (deeplearning4j-core's gradientcheck package:
 // BNGradientCheckTest, CapsnetGradientCheckTest, LSTMGradientCheckTests here; CNNGradientCheckTest in
 // Dl4jOwnCnnTests; GradientCheckTests in Dl4jOwnMlpTests; GlobalPoolingGradientCheckTests and
-// CNN1DGradientCheckTest in Dl4jOwnPoolingAnd1dTests; LossFunctionGradientCheck in Dl4jOwnLossTests), run by GradientCheckUtil as those tests run them and by
-// gradcheck as `network:` specs of the same configuration (each layer at its activations), side by side.
-// `--write DIR` writes them as spec files instead (specs/dl4j/own-tests.yaml and its networks).
+// CNN1DGradientCheckTest in Dl4jOwnPoolingAnd1dTests; LossFunctionGradientCheck in Dl4jOwnLossTests), run by
+// GradientCheckUtil as those tests run them and by gradcheck as `network:` specs of the same configuration (each
+// layer at its activations), side by side. `--write SPECS BENCH` writes them as spec files instead (Dl4jOwnSpecs).
 import dev.gradcheck.backend.CheckRequest;
 import dev.gradcheck.backend.nd4j.InProcessBackend;
 import dev.gradcheck.result.CheckResult;
@@ -177,9 +177,9 @@ final class Dl4jOwnTests {
             + " ExternalErrorsFunction adds the gradient it receives to itself). docs/dl4j-findings.md";
 
     /** Why a softmax MCXENT output far from its labels fails: docs/dl4j-findings.md. */
-    static final String MCXENT_CLIP = "DL4J's MCXENT clips a softmax probability under 1e-10 in its score but not in its"
-            + " gradient (p - y): where a label's probability is that small the score is flat and the gradient is not;"
-            + " GradientCheckUtil sets the clip to 0 before it checks. docs/dl4j-findings.md";
+    static final String MCXENT_CLIP = "DL4J's MCXENT clips a softmax probability under 1e-10 in its score but not in"
+            + " its gradient (p - y): where a label's probability is that small the score is flat and the gradient is"
+            + " not; GradientCheckUtil sets the clip to 0 before it checks. docs/dl4j-findings.md";
 
     /** LSTMGradientCheckTests.testLSTMBasicMultiLayer: two sigmoid LSTMs (or GravesLSTMs) of 2, softmax output. */
     private static Case lstmBasic(boolean graves) {
