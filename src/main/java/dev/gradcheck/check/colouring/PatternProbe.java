@@ -31,12 +31,6 @@ public final class PatternProbe {
 
     private PatternProbe() {}
 
-    /**
-     * Where one probed row's nonzeros lie in one input: per dimension the lowest and highest index and every index
-     * that holds one, or null.
-     */
-    record Spread(int[] lo, int[] hi, BitSet[] held) {}
-
     /** One probed row: its output index and its spread in each input. */
     private record Probe(int[] at, Map<String, Spread> spreads) {}
 

@@ -24,7 +24,7 @@ final class Wraps {
      * @param probe a row's spreads in each input (one backward pass, or none where probed already)
      */
     static WindowPattern round(WindowPattern guess, int[] base,
-                               Function<int[], Map<String, PatternProbe.Spread>> probe) {
+                               Function<int[], Map<String, Spread>> probe) {
         List<WindowPattern.Input> inputs = new ArrayList<>();
         boolean any = false;
         for (WindowPattern.Input x : guess.inputs()) {
@@ -36,7 +36,7 @@ final class Wraps {
                 }
                 int[] row = base.clone();
                 row[dims[k].outDim()] = edge;
-                PatternProbe.Spread s = probe.apply(row).get(x.name());
+                Spread s = probe.apply(row).get(x.name());
                 WindowPattern.Dim round = s == null ? null : round(s.held()[k], dims[k], row, (int) x.shape()[k]);
                 if (round != null) {
                     dims[k] = round;
