@@ -86,7 +86,7 @@ record NetworkMasks(INDArray[] features, INDArray labels) {
         }
     }
 
-    /** " with masks mask [2, 4], ...", to say what the network was given besides its inputs; "" without. */
+    /** " with masks [2, 4], labels_mask [2, 4]", what the network was given besides its inputs; "" without. */
     String described() {
         List<String> parts = new java.util.ArrayList<>();
         for (INDArray f : features) {

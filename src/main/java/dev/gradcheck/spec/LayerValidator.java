@@ -57,9 +57,19 @@ final class LayerValidator {
     void read(YamlNode.Mapping m, Located<String> type, LayerSpec.Selection params, List<InputSpec> inputs) {
         spec = layer(m, type, params);
         boolean network = m.entry("network").isPresent();
-        if (network || m.entry("layer").isPresent()) {
+        if (network ? dl4jNetwork(m) : m.entry("layer").isPresent()) {
             new MaskInputs(problems).check(inputs, network);
         }
+    }
+
+    /**
+     * Whether a network spec names a DL4J network ({@code .zip}, {@code .json}), whose masks DL4J sets; a SameDiff
+     * model's placeholders are its own, whatever their names.
+     */
+    private static boolean dl4jNetwork(YamlNode.Mapping m) {
+        String file = m.get("network").filter(n -> n instanceof YamlNode.Scalar).map(n -> ((YamlNode.Scalar) n)
+                .text().toLowerCase(java.util.Locale.ROOT)).orElse("");
+        return file.endsWith(".zip") || file.endsWith(".json");
     }
 
     LayerSpec spec() {

@@ -62,7 +62,9 @@ class MaskInputsTest {
     }
 
     @Test
-    void anOpsInputNamedMaskIsNoMask() {
+    void anOpsInputOrASameDiffPlaceholderNamedMaskIsNoMask() {
         files.loadValid("o.yaml", "op: add\ninputs:\n  x: {shape: [2]}\n  mask: {shape: [2]}\n");
+        files.loadValid("s.yaml", "network: model.fb\ninputs:\n  x: {shape: [2, 3]}\n"
+                + "  attention_mask: {shape: [2, 1, 3]}\n");
     }
 }

@@ -45,7 +45,8 @@ final class NarrowedRow {
                 named.subList(0, Math.min(Mismatches.TOP, count)), null, null);
         WorstElement p = fast.worst();
         String note = "fast mode " + fast.verdict().reportName() + " (v'Ju analytic " + p.analytic()
-                + ", numerical " + p.numerical() + "); narrowed by halving u's and v's supports, with fresh random"
+                + ", numerical " + p.numerical() + ")" + (fast.note() == null ? "" : "; " + fast.note())
+                + "; narrowed by halving u's and v's supports, with fresh random"
                 + " weights per half (" + tested + "): at least " + count + (count == 1 ? " entry mismatches"
                 : " entries mismatch") + " judged alone" + (f.capped() ? ", where narrowing stopped at its limit" : "")
                 + ": " + named.stream().map(w -> entry(fast, w)).collect(Collectors.joining("; "))
