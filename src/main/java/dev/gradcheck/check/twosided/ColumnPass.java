@@ -103,6 +103,16 @@ final class ColumnPass {
     }
 
     /**
+     * Whether what an evaluation holds beyond its entry passes as zero: as an analytic value against a numerical
+     * one, one of them the rest and the other 0, judged with entry (row, col)'s bound where the rule alone does
+     * not pass it (no supplier per entry: this runs for every entry of the pattern).
+     */
+    private boolean restPasses(double analytic, double numerical, int row, int col) {
+        return screen.passesAsZero(analytic - numerical)
+                || Screen.passes(screen.score(analytic, numerical, e.errors().at(row, col)));
+    }
+
+    /**
      * Entry (p, col) by the one rule against the other side's value, and what each evaluation holds beyond it
      * as the strictest other member's value, which should be zero.
      *
@@ -116,19 +126,10 @@ final class ColumnPass {
         int otherRow = rows.strictestOther()[p];
         int otherCol = group.light().otherThan(member);
         int boundCol = otherCol < 0 ? -1 : group.members()[group.coarse().otherThan(member)];
-        boolean rowRestPasses = true;
-        if (otherRow >= 0) {
-            double rest = rows.weightOf()[p] * (a - n) / rows.weightOf()[otherRow];
-            int quiet = rows.quietestOther()[p];
-            rowRestPasses = screen.passesAsZero(rest)
-                    || Screen.passes(screen.score(rest, 0, e.errors().at(quiet, col)));
-        }
-        boolean columnRestPasses = true;
-        if (otherCol >= 0) {
-            double rest = applied[member] * (n - a) / applied[otherCol];
-            columnRestPasses = screen.passesAsZero(rest)
-                    || Screen.passes(screen.score(0, rest, e.errors().at(p, boundCol)));
-        }
+        boolean rowRestPasses = otherRow < 0 || restPasses(
+                rows.weightOf()[p] * (a - n) / rows.weightOf()[otherRow], 0, rows.quietestOther()[p], col);
+        boolean columnRestPasses = otherCol < 0 || restPasses(
+                0, applied[member] * (n - a) / applied[otherCol], p, boundCol);
         boolean restsPass = rowRestPasses && columnRestPasses;
         double byTolerance = screen.rule().score(a, n);
         if (restsPass && byTolerance <= NumericTuning.AGAIN_ABOVE) {
