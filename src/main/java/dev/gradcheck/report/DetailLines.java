@@ -104,7 +104,7 @@ public final class DetailLines {
 
     private static String figures(String head, GradientResult g, String tolerance) {
         WorstElement w = g.worst();
-        if (g.kind() == CheckKind.FAST) {
+        if (g.kind() == CheckKind.FAST && g.mismatches() == null) { // a narrowed fast row names its entries below
             return head + ", v'Ju analytic " + Numbers.plain(w.analytic()) + ", numerical "
                     + Numbers.plain(w.numerical()) + " (tolerance " + tolerance + ")";
         }

@@ -12,7 +12,6 @@ import dev.gradcheck.check.numeric.Counter;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.JacobianComparison;
 import dev.gradcheck.check.numeric.Meter;
-import dev.gradcheck.check.numeric.NumericTuning;
 import dev.gradcheck.check.numeric.NumericalDerivative;
 import dev.gradcheck.check.numeric.Seeded;
 import dev.gradcheck.check.target.BlockSizes;
@@ -32,6 +31,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -93,25 +93,63 @@ public final class FastCheck implements CheckMode {
             // a reference split at error clips gives whole blocks only, no derivative along u to project
             return new FullCheck().run(t, s, budget);
         }
-        return recheckFailures(t, s, budget, projections(t, s));
+        List<GradientResult> rows = narrowed(t, s, project(t, s),
+                in -> recheckCost(t, in) > FastTuning.RECHECK_IN_FULL_UP_TO);
+        return recheckFailures(t, s, budget, rows);
     }
 
     /**
-     * The projections alone, judged, without the full recheck of a failing input: what full mode asks where it
-     * would refuse a target over the budget (a failing projection is a failure, whatever full mode could hold).
-     * Null for a graph with error clips, which has no derivative along u.
+     * The projections alone, judged, a failing one narrowed to its entries, without the full recheck of a failing
+     * input: what full mode asks where it would refuse a target over the budget (a failing projection is a
+     * failure, whatever full mode could hold). Null for a graph with error clips, which has no derivative along u.
      */
     public static List<GradientResult> projections(CheckTarget t, Settings s) {
         if (t.reference().clippedGraph().isPresent()) {
             return null;
         }
+        return narrowed(t, s, project(t, s), in -> true);
+    }
+
+    /** The projections judged, with the directions they were taken along (to narrow a failing one). */
+    private record Projected(Map<String, INDArray> v, List<Projection> projections, List<GradientResult> rows) {
+
+        INDArray u(String in) {
+            return projections.stream().filter(p -> p.in().equals(in)).findFirst().orElseThrow().direction().u();
+        }
+    }
+
+    private static Projected project(CheckTarget t, Settings s) {
         Map<String, INDArray> v = outputDirections(t, s);
         List<Projection> projections = t.wrt().stream().map(in -> project(t, s, in, v)).toList();
         List<GradientResult> results = new ArrayList<>();
         for (String out : t.outputs()) {
             results.addAll(checkOutput(t, s, out, v.get(out), projections));
         }
-        return results;
+        return new Projected(v, projections, results);
+    }
+
+    /**
+     * Each failing row of an input {@code narrow} picks, narrowed to the entries that fail ({@link EntryNarrowing});
+     * a row where narrowing names none stays as it was, saying so.
+     */
+    private static List<GradientResult> narrowed(CheckTarget t, Settings s, Projected p, Predicate<String> narrow) {
+        List<GradientResult> rows = new ArrayList<>();
+        for (GradientResult r : p.rows()) {
+            if (r.verdict().passed() || !narrow.test(r.input())) {
+                rows.add(r);
+                continue;
+            }
+            EntryNarrowing.Found found = EntryNarrowing.narrow(t, s, r.output(), r.input(), p.u(r.input()),
+                    p.v().get(r.output()));
+            rows.add(NarrowedRow.of(t, r, found));
+        }
+        return rows;
+    }
+
+    /** What a full recheck of one input would cost uncompressed: the cheaper of 2n forwards and m backward passes. */
+    private static long recheckCost(CheckTarget t, String in) {
+        long outputs = t.outputs().stream().mapToLong(out -> t.refAtX().get(out).length()).sum();
+        return Math.min(2 * t.refInputs().get(in).length(), outputs);
     }
 
     /** A random unit cotangent v per output (its masked rows left out). */
@@ -181,38 +219,12 @@ public final class FastCheck implements CheckMode {
         // their plain sum would grow like √n and hide a 0.1% error
         Tolerance rule = s.toleranceForProjection(t.forwardNoise(output.out()), rootSumOfSquares(flat, uFlat));
         FastProbe probe = new FastProbe(p.derivative(), t.refInputs(), p.direction(), flat, output, rule);
-        FastProbe.Outcome outcome = verdict(probe, analytic, numerical, gradient == null || allZero(flat), noiseFloor);
+        FastProbe.Outcome outcome = probe.verdict(analytic, numerical, gradient == null || allZero(flat), noiseFloor);
         if (outcome.verdict() == Verdict.PASS) {
             outcome = outcome.noting(String.format(java.util.Locale.ROOT, "fast mode catches one wrong entry alone"
                     + " at 95%% of positions from an error of %.1e", probe.singleEntryResolution(numerical)));
         }
         return new Judged(p, outcome, rule, meter.cost());
-    }
-
-    /**
-     * The verdict on one projection: a zero backward against a non-zero numerical derivative fails whatever the
-     * tolerance; an agreement within the rule passes; anything else, within the rounding bound or not, is looked at
-     * more closely along u ({@link FastProbe}: kinks, the finite difference's own error at its most precise step).
-     */
-    private static FastProbe.Outcome verdict(FastProbe probe, double analytic, double numerical, boolean analyticZero,
-                                             double noiseFloor) {
-        Tolerance rule = probe.rule();
-        if (analyticZero && Math.abs(numerical) > noiseFloor) {
-            return new FastProbe.Outcome(Verdict.ZERO_GRADIENT, analytic, numerical, rule.score(analytic, numerical),
-                    null);
-        }
-        if (analyticZero) { // no scale to be relative to: a numerical value within the noise is a zero
-            return new FastProbe.Outcome(Verdict.PASS, analytic, numerical, Math.abs(numerical) / noiseFloor, null);
-        }
-        double score = JacobianComparison.score(rule, analytic, numerical, probe.roundingAlong());
-        if (rule.score(analytic, numerical) <= NumericTuning.AGAIN_ABOVE) {
-            return new FastProbe.Outcome(Verdict.PASS, analytic, numerical, score, null);
-        }
-        // near or beyond the tolerance, within the rounding bound or not: judged at the most precise step
-        if (!Double.isFinite(analytic) || !Double.isFinite(numerical)) {
-            return new FastProbe.Outcome(Verdict.MISMATCH, analytic, numerical, score, null);
-        }
-        return probe.resolve(analytic, numerical);
     }
 
     /**
@@ -262,7 +274,7 @@ public final class FastCheck implements CheckMode {
     private static List<GradientResult> recheckFailures(CheckTarget t, Settings s, MemoryBudget budget,
                                                         List<GradientResult> results) {
         Set<String> failed = new LinkedHashSet<>();
-        results.stream().filter(r -> !r.verdict().passed()).forEach(r -> failed.add(r.input()));
+        results.stream().filter(r -> !r.verdict().passed() && !NarrowedRow.named(r)).forEach(r -> failed.add(r.input()));
         if (failed.isEmpty()) {
             return results;
         }
@@ -273,7 +285,7 @@ public final class FastCheck implements CheckMode {
                 // the compressed evaluations could not settle the blocks, and dense ones do not fit: as below
             }
         }
-        results.replaceAll(r -> r.verdict().passed() ? r : r.withNote("too large to recheck in full under"
+        results.replaceAll(r -> r.verdict().passed() || NarrowedRow.named(r) ? r : r.withNote("too large to recheck in full under"
                 + " --max-memory: rerun with max_elements to see the worst element"));
         return results;
     }
@@ -293,7 +305,7 @@ public final class FastCheck implements CheckMode {
             GradientResult replacement = full.stream()
                     .filter(g -> g.output().equals(f.output()) && g.input().equals(f.input()))
                     .findFirst().orElse(null);
-            if (replacement == null) {
+            if (replacement == null || NarrowedRow.named(f)) {
                 merged.add(f);
             } else {
                 WorstElement p = f.worst();

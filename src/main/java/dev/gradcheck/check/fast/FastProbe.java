@@ -7,6 +7,7 @@ import dev.gradcheck.check.numeric.JacobianComparison;
 import dev.gradcheck.check.numeric.KinkDetector;
 import dev.gradcheck.check.numeric.MostPreciseStep;
 import dev.gradcheck.check.numeric.NumericalDerivative;
+import dev.gradcheck.check.numeric.NumericTuning;
 import dev.gradcheck.check.numeric.NumericalError;
 import dev.gradcheck.result.Verdict;
 import dev.gradcheck.spec.Tolerance;
@@ -153,6 +154,30 @@ final class FastProbe {
     /** The rounding bound of φ′ along u, with the step the derivative takes along it. */
     double roundingAlong() {
         return roundingError(direction.step());
+    }
+
+    /**
+     * The verdict on one projection: a zero backward against a non-zero numerical derivative fails whatever the
+     * tolerance; an agreement within the rule passes; anything else, within the rounding bound or not, is looked at
+     * more closely along u (kinks, the finite difference's own error at its most precise step).
+     */
+    Outcome verdict(double analytic, double numerical, boolean analyticZero, double noiseFloor) {
+        if (analyticZero && Math.abs(numerical) > noiseFloor) {
+            return new Outcome(Verdict.ZERO_GRADIENT, analytic, numerical, rule.score(analytic, numerical),
+                    null);
+        }
+        if (analyticZero) { // no scale to be relative to: a numerical value within the noise is a zero
+            return new Outcome(Verdict.PASS, analytic, numerical, Math.abs(numerical) / noiseFloor, null);
+        }
+        double score = JacobianComparison.score(rule, analytic, numerical, roundingAlong());
+        if (rule.score(analytic, numerical) <= NumericTuning.AGAIN_ABOVE) {
+            return new Outcome(Verdict.PASS, analytic, numerical, score, null);
+        }
+        // near or beyond the tolerance, within the rounding bound or not: judged at the most precise step
+        if (!Double.isFinite(analytic) || !Double.isFinite(numerical)) {
+            return new Outcome(Verdict.MISMATCH, analytic, numerical, score, null);
+        }
+        return resolve(analytic, numerical);
     }
 
     /**
