@@ -47,12 +47,13 @@ class LimitsTest {
                 + " (--max-memory; a smaller shape or check: fewer inputs fits)", checks.get(0).get("message").asText());
         assertEquals("invalid", checks.get(1).get("status").asText());
         // 2000 x 2000 doubles, numerical and analytic: 61 MiB; every output depends on every input, so compressed
-        // the pattern is all of it too (a tanh compresses to its diagonal, and passes in 10 MiB): the refusal says
-        // what both sides compressed would need as well as the dense blocks
+        // the pattern is all of it too (a tanh compresses to its diagonal, and passes in 10 MiB), a double an entry
+        // where entries are judged as they come: the refusal says what both sides compressed would need as well as
+        // the dense blocks
         assertTrue(checks.get(1).get("message").asText().startsWith(file + ":5:1: refused: its Jacobians"
                 + " (output elements x input elements, numerical and analytic), needed because both sides compressed"
                 + " could not settle it (over the memory budget: its pattern's entries and one thread's evaluations"
-                + " would need 46.0 MiB) would need 61.0 MiB"), checks.get(1).get("message").asText());
+                + " would need 30.8 MiB) would need 61.0 MiB"), checks.get(1).get("message").asText());
         assertEquals("passed", checks.get(2).get("status").asText());
         assertNull(System.getProperty("gradcheck.max-memory"), "the budget is passed in, never set JVM-wide");
     }
@@ -66,14 +67,14 @@ class LimitsTest {
                 "json", "--in-process");
         String message = new ObjectMapper().readTree(refused.out()).get("checks").get(0).get("message").asText();
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("--max-memory (\\S+) would let both sides"
-                + " compressed run, in a heap of twice that \\(GRADCHECK_OPTS=-Xmx93m\\)").matcher(message);
+                + " compressed run, in a heap of twice that \\(GRADCHECK_OPTS=-Xmx62m\\)").matcher(message);
         assertTrue(m.find(), message);
-        assertEquals("46.1m", m.group(1), "46.0 MiB and a little, rounded up to a tenth: " + message);
+        assertEquals("30.8m", m.group(1), "30.76 MiB, rounded up to a tenth: " + message);
         Cli fits = Cli.run("check", file.toString(), "--only", "big-jacobian", "--max-memory", m.group(1),
                 "--format", "json", "--in-process");
         assertEquals(0, fits.exit(), fits.out());
         assertEquals("passed", new ObjectMapper().readTree(fits.out()).get("checks").get(0).get("status").asText());
-        Cli under = Cli.run("check", file.toString(), "--only", "big-jacobian", "--max-memory", "46m",
+        Cli under = Cli.run("check", file.toString(), "--only", "big-jacobian", "--max-memory", "30.7m",
                 "--format", "json", "--in-process");
         assertEquals(2, under.exit(), "a tenth of a MiB less is refused: " + under.out());
     }

@@ -130,7 +130,7 @@ class NumberRangesTest {
 
     @Test
     void validateRefusesWhatTheCheckWouldRefuseBeforeItsTwoSidedRun() throws IOException {
-        // softmax over 2000: every output depends on every input, so the pattern's entries alone need 46 MiB; at
+        // softmax over 2000: every output depends on every input, so the pattern's entries alone need 30.5 MiB; at
         // 10 MiB validate said valid (it weighed one batch of evaluations) and check refused. validate now probes the
         // pattern as check does, and both refuse with the same reason.
         Path file = spec("softmax.yaml", "name: softmax-2000\nop: softmax\nattrs: {dimension: 0}\nmode: full\n"
@@ -139,7 +139,7 @@ class NumberRangesTest {
         Cli check = Cli.run("check", file.toString(), "--in-process", "--max-memory", "10m");
         assertEquals(2, validate.exit(), validate.out() + validate.err());
         assertEquals(2, check.exit(), check.out() + check.err());
-        String reason = "its pattern's entries and one thread's evaluations would need 46.0 MiB";
+        String reason = "its pattern's entries and one thread's evaluations would need 30.8 MiB";
         assertTrue(validate.out().contains(reason) || validate.err().contains(reason), validate.out() + validate.err());
         assertTrue(check.out().contains(reason) || check.err().contains(reason), check.out() + check.err());
     }

@@ -49,6 +49,9 @@ public final class CompressedJacobians {
     public interface Judging {
         Tolerance rule(String out, String in, double blockScale);
 
+        /** Whether {@link #rule} is one rule whatever the scale: then entries can be judged as they come. */
+        boolean ruleIgnoresScale(String out, String in);
+
         NumericalError errors(String out, String in);
     }
 

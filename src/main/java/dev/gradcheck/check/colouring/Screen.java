@@ -47,7 +47,16 @@ public final class Screen {
      * does not pass it.
      */
     public boolean passesAsZero(double value, DoubleSupplier withBound) {
-        return passes(Math.abs(value) * zeroRate) || passes(withBound.getAsDouble());
+        return passesAsZero(value) || passes(withBound.getAsDouble());
+    }
+
+    /**
+     * Whether a value that should be zero passes as zero by the rule alone, without its error bound: the cheap half
+     * of {@link #passesAsZero(double, DoubleSupplier)}, for a loop over millions of entries that must not allocate a
+     * supplier per entry (what is left, {@code passes(score(...))}, is the caller's).
+     */
+    public boolean passesAsZero(double value) {
+        return passes(Math.abs(value) * zeroRate);
     }
 
     /** Whether the values agree under the tolerance itself (a score of at most 1), as the dense check judges. */

@@ -58,6 +58,11 @@ public record Sides(NumericalJacobian numerical, AnalyticJacobian analytic, Comp
         }
 
         @Override
+        public boolean ruleIgnoresScale(String out, String in) {
+            return s.ruleIgnoresScale();
+        }
+
+        @Override
         public NumericalError errors(String out, String in) {
             return NumericalError.block(s.stencil(), magnitudes.get(out), steps.get(in));
         }

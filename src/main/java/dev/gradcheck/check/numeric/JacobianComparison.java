@@ -61,7 +61,7 @@ public final class JacobianComparison {
      */
     public static Row compare(Jacobian analytic, Jacobian numerical, NumericalError errors, EntryFilter skip,
                        Criteria criteria) {
-        Accumulator acc = new Accumulator(criteria.tolerance());
+        Tally acc = new Tally(criteria.tolerance());
         for (int j = 0; j < numerical.rowCount(); j++) {
             for (int i = 0; i < numerical.colCount(); i++) {
                 if (!skip.skips(j, i)) {
@@ -103,16 +103,17 @@ public final class JacobianComparison {
      * it), each with its numerical side's error bound; entries not fed are zero on both sides.
      */
     public static Row compare(EntrySource entries, long[] outputShape, long[] inputShape, Criteria criteria) {
-        Accumulator acc = new Accumulator(criteria.tolerance());
+        Tally acc = new Tally(criteria.tolerance());
         entries.feed(acc::add);
         return acc.row(outputShape, inputShape, criteria);
     }
 
     /**
-     * The figures of a block, entry by entry in row-major order (the first of equal scores is the worst, so the
-     * order decides which element a report names).
+     * The figures of a block, entry by entry, in any order: of equal scores (equal |numerical|, several non-finite
+     * entries) the first in row-major order is the one a report names, whatever order the entries came in, so a
+     * block fed row by row and one fed as a compressed check's column pass judges them are the same row.
      */
-    private static final class Accumulator {
+    public static final class Tally {
         private final Tolerance tolerance;
         private double maxAbs;
         private double maxRel;
@@ -121,6 +122,7 @@ public final class JacobianComparison {
         private boolean analyticAllZero = true;
         private int withinError;
         private double largestError;
+        private long failing;
         private int worstRow;
         private int worstCol;
         private double worstA;
@@ -134,36 +136,34 @@ public final class JacobianComparison {
         private double nonFiniteA;
         private double nonFiniteN;
 
-        Accumulator(Tolerance tolerance) {
+        public Tally(Tolerance tolerance) {
             this.tolerance = tolerance;
         }
 
+        /** The entries that do not pass (a score above 1, or NaN). */
+        public long failing() {
+            return failing;
+        }
+
+        private static boolean before(int row, int col, int r, int c) {
+            return row < r || (row == r && col < c);
+        }
+
         /** One entry at flat output index {@code row}, flat input index {@code col}, its numerical error bound. */
-        void add(int row, int col, double a, double n, double error) {
+        public void add(int row, int col, double a, double n, double error) {
             double score = score(tolerance, a, n, error);
             if (score <= 1 && tolerance.score(a, n) > 1) { // passed on the numerical side's error alone
                 withinError++;
                 largestError = Math.max(largestError, error);
             }
-            // A NaN score beats everything and is never displaced, so the report shows it.
-            if (score > maxScore || (Double.isNaN(score) && !Double.isNaN(maxScore))) {
-                maxScore = score;
-                worstRow = row;
-                worstCol = col;
-                worstA = a;
-                worstN = n;
-            }
+            failing += score <= 1 ? 0 : 1;
+            worst(row, col, a, n, score);
             maxAbs = Math.max(maxAbs, Double.isNaN(a - n) ? Double.POSITIVE_INFINITY : Math.abs(a - n));
             maxRel = Math.max(maxRel, Tolerance.relativeError(a, n));
-            if (Math.abs(n) > maxNumerical) { // where a zero analytic gradient is most plainly wrong
-                maxNumerical = Math.abs(n);
-                largestRow = row;
-                largestCol = col;
-                largestA = a;
-                largestN = n;
-            }
+            largest(row, col, a, n);
             analyticAllZero &= a == 0;
-            if (nonFiniteRow < 0 && !(Double.isFinite(a) && Double.isFinite(n))) {
+            if (!(Double.isFinite(a) && Double.isFinite(n))
+                    && (nonFiniteRow < 0 || before(row, col, nonFiniteRow, nonFiniteCol))) {
                 nonFiniteRow = row;
                 nonFiniteCol = col;
                 nonFiniteA = a;
@@ -171,7 +171,32 @@ public final class JacobianComparison {
             }
         }
 
-        Row row(long[] outputShape, long[] inputShape, Criteria criteria) {
+        /** The worst score so far: a NaN beats everything and is displaced only by an earlier NaN. */
+        private void worst(int row, int col, double a, double n, double score) {
+            boolean nan = Double.isNaN(score);
+            boolean tie = nan ? Double.isNaN(maxScore) : score == maxScore;
+            if (score > maxScore || (nan && !Double.isNaN(maxScore)) || (tie && before(row, col, worstRow, worstCol))) {
+                maxScore = score;
+                worstRow = row;
+                worstCol = col;
+                worstA = a;
+                worstN = n;
+            }
+        }
+
+        /** The largest |numerical| so far: where a zero analytic gradient is most plainly wrong. */
+        private void largest(int row, int col, double a, double n) {
+            double m = Math.abs(n);
+            if (m > maxNumerical || (m == maxNumerical && before(row, col, largestRow, largestCol))) {
+                maxNumerical = m;
+                largestRow = row;
+                largestCol = col;
+                largestA = a;
+                largestN = n;
+            }
+        }
+
+        public Row row(long[] outputShape, long[] inputShape, Criteria criteria) {
             if (maxScore == Double.NEGATIVE_INFINITY) { // no entry compared
                 return new Row(Verdict.PASS, maxAbs, maxRel, 0, null, 0, 0);
             }

@@ -1,8 +1,8 @@
 package dev.gradcheck.check.numeric;
 
 import dev.gradcheck.result.Stencil;
-import java.util.HashMap;
-import java.util.Map;
+import it.unimi.dsi.fastutil.longs.Long2DoubleOpenHashMap;
+import java.util.BitSet;
 
 /**
  * What the numerical side can resolve: a bound on |numerical − true derivative| for each entry of a block, by its
@@ -51,6 +51,17 @@ public interface NumericalError {
     /** The bound for the entry at these positions of the block. */
     double at(int row, int col);
 
+    /**
+     * An entry's position in a block as one key for a hashed map or set, one to one. Not the plain row·2³² + col:
+     * Long's hash folds the halves together (row ^ col), so the entries of a block's diagonal bands all land in a
+     * few buckets, and a map of a million precise-step values took 95% of a layer_norm check in lookups. The
+     * multiplication by an odd constant is one to one and spreads every bit over the hash. A key, not a position:
+     * a set that reads the column back out of its keys (the dense judge's kinks) keeps the plain form.
+     */
+    static long entryKey(int row, int col) {
+        return (((long) row << 32) | (col & 0xFFFFFFFFL)) * 0x9E3779B97F4A7C15L;
+    }
+
     /** The rounding bound of one derivative of an output of magnitude |y| taken with step h. */
     public static double rounding(Stencil stencil, double outputMagnitude, double step) {
         return ROUNDING_MARGIN * FiniteDifferences.gain(stencil) * EPSILON * Math.abs(outputMagnitude) / step;
@@ -93,8 +104,12 @@ public interface NumericalError {
         private final Stencil stencil;
         private final double[] rowMagnitudes;
         private final double[] colSteps;
-        private final Map<Long, Double> measured = new HashMap<>();
-        private final Map<Long, Double> atPreciseStep = new HashMap<>();
+        /** What the maps give for an entry they do not hold: no bound is negative. */
+        private static final double ABSENT = -1;
+        private final Long2DoubleOpenHashMap measured = absentIsNegative();
+        private final Long2DoubleOpenHashMap atPreciseStep = absentIsNegative();
+        /** The rows with an entry in either map: the other rows' bounds are the rounding model's, no lookup. */
+        private final BitSet rowsWithEntries = new BitSet();
 
         private Block(Stencil stencil, double[] rowMagnitudes, double[] colSteps) {
             this.stencil = stencil;
@@ -104,16 +119,22 @@ public interface NumericalError {
 
         @Override
         public double at(int row, int col) {
-            if (atPreciseStep.isEmpty() && measured.isEmpty()) {
-                return rounding(row, col); // the common case, without a lookup
+            if (!rowsWithEntries.get(row)) {
+                return rounding(row, col); // the common case, without a lookup (nor a boxed key)
             }
-            Double precise = atPreciseStep.get(key(row, col));
-            if (precise != null) {
+            double precise = atPreciseStep.get(entryKey(row, col));
+            if (precise != ABSENT) {
                 return precise;
             }
             double rounding = rounding(row, col);
-            Double m = measured.get(key(row, col));
-            return m == null ? rounding : Math.max(rounding, m);
+            double m = measured.get(entryKey(row, col));
+            return m == ABSENT ? rounding : Math.max(rounding, m);
+        }
+
+        private static Long2DoubleOpenHashMap absentIsNegative() {
+            Long2DoubleOpenHashMap map = new Long2DoubleOpenHashMap();
+            map.defaultReturnValue(ABSENT);
+            return map;
         }
 
         /** The rounding model's bound for the entry, at the block's own step. */
@@ -126,21 +147,23 @@ public interface NumericalError {
             Block c = new Block(stencil, rowMagnitudes, colSteps);
             c.measured.putAll(measured);
             c.atPreciseStep.putAll(atPreciseStep);
+            c.rowsWithEntries.or(rowsWithEntries);
             return c;
         }
 
         /** Records an entry taken again at a more precise step: its bound there replaces this block's. */
         public void atPreciseStep(int row, int col, double bound) {
-            atPreciseStep.put(key(row, col), bound);
+            atPreciseStep.put(entryKey(row, col), bound);
+            rowsWithEntries.set(row);
         }
 
         /** Records a measured bound for one entry (from a second step). */
         public void measured(int row, int col, double bound) {
-            measured.merge(key(row, col), bound, Math::max);
+            long key = entryKey(row, col);
+            double before = measured.get(key);
+            measured.put(key, before == ABSENT ? bound : Math.max(before, bound));
+            rowsWithEntries.set(row);
         }
 
-        private static long key(int row, int col) {
-            return ((long) row << 32) | (col & 0xFFFFFFFFL);
-        }
     }
 }

@@ -72,6 +72,7 @@ public final class Defaults {
      * @param blockScale   the largest |derivative| in the block
      */
     public static Tolerance tolerance(DType dtype, double forwardNoise, double blockScale) {
+        // ruleDependsOnScale says where blockScale is read: keep the two together
         double measured = Double.isNaN(forwardNoise) ? MOST_RELATIVE
                 : Math.min(MOST_RELATIVE, NOISE_FACTOR * forwardNoise);
         return switch (dtype) {
@@ -82,6 +83,14 @@ public final class Defaults {
             case BFLOAT16 -> new Tolerance.MaxRelative(1e-1);
             default -> new Tolerance.MaxRelative(1e-6);
         };
+    }
+
+    /**
+     * Whether {@link #tolerance}'s rule for this dtype reads its block's scale (float32's absolute part): where it
+     * does not, a block's entries can be judged as they are computed, before the block's scale is known.
+     */
+    public static boolean ruleDependsOnScale(DType dtype) {
+        return dtype == DType.FLOAT32;
     }
 
     /**

@@ -60,6 +60,11 @@ public record Settings(Step step, Tolerance tolerance, DType dtype, Stencil sten
         return tolerance != null ? tolerance : Defaults.tolerance(dtype, forwardNoise, blockScale);
     }
 
+    /** Whether {@link #toleranceFor} gives one rule whatever the block's scale. */
+    public boolean ruleIgnoresScale() {
+        return tolerance != null || !Defaults.ruleDependsOnScale(dtype);
+    }
+
     /** The rule of a fast-mode projection: the spec's own, else {@link Defaults#projectionTolerance}. */
     public Tolerance toleranceForProjection(double forwardNoise, double scale) {
         return tolerance != null ? tolerance : Defaults.projectionTolerance(dtype, forwardNoise, scale);

@@ -86,19 +86,39 @@ final class ColumnPass {
         }
     }
 
-    /** Row p's value in the group's difference, as the member's entry stored at {@code at}: kept and screened. */
+    /**
+     * Row p's value in the group's difference, as the member's entry stored at {@code at}: screened, and then kept,
+     * or judged at once where the screen let it through and the block's entries are judged as they come.
+     */
     private void take(int p, int at, ColumnGroup group, int member, double difference, boolean[] owned) {
         double value = difference / group.applied()[member];
-        e.values().numerical(at, value);
         owned[p] = true;
-        screen(p, at, group, member, value);
+        int col = group.members()[member];
+        if (screen(p, at, group, member, value) && e.tally() != null) {
+            e.tally().add(p, col, e.values().analytic(at), value, e.errors().at(p, col));
+            e.values().judged(value);
+        } else {
+            e.values().numerical(at, p, col, value);
+        }
+    }
+
+    /**
+     * Whether what an evaluation holds beyond its entry passes as zero: as an analytic value against a numerical
+     * one, one of them the rest and the other 0, judged with entry (row, col)'s bound where the rule alone does
+     * not pass it (no supplier per entry: this runs for every entry of the pattern).
+     */
+    private boolean restPasses(double analytic, double numerical, int row, int col) {
+        return screen.passesAsZero(analytic - numerical)
+                || Screen.passes(screen.score(analytic, numerical, e.errors().at(row, col)));
     }
 
     /**
      * Entry (p, col) by the one rule against the other side's value, and what each evaluation holds beyond it
      * as the strictest other member's value, which should be zero.
+     *
+     * @return whether the screen let the entry through: its value is final, no later phase takes it again
      */
-    private void screen(int p, int at, ColumnGroup group, int member, double n) {
+    private boolean screen(int p, int at, ColumnGroup group, int member, double n) {
         int col = group.members()[member];
         double[] applied = group.applied();
         double a = e.values().analytic(at);
@@ -106,21 +126,14 @@ final class ColumnPass {
         int otherRow = rows.strictestOther()[p];
         int otherCol = group.light().otherThan(member);
         int boundCol = otherCol < 0 ? -1 : group.members()[group.coarse().otherThan(member)];
-        boolean rowRestPasses = true;
-        if (otherRow >= 0) {
-            double rest = rows.weightOf()[p] * (a - n) / rows.weightOf()[otherRow];
-            int quiet = rows.quietestOther()[p];
-            rowRestPasses = screen.passesAsZero(rest, () -> screen.score(rest, 0, e.errors().at(quiet, col)));
-        }
-        boolean columnRestPasses = true;
-        if (otherCol >= 0) {
-            double rest = applied[member] * (n - a) / applied[otherCol];
-            columnRestPasses = screen.passesAsZero(rest, () -> screen.score(0, rest, e.errors().at(p, boundCol)));
-        }
+        boolean rowRestPasses = otherRow < 0 || restPasses(
+                rows.weightOf()[p] * (a - n) / rows.weightOf()[otherRow], 0, rows.quietestOther()[p], col);
+        boolean columnRestPasses = otherCol < 0 || restPasses(
+                0, applied[member] * (n - a) / applied[otherCol], p, boundCol);
         boolean restsPass = rowRestPasses && columnRestPasses;
         double byTolerance = screen.rule().score(a, n);
         if (restsPass && byTolerance <= NumericTuning.AGAIN_ABOVE) {
-            return;
+            return true;
         }
         TwoSidedScreen.Flagged f = new TwoSidedScreen.Flagged(e.index(), group.index(), p, col, at, applied[member],
                 otherCol < 0 ? -1 : group.members()[otherCol], otherCol < 0 ? 1 : applied[otherCol], boundCol);
@@ -134,5 +147,6 @@ final class ColumnPass {
         } else {
             run.screen().entry(f, what);
         }
+        return false;
     }
 }

@@ -1,26 +1,64 @@
 package dev.gradcheck.check.twosided;
 
 import dev.gradcheck.check.numeric.LargestFinite;
-import java.util.HashMap;
-import java.util.Map;
+import dev.gradcheck.check.numeric.NumericalError;
+import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
+import it.unimi.dsi.fastutil.ints.Int2LongOpenHashMap;
+import it.unimi.dsi.fastutil.ints.IntIterator;
+import it.unimi.dsi.fastutil.ints.IntSet;
+import it.unimi.dsi.fastutil.longs.Long2DoubleOpenHashMap;
+import java.util.BitSet;
 
 /**
- * Both sides' values of an input's entries, the one home of an entry's value: the analytic value, and the numerical
- * one as its difference from it, a float (where the two pass the rule they agree to about 1e-6, so the float keeps
- * the numerical value to about 1e-13 of itself; a third less memory at 64 million entries), exact where an entry was
- * recomputed; and, by position, the value where an entry was taken again at a more precise step, which is the value
- * judged (its bound there is its block's, {@code NumericalError.Block#atPreciseStep}).
+ * Both sides' values of an input's entries, the one home of an entry's value: the analytic value, held for every
+ * entry from the row pass to the column pass; and the numerical value, kept one of two ways.
+ * <ul>
+ *   <li><b>held</b>, where the block's rule reads the block's scale (float32's default), which is known only once
+ *       every numerical value is: every entry's numerical value as its difference from the analytic one, a float
+ *       (where the two pass the rule they agree to about 1e-6, so the float keeps the numerical value to about
+ *       1e-13 of itself), and the report judges every entry at its end;</li>
+ *   <li><b>judged as it comes</b> (every other rule): an entry the column pass's screen lets through is final, so
+ *       it goes straight into its input's {@link Entries#tally} and is not kept; only the entries the screen sends
+ *       on (near the tolerance, rests to settle, to recompute) keep their value at the run's step, by position,
+ *       for the phases after and the report. A third less memory than held, and no second pass over the entries.</li>
+ * </ul>
+ * Either way, an entry recomputed alone keeps its exact values, and an entry taken again at a more precise step
+ * keeps its value there, which is the value judged (its bound there is its block's,
+ * {@code NumericalError.Block#atPreciseStep}).
  */
 final class EntryValues {
     private final double[] analytic;
+    /** Held: every entry's analytic minus numerical value; null where entries are judged as they come. */
     private final float[] gap;
-    private final Map<Integer, Double> exact = new HashMap<>();
+    /** Judged as they come: the entries the screen sent on, their value at the run's step and their position. */
+    private final Int2DoubleOpenHashMap sentOn = new Int2DoubleOpenHashMap();
+    private final Int2LongOpenHashMap sentOnAt = new Int2LongOpenHashMap();
+    /** Judged as they come: the largest finite |numerical value| of the entries judged so. */
+    private final LargestFinite largestJudged = new LargestFinite();
+    private final Int2DoubleOpenHashMap exact = new Int2DoubleOpenHashMap();
+    /** Where {@link #exact} holds a value (any double may be one, so the map's own answer cannot say). */
+    private final BitSet isExact = new BitSet();
     /** By (row, col) of the block: an entry's value at its most precise step, where it was taken again there. */
-    private final Map<Long, Double> atPreciseStep = new HashMap<>();
+    private final Long2DoubleOpenHashMap atPreciseStep = new Long2DoubleOpenHashMap();
+    /** The rows with an entry in {@link #atPreciseStep}: the other rows' entries are looked up in no map. */
+    private final BitSet preciseRows = new BitSet();
 
-    EntryValues(int n) {
+    /**
+     * @param held whether every entry's numerical value is kept (the rule reads the block's scale), rather than
+     *             judged as it comes
+     */
+    EntryValues(int n, boolean held) {
         analytic = new double[n];
-        gap = new float[n];
+        gap = held ? new float[n] : null;
+    }
+
+    /** What {@code n} entries cost, in bytes: a double each, and a float more where they are held. */
+    static long bytes(long n, boolean held) {
+        return (Double.BYTES + (held ? Float.BYTES : 0)) * n;
+    }
+
+    boolean held() {
+        return gap != null;
     }
 
     double analytic(int at) {
@@ -31,24 +69,55 @@ final class EntryValues {
         analytic[at] = a;
     }
 
+    /** An entry's numerical value: held, recomputed, or sent on by the screen (no other is kept). */
     double numerical(int at) {
-        Double n = exact.isEmpty() ? null : exact.get(at);
-        return n != null ? n : analytic[at] - gap[at];
+        if (isExact.get(at)) {
+            return exact.get(at);
+        }
+        return gap != null ? analytic[at] - gap[at] : sentOn.get(at);
     }
 
-    void numerical(int at, double n) {
-        gap[at] = (float) (analytic[at] - n);
+    /** Keeps entry (row, col)'s numerical value at the run's step: every entry where held, else one sent on. */
+    void numerical(int at, int row, int col, double n) {
+        if (gap != null) {
+            gap[at] = (float) (analytic[at] - n);
+        } else {
+            sentOn.put(at, n);
+            sentOnAt.put(at, ((long) row << 32) | (col & 0xFFFFFFFFL));
+        }
+    }
+
+    /** An entry judged as it came, its numerical value not kept: counted in the block's scale. */
+    void judged(double n) {
+        largestJudged.add(n);
+    }
+
+    /** The entries sent on by the screen, by position (judged as they come only). */
+    IntSet sentOn() {
+        return sentOn.keySet();
+    }
+
+    /** The output row of an entry sent on. */
+    int rowOf(int at) {
+        return (int) (sentOnAt.get(at) >>> 32);
+    }
+
+    /** The input column of an entry sent on. */
+    int colOf(int at) {
+        return (int) sentOnAt.get(at);
     }
 
     /** An entry's values as the dense check computes them. */
     void exact(int at, double a, double n) {
         analytic[at] = a;
         exact.put(at, n);
+        isExact.set(at);
     }
 
     /** Records entry (row, col)'s value at a more precise step: the value it is judged by from now on. */
     void atPreciseStep(int row, int col, double value) {
-        atPreciseStep.put(key(row, col), value);
+        atPreciseStep.put(NumericalError.entryKey(row, col), value);
+        preciseRows.set(row);
     }
 
     /**
@@ -56,12 +125,11 @@ final class EntryValues {
      * given (its value at the run's step).
      */
     double judged(int row, int col, double atStep) {
-        Double precise = atPreciseStep.isEmpty() ? null : atPreciseStep.get(key(row, col));
-        return precise != null ? precise : atStep;
-    }
-
-    private static long key(int row, int col) {
-        return ((long) row << 32) | (col & 0xFFFFFFFFL);
+        if (!preciseRows.get(row)) {
+            return atStep;
+        }
+        long key = NumericalError.entryKey(row, col);
+        return atPreciseStep.containsKey(key) ? atPreciseStep.get(key) : atStep;
     }
 
     /** The largest finite |analytic value|, the scale of the screen's rule. */
@@ -69,8 +137,19 @@ final class EntryValues {
         return LargestFinite.of(analytic);
     }
 
-    /** The largest finite |numerical value|, the scale of the report's rule. */
+    /**
+     * The largest finite |numerical value| at the run's step (recomputed where an entry was), the scale of the
+     * report's rule: over every entry where held; else over those judged as they came and those sent on.
+     */
     double largestNumerical() {
-        return LargestFinite.of(analytic.length, this::numerical);
+        if (gap != null) {
+            return LargestFinite.of(analytic.length, this::numerical);
+        }
+        LargestFinite largest = new LargestFinite();
+        largest.add(largestJudged.value());
+        for (IntIterator at = sentOn.keySet().iterator(); at.hasNext();) {
+            largest.add(numerical(at.nextInt()));
+        }
+        return largest.value();
     }
 }

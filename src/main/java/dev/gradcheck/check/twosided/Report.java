@@ -12,6 +12,7 @@ import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Mismatches;
 import dev.gradcheck.result.Verdict;
 import dev.gradcheck.spec.Tolerance;
+import it.unimi.dsi.fastutil.ints.IntIterator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,22 +39,20 @@ final class Report {
         for (Entries e : run.entries()) {
             Meter begin = Meter.timing();
             String in = e.input().name();
-            Tolerance rule = sides.judging().rule(out, in, e.values().largestNumerical());
-            JacobianComparison.Row row = JacobianComparison.compare(sink -> feed(pattern, e, sink), pattern.outShape(),
-                    e.input().shape(), new JacobianComparison.Criteria(rule, run.settings().delta(), t.scale(out)));
+            Tolerance rule = run.blockRule(e.index());
+            JacobianComparison.Tally tally = tally(pattern, e, rule);
+            JacobianComparison.Row row = tally.row(pattern.outShape(), e.input().shape(),
+                    new JacobianComparison.Criteria(rule, run.settings().delta(), t.scale(out)));
             if (row.verdict() != Verdict.PASS && row.verdict() != Verdict.MISMATCH) {
                 return null; // non-finite values, a zero gradient: the one-sided path's diagnoses
             }
             Noted noted = atKinks(row, e, ties.get(in), pattern.outShape());
             row = noted.row();
             String note = noted.note();
-            long[] failing = {0};
-            if (row.verdict() == Verdict.MISMATCH) {
-                feed(pattern, e, (r, c, a, n, err) -> failing[0] += JacobianComparison.score(rule, a, n, err) <= 1 ? 0 : 1);
-            }
+            long failing = row.verdict() == Verdict.MISMATCH ? tally.failing() : 0;
             double seconds = analyticSeconds + numericalSeconds.getOrDefault(in, 0.0)
                     + begin.seconds() + (e.index() == 0 ? tieSeconds : 0);
-            Mismatches found = new Mismatches(failing[0], m * Flat.size(e.input().shape()), 0, null, List.of(), null,
+            Mismatches found = new Mismatches(failing, m * Flat.size(e.input().shape()), 0, null, List.of(), null,
                     null);
             results.add(row.toResult(new JacobianComparison.Compared(out, in, CheckKind.JACOBIAN, t.order()),
                     // the backward passes gave every input's values at once: counted in the first input's row
@@ -80,14 +79,37 @@ final class Report {
                 ? row.withVerdict(Verdict.NONDIFFERENTIABLE) : row, note);
     }
 
-    private static void feed(WindowPattern pattern, Entries e, JacobianComparison.EntrySink sink) {
-        long[] shape = e.input().shape();
+    /**
+     * Every entry of input e's block in one tally: those judged as they came and then the ones the screen sent on,
+     * or, where the values are held, every entry fed now. Either way the entry (0, 0) is in it, zero on both sides
+     * where the pattern leaves it out, as a sparse block lists it: the dense check's first entry.
+     */
+    private static JacobianComparison.Tally tally(WindowPattern pattern, Entries e, Tolerance rule) {
+        JacobianComparison.Tally tally = e.tally() != null ? e.tally() : new JacobianComparison.Tally(rule);
+        if (!listsFirst(pattern, e)) {
+            tally.add(0, 0, 0, 0, e.errors().at(0, 0));
+        }
+        if (e.tally() == null) {
+            feed(pattern, e, tally::add);
+            return tally;
+        }
+        for (IntIterator it = e.values().sentOn().iterator(); it.hasNext();) {
+            int at = it.nextInt();
+            feedEntry(e, tally::add, e.values().rowOf(at), e.values().colOf(at), at);
+        }
+        return tally;
+    }
+
+    /** Whether the pattern (with the located extras) holds the block's entry (0, 0). */
+    private static boolean listsFirst(WindowPattern pattern, Entries e) {
         int[][] first = pattern.window(0, e.input());
         int[] extrasOfFirst = e.extras().ofRow(0);
-        if ((WindowPattern.size(first) == 0 || !WindowPattern.contains(first, shape, 0))
-                && (extrasOfFirst.length == 0 || extrasOfFirst[0] != 0)) {
-            sink.add(0, 0, 0, 0, e.errors().at(0, 0)); // as a sparse block lists it: the dense check's first entry
-        }
+        return WindowPattern.size(first) > 0 && WindowPattern.contains(first, e.input().shape(), 0)
+                || extrasOfFirst.length > 0 && extrasOfFirst[0] == 0;
+    }
+
+    private static void feed(WindowPattern pattern, Entries e, JacobianComparison.EntrySink sink) {
+        long[] shape = e.input().shape();
         for (int p = 0; p < pattern.rows(); p++) {
             int row = p;
             int[] k = {e.rowStart()[p]};

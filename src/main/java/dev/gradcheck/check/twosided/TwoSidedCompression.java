@@ -146,11 +146,15 @@ public final class TwoSidedCompression {
      *
      * @param declined why a gate declined, or null with the run's sides, pattern and batches held at once
      */
-    private record Plan(String declined, Sides sides, WindowPattern pattern, int batchThreads) {
+    private record Plan(String declined, Sides sides, WindowPattern pattern, int batchThreads, long oneThread) {
+
+        Plan(String declined, Sides sides, WindowPattern pattern, int batchThreads) {
+            this(declined, sides, pattern, batchThreads, 0);
+        }
 
         /** What the pattern's entries and one thread's evaluations need where they are over the budget; else 0. */
         long needs() {
-            return declined != null && declined.startsWith(Attempt.OVER_BUDGET) ? bytes(pattern, 1) : 0;
+            return declined != null && declined.startsWith(Attempt.OVER_BUDGET) ? oneThread : 0;
         }
     }
 
@@ -168,13 +172,14 @@ public final class TwoSidedCompression {
         }
         WindowPattern pattern = PatternProbe.guess(sides.analytic(), out, t.refAtX().get(out).shape(), inputs,
                 inputShapes(t, inputs));
-        int batchThreads = pattern == null ? 0 : threadsThatFit(pattern, threads(s), budget);
+        int batchThreads = pattern == null ? 0 : threadsThatFit(sides, out, pattern, threads(s), budget);
+        long oneThread = pattern == null ? 0 : bytes(sides, out, pattern, 1);
         String declined = pattern == null ? "no window pattern: the nonzeros of the probed rows of the backward do"
                 + " not move through the inputs as windows do"
                 : TwoSidedRun.cost(pattern, points) > gate.maxShare() * known ? "too little to gain"
                 : batchThreads == 0 ? Attempt.OVER_BUDGET + ": its pattern's entries and one thread's evaluations"
-                        + " would need " + MemoryBudget.human(bytes(pattern, 1)) : null;
-        return new Plan(declined, sides, pattern, batchThreads);
+                        + " would need " + MemoryBudget.human(oneThread) : null;
+        return new Plan(declined, sides, pattern, batchThreads, oneThread);
     }
 
     /**
@@ -204,9 +209,10 @@ public final class TwoSidedCompression {
      * fewer (a batch per thread held at once), or 0 when not even one's do. Fewer batches only slow the run; the
      * evaluations and their values are the same, so validate's estimate of one batch and the check agree.
      */
-    private static int threadsThatFit(WindowPattern pattern, int threads, MemoryBudget budget) {
+    private static int threadsThatFit(Sides sides, String out, WindowPattern pattern, int threads,
+                                      MemoryBudget budget) {
         for (int k = threads; k >= 1; k--) {
-            if (budget.fits(bytes(pattern, k))) {
+            if (budget.fits(bytes(sides, out, pattern, k))) {
                 return k;
             }
         }
@@ -232,18 +238,22 @@ public final class TwoSidedCompression {
         return Math.min(backwards, forwards);
     }
 
-    /** A double and a float per entry inside the pattern ({@link Values}), and a batch of evaluations. */
-    static long bytes(WindowPattern pattern, int threads) {
-        long entries = 0;
+    /**
+     * The entries inside the pattern ({@link EntryValues#bytes}: a double each, and a float more where the values
+     * are held), and a batch of evaluations.
+     */
+    static long bytes(Sides sides, String out, WindowPattern pattern, int threads) {
+        long bytes = 0;
         long vectors = pattern.rows();
         for (WindowPattern.Input x : pattern.inputs()) {
+            long entries = 0;
             for (int p = 0; p < pattern.rows(); p++) {
                 entries += WindowPattern.size(pattern.window(p, x));
             }
+            bytes += EntryValues.bytes(entries, TwoSidedRun.held(sides, out, x.name()));
             vectors += Flat.size(x.shape());
         }
-        return (Double.BYTES + Float.BYTES) * entries
-                + (long) TwoSidedTuning.BATCH_PER_THREAD * threads * vectors * Double.BYTES;
+        return bytes + (long) TwoSidedTuning.BATCH_PER_THREAD * threads * vectors * Double.BYTES;
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.gradcheck.check.colouring.Sides;
 import dev.gradcheck.check.colouring.WindowPattern;
 import dev.gradcheck.check.jacobian.ParallelLines;
 import dev.gradcheck.check.numeric.FiniteDifferences;
+import dev.gradcheck.check.numeric.JacobianComparison;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.NumericalError;
 import dev.gradcheck.check.target.CheckTarget;
@@ -66,9 +67,19 @@ record TwoSidedRun(CheckTarget target, Settings settings, Sides sides, WindowPat
             }
             LocatedLines.Extras extras = located.extras(x.name(), Flat.size(x.shape()));
             int n = Math.addExact(start[pattern.rows()], extras.size());
-            entries.add(new Entries(entries.size(), x, start, new EntryValues(n),
-                    (NumericalError.Block) sides.judging().errors(out, x.name()), extras, new Kinks()));
+            boolean held = held(sides, out, x.name());
+            entries.add(new Entries(entries.size(), x, start, new EntryValues(n, held),
+                    (NumericalError.Block) sides.judging().errors(out, x.name()), extras, new Kinks(),
+                    held ? null : new JacobianComparison.Tally(sides.judging().rule(out, x.name(), 0))));
         }
+    }
+
+    /**
+     * Whether input {@code in}'s numerical values are held until the report ({@link EntryValues}): where its rule
+     * reads the block's scale, known only once every value is.
+     */
+    static boolean held(Sides sides, String out, String in) {
+        return !sides.judging().ruleIgnoresScale(out, in);
     }
 
     /** Each input's screen, by the rule at the scale of its analytic values: once the row pass has taken them. */

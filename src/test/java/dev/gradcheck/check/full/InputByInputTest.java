@@ -21,14 +21,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Both sides compressed one input at a time ({@link InputByInput}), where the inputs' pattern entries together are
- * over the budget and each input's alone are not: a 64² matmul under 5 MiB (dense blocks 512 MiB; the pattern's
- * entries and a batch about 6.8 MiB together, 3.9 MiB per input). A right backward passes, a wrong one fails with
+ * over the budget and each input's alone are not: a 64² matmul under 3.5 MiB (dense blocks 512 MiB; the pattern's
+ * entries, 8 bytes each, and one thread's batch 4.75 MiB together, 2.5 MiB per input). A right backward passes, a wrong one fails with
  * dense mode's worst entry and count, and validate accepts what check runs.
  */
 class InputByInputTest {
 
     private static final Nd4jOpBuilder BUILDER = new Nd4jOpBuilder(OpCatalog.nd4j());
-    private static final MemoryBudget FIVE_MIB = new MemoryBudget(5L << 20);
+    private static final MemoryBudget BUDGET = new MemoryBudget(7L << 19); // 3.5 MiB
     private static final String MATMUL = """
             op: matmul
             inputs:
@@ -46,12 +46,12 @@ class InputByInputTest {
 
     @Test
     void aRightBackwardPassesOneInputAtATimeAndValidateAgrees() throws InvalidSpecException {
-        CheckResult r = checker(f -> f, FIVE_MIB).check(Specs.parse(MATMUL));
+        CheckResult r = checker(f -> f, BUDGET).check(Specs.parse(MATMUL));
         assertEquals(Status.PASSED, r.status(), r.message());
         assertEquals(List.of("a", "b"), jacobians(r).stream().map(GradientResult::input).toList());
-        checker(f -> f, FIVE_MIB).validate(Specs.parse(MATMUL)); // throws where it would refuse
-        CheckResult under = checker(f -> f, new MemoryBudget(3L << 20)).check(Specs.parse(MATMUL));
-        assertEquals(Status.INVALID, under.status(), "one input's entries alone are over 3 MiB");
+        checker(f -> f, BUDGET).validate(Specs.parse(MATMUL)); // throws where it would refuse
+        CheckResult under = checker(f -> f, new MemoryBudget(2L << 20)).check(Specs.parse(MATMUL));
+        assertEquals(Status.INVALID, under.status(), "one input's entries alone are over 2 MiB");
         assertTrue(under.message().contains("would let both sides compressed run"), under.message());
     }
 
@@ -69,7 +69,7 @@ class InputByInputTest {
     }
 
     private static void assertLikeDense(Corruption wrong) {
-        CheckResult split = checker(wrong, FIVE_MIB).check(Specs.parse(MATMUL));
+        CheckResult split = checker(wrong, BUDGET).check(Specs.parse(MATMUL));
         CheckResult dense = checker(wrong, MemoryBudget.UNLIMITED).check(Specs.parse(MATMUL + "compress: false\n"));
         assertEquals(Status.FAILED, dense.status());
         assertEquals(Status.FAILED, split.status(), split.message());
