@@ -8,6 +8,7 @@ import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.result.Verdict;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,16 +20,37 @@ import org.junit.jupiter.api.Test;
  */
 class AliasingStepTest {
 
-    private static final String SIN_WX = """
-            name: sin-of-w-x
-            graph:
-              - {op: multiply, in: [x, w], out: a}
-              - {op: sin, in: [a], out: y}
-            inputs:
-              x: {shape: [4, 5], init: {uniform: [0.5, 1.0]}}
-              w: {shape: [4, 5], init: {constant: 125663.7}}
-            no_grad: [w]
-            """;
+    private static final String SIN_WX = sinWx(4, 5);
+
+    static String sinWx(int rows, int cols) {
+        return """
+                name: sin-of-w-x
+                graph:
+                  - {op: multiply, in: [x, w], out: a}
+                  - {op: sin, in: [a], out: y}
+                inputs:
+                  x: {shape: [%d, %d], init: {uniform: [0.5, 1.0]}}
+                  w: {shape: [%d, %d], init: {constant: 125663.7}}
+                no_grad: [w]
+                """.formatted(rows, cols, rows, cols);
+    }
+
+    /**
+     * At layer size both sides compressed see every entry beyond the rule with only its rounding bound, more than
+     * may be recomputed alone (4096), and dense blocks (64 GiB) do not fit: the right one is refused (INVALID, its
+     * unresolvable entries not judged; 2026-11-28), never failed; the wrong one fails.
+     */
+    @Tag("slow") // two full checks of 65,536 elements (dense blocks: 64 GiB): both sides compressed
+    @Test
+    void atLayerSizesTheRightOneIsNotFailedAndAWrongOneFails() {
+        String big = sinWx(256, 256) + "mode: full\n";
+        CheckResult r = RealOps.check(big);
+        assertTrue(r.status() == Status.PASSED || r.status() == Status.INVALID, r.toString());
+        CheckResult wrong = RealOps.checkCorrupted(big, Functions.scaledBy(1.01));
+        assertEquals(Status.FAILED, wrong.status(), wrong.toString());
+        System.out.println("sin(w·x) [256,256]: right " + r.status() + " " + r.message() + "; x1.01 "
+                + wrong.gradients().stream().map(g -> g.kind() + " " + g.verdict() + " " + g.note()).toList());
+    }
 
     @Test
     void aRightBackwardIsNotFailedWhereLargerStepsAlias() {

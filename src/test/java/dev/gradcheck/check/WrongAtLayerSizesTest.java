@@ -22,7 +22,8 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
  * Wrong backwards at layer sizes that full mode refused instead of failing (issue 33): a softmax leaking across
- * rows, a matmul off by one in its inner index, a convolution whose weight gradient is zero. Each FAILS at its
+ * rows, a matmul off by one in its inner index, a convolution whose weight gradient is zero, a backward off by a
+ * small constant in every entry (J + 1e-4 everywhere, on tanh, softmax and the convolution). Each FAILS at its
  * layer size, under a budget its dense blocks do not fit, and fails in dense mode at a size where those fit; the
  * right backward passes beside it.
  */
@@ -114,6 +115,29 @@ class WrongAtLayerSizesTest {
         GradientResult small = assertFails(check(conv(3, 7) + "compress: false\n",
                 WrongAtLayerSizesTest::zeroWeightGradient), "w");
         assertEquals(Verdict.ZERO_GRADIENT, small.verdict());
+    }
+
+    /** J + 1e-4 everywhere: each entry of the gradient of x off by 1e-4 times the cotangent's sum. */
+    static Differentiable offByAConstantEverywhere(Differentiable f) {
+        return onGradient(f, "x", (g, in, ct) -> g.add(ct.values().iterator().next().sumNumber().doubleValue() * 1e-4));
+    }
+
+    static String tanh(int n) {
+        return """
+                op: tanh
+                mode: full
+                inputs:
+                  x: {shape: [%d, %d], init: {uniform: [-2, 2]}}
+                """.formatted(n, n);
+    }
+
+    @Tag("slow") // tanh [256, 256] (dense blocks 64 GiB), softmax [64, 1000] and a convolution x [1, 16, 32, 32]
+    @Test
+    void aBackwardOffByASmallConstantInEveryEntryFailsAtLayerSizes() {
+        for (String yaml : List.of(tanh(256), softmax(64, 1000), conv(16, 32))) {
+            assertFails(check(yaml, WrongAtLayerSizesTest::offByAConstantEverywhere), "x");
+        }
+        assertFails(check(tanh(12) + "compress: false\n", WrongAtLayerSizesTest::offByAConstantEverywhere), "x");
     }
 
     @Tag("slow")
