@@ -25,5 +25,12 @@ public class SameDiffModels {
     SDVariable v = cp.var("v", Nd4j.linspace(DataType.DOUBLE, 0.5, 1.5, 6).reshape(3, 2));
     cp.math().mul("y", cp.cumprod("c", t, false, false, 0), v);
     cp.save(new File(a[0], "cumprod.fb"), false);
+    // a trainable weight before ND4J's wrong cumprod and a bias after it: x -> matmul w -> cumprod(axis 0) -> + b
+    SameDiff cw = SameDiff.create();
+    SDVariable m = cw.mmul("m", cw.placeHolder("x", DataType.DOUBLE, 3, 2),
+        cw.var("w", Nd4j.linspace(DataType.DOUBLE, -0.6, 0.8, 4).reshape(2, 2)));
+    cw.math().add("y", cw.cumprod("c", m, false, false, 0), cw.var("b", Nd4j.linspace(DataType.DOUBLE, 0.1, 0.2, 2)
+        .reshape(1, 2)));
+    cw.save(new File(a[0], "cumprod-weights.fb"), false);
   }
 }

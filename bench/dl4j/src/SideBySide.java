@@ -82,7 +82,7 @@ public final class SideBySide {
             for (Case c : cases()) {
                 row(c, gradcheck);
             }
-            Dl4jOwnTests.table(gradcheck);
+            Dl4jOwnTests.table(gradcheck, "");
         }
     }
 

@@ -27,11 +27,16 @@ import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SourcePos;
 import dev.gradcheck.spec.Tolerance;
 import dev.gradcheck.spi.Operator;
+import dev.gradcheck.op.plugin.PluginSet;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
+import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -70,6 +75,8 @@ public final class GradCheck {
     /** Where the layer's type is found: gradcheck's own class loader, or the one {@link #ofLayer} was given. */
     private ClassLoader layerClasses;
     private boolean training = true;
+    /** The saved or in-memory network checked instead of an op ({@link #ofNetwork}), or null. */
+    private NetworkSource network;
 
     private GradCheck(String op, FunctionFactory factory) {
         this.op = op;
@@ -129,6 +136,43 @@ public final class GradCheck {
         GradCheck check = new GradCheck(type, (spec, in) -> LayerSpecs.build(spec, in, classes));
         check.layerType = type;
         check.layerClasses = classes;
+        return check;
+    }
+
+    /**
+     * Checks a saved network as a spec's {@code network:} does (docs/dl4j.md#a-saved-network): a DL4J
+     * MultiLayerNetwork or ComputationGraph ({@code .zip} from ModelSerializer, or a configuration's {@code .json})
+     * layer by layer at the activations one forward pass gives each layer, a wrong layer named by its index, name
+     * and type; any other file as a saved SameDiff model, node by node. Its inputs go through {@link #input} by the
+     * names a spec gives them: the network's input (a graph's by its input names), {@code labels}, and the masks
+     * {@code mask}, {@code in_mask}, {@code labels_mask}; {@link #fast} adds the whole network's gradient.
+     */
+    public static GradCheck ofNetwork(Path file) {
+        return ofNetwork(NetworkSource.of(file));
+    }
+
+    /** As {@link #ofNetwork(Path)}, a network in memory: the check runs on a copy, the network is left as it is. */
+    public static GradCheck ofNetwork(MultiLayerNetwork net) {
+        return ofNetwork(NetworkSource.of(net));
+    }
+
+    /** As {@link #ofNetwork(Path)}, a ComputationGraph in memory, left as it is. */
+    public static GradCheck ofNetwork(ComputationGraph graph) {
+        return ofNetwork(NetworkSource.of(graph));
+    }
+
+    /**
+     * As {@link #ofNetwork(Path)}, a SameDiff model in memory (its placeholders fed by {@link #input}), left as it
+     * is; {@link #wrt} and {@link #noGrad} choose the variables of its whole gradient (fast mode).
+     */
+    public static GradCheck ofNetwork(SameDiff model) {
+        return ofNetwork(NetworkSource.of(model));
+    }
+
+    private static GradCheck ofNetwork(NetworkSource source) {
+        GradCheck check = new GradCheck("network", null);
+        check.network = source;
+        check.name = source.name();
         return check;
     }
 
@@ -277,6 +321,14 @@ public final class GradCheck {
      *                                  non-floating input in wrt)
      */
     public CheckResult check() {
+        if (network != null) {
+            return network.withFile(file -> ChatterFilter.whileRunning(() -> {
+                try (Backend cpu = InProcessBackend.withPlugins(Engine.CPU, PluginSet.EMPTY,
+                        MemoryBudget.forThisJvm())) {
+                    return cpu.run(networkSpec(file));
+                }
+            }));
+        }
         // a layer's parameters become inputs where its class is found (a user's layer may be in its own loader)
         OpSpec spec = layerType == null ? spec() : LayerSpecs.withParams(spec(), layerClasses);
         // SameDiff prints a line on System.out for every gradient it builds: a test's stdout is the test's own
@@ -328,17 +380,46 @@ public final class GradCheck {
     private OpSpec layerSpec(SourcePos pos, List<InputSpec> specs) {
         Map<String, Located<Object>> layerOptions = new LinkedHashMap<>();
         attrs.forEach((k, v) -> layerOptions.put(k, new Located<>(v, pos)));
-        List<Located<String>> paramCheck = wrt == null ? null : wrt.stream().filter(n -> !inputs.containsKey(n))
-                .map(n -> new Located<>(n, pos)).toList();
-        List<Located<String>> paramNoGrad = noGrad.stream().filter(n -> !inputs.containsKey(n))
-                .map(n -> new Located<>(n, pos)).toList();
-        List<String> check = (wrt != null ? wrt : List.copyOf(inputs.keySet())).stream()
-                .filter(n -> inputs.containsKey(n) && !noGrad.contains(n)).toList();
-        LayerSpec layer = new LayerSpec(new Located<>(layerType, pos), layerOptions, training,
-                new LayerSpec.Selection(paramCheck, paramNoGrad), List.of());
-        return new OpSpec(name, pos, new Located<>(layerType, pos), Map.of(), specs, List.of(), check,
+        LayerSpec layer = new LayerSpec(new Located<>(layerType, pos), layerOptions, training, otherNames(pos),
+                List.of());
+        return new OpSpec(name, pos, new Located<>(layerType, pos), Map.of(), specs, List.of(), checkedInputs(),
                 noGrad.stream().filter(inputs::containsKey).toList(), delta, tolerance, mode, order, options,
                 List.of(Engine.CPU), seed, Expectation.PASS, null, null, layer, null);
+    }
+
+    /**
+     * A network spec of the network's file, as a spec's {@code network:} reads: names in wrt and noGrad that are
+     * no input are a SameDiff model's variables (a DL4J network refuses them, as its spec does).
+     */
+    private OpSpec networkSpec(Path file) {
+        SourcePos pos = new SourcePos("GradCheck(" + name + ")", 1, 1);
+        if (inputs.isEmpty()) {
+            throw new IllegalArgumentException("no inputs: add the network's input with input(name, array)");
+        }
+        List<InputSpec> specs = new ArrayList<>();
+        inputs.forEach((n, a) -> specs.add(new InputSpec(n, a.shape(), Nd4jTypes.specType(a.dataType()),
+                new Init.Values(a.castTo(DataType.DOUBLE).dup('c').data().asDouble()), pos)));
+        Located<String> op = new Located<>("network", pos);
+        LayerSpec layer = new LayerSpec(op, Map.of(), training, otherNames(pos), List.of());
+        return new OpSpec(name, pos, op, Map.of(), specs, List.of(), checkedInputs(),
+                noGrad.stream().filter(inputs::containsKey).toList(), delta, tolerance, mode, order, options,
+                List.of(Engine.CPU), seed, Expectation.PASS, null, null, layer,
+                new Located<>(file.toString(), pos));
+    }
+
+    /** The inputs wrt names (or every input) not in noGrad: a layer's or network's check among its inputs. */
+    private List<String> checkedInputs() {
+        return (wrt != null ? wrt : List.copyOf(inputs.keySet())).stream()
+                .filter(n -> inputs.containsKey(n) && !noGrad.contains(n)).toList();
+    }
+
+    /** Names in wrt and noGrad that are no input: a layer's parameters, a model's variables. */
+    private LayerSpec.Selection otherNames(SourcePos pos) {
+        List<Located<String>> check = wrt == null ? null : wrt.stream().filter(n -> !inputs.containsKey(n))
+                .map(n -> new Located<>(n, pos)).toList();
+        List<Located<String>> none = noGrad.stream().filter(n -> !inputs.containsKey(n))
+                .map(n -> new Located<>(n, pos)).toList();
+        return new LayerSpec.Selection(check, none);
     }
 
     /**

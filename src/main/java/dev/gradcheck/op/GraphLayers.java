@@ -1,7 +1,6 @@
 package dev.gradcheck.op;
 
 import dev.gradcheck.spec.InputSpec;
-import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.OpSpec;
 import java.util.ArrayList;
@@ -16,7 +15,6 @@ import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.graph.ComputationGraph;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * A ComputationGraph as one layer spec per layer vertex: one forward pass on the spec's inputs records every
@@ -32,13 +30,17 @@ final class GraphLayers {
     static List<NetworkLayers.Layer> of(OpSpec spec, ComputationGraph graph) throws InvalidSpecException {
         ComputationGraphConfiguration conf = graph.getConfiguration();
         Map<String, INDArray> inputs = inputs(spec, conf.getNetworkInputs());
+        NetworkMasks masks = NetworkMasks.of(spec, conf.getNetworkInputs());
         Map<String, INDArray> activations;
+        List<INDArray> seen;
         try {
+            masks.setOn(graph);
+            seen = NetworkLayers.masksSeen(graph.getLayers());
             activations = graph.feedForward(conf.getNetworkInputs().stream().map(inputs::get)
                     .toArray(INDArray[]::new), spec.layer().training());
         } catch (RuntimeException e) {
-            throw new InvalidSpecException(spec.network().pos(), "DL4J's graph rejects its inputs: "
-                    + GraphBuilder.firstLine(e));
+            throw new InvalidSpecException(spec.network().pos(), "DL4J's graph rejects its inputs"
+                    + masks.described() + ": " + GraphBuilder.firstLine(e));
         }
         boolean labels = spec.inputs().stream().anyMatch(s -> s.name().equals(LayerSpecs.LABELS));
         if (labels && graph.getNumOutputArrays() > 1) {
@@ -52,7 +54,8 @@ final class GraphLayers {
             Layer layer = all[i];
             boolean output = layer instanceof IOutputLayer;
             if (!output || labels) { // an output layer's backward starts from labels
-                layers.add(NetworkLayers.layerOf(spec, i, layer, inputOf(conf, layer, activations, inputs), output));
+                layers.add(NetworkLayers.layerOf(spec, i, layer, new NetworkLayers.Seen(inputOf(conf, layer,
+                        activations, inputs), seen.get(i)), output));
             }
         }
         return layers;
@@ -81,9 +84,8 @@ final class GraphLayers {
                 throw new InvalidSpecException(spec.pos(), "the graph takes the inputs " + names + ": the spec gives"
                         + " none named '" + name + "'");
             }
-            InputSpec in = given.isPresent() ? given.get() : LayerSpecs.layerInput(spec);
-            values.put(name, Nd4j.create(InputValues.generate(in, spec.seed()), in.shape())
-                    .castTo(Nd4jTypes.of(in.dtype())));
+            InputSpec in = given.isPresent() ? given.get() : NetworkMasks.networkInput(spec);
+            values.put(name, NetworkMasks.drawn(in, spec));
         }
         return values;
     }

@@ -4,7 +4,6 @@ import dev.gradcheck.result.Status;
 import dev.gradcheck.spec.DType;
 import dev.gradcheck.spec.Expectation;
 import dev.gradcheck.spec.InputSpec;
-import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.spec.Init;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.LayerSpec;
@@ -19,7 +18,6 @@ import org.deeplearning4j.nn.conf.InputPreProcessor;
 import org.deeplearning4j.nn.multilayer.MultiLayerNetwork;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * A saved DL4J network as one layer spec per layer: one forward pass of the network on the spec's input records
@@ -49,19 +47,24 @@ public final class NetworkLayers {
      *                user's own layer)
      */
     public static List<Layer> of(OpSpec spec, ClassLoader classes) throws InvalidSpecException {
+        requireNoSelection(spec);
         org.deeplearning4j.nn.api.Model model = SavedNetworks.load(spec, classes);
         if (model instanceof org.deeplearning4j.nn.graph.ComputationGraph graph) {
             return GraphLayers.of(spec, graph);
         }
         MultiLayerNetwork net = (MultiLayerNetwork) model;
-        InputSpec in = LayerSpecs.layerInput(spec);
-        INDArray x = Nd4j.create(InputValues.generate(in, spec.seed()), in.shape()).castTo(Nd4jTypes.of(in.dtype()));
+        InputSpec in = NetworkMasks.networkInput(spec);
+        INDArray x = NetworkMasks.drawn(in, spec);
+        NetworkMasks masks = NetworkMasks.of(spec, List.of(in.name()));
         List<INDArray> activations;
+        List<INDArray> seen;
         try {
+            masks.setOn(net);
+            seen = masksSeen(net.getLayers());
             activations = net.feedForward(x, spec.layer().training());
         } catch (RuntimeException e) {
             throw new InvalidSpecException(spec.network().pos(), "DL4J's network rejects an input of shape "
-                    + java.util.Arrays.toString(in.shape()) + ": " + GraphBuilder.firstLine(e));
+                    + java.util.Arrays.toString(in.shape()) + masks.described() + ": " + GraphBuilder.firstLine(e));
         }
         List<Layer> layers = new ArrayList<>();
         for (int i = 0; i < net.getnLayers(); i++) {
@@ -75,14 +78,50 @@ public final class NetworkLayers {
             if (pre != null) {
                 input = pre.preProcess(input.dup(), (int) input.size(0), LayerWorkspaceMgr.noWorkspaces());
             }
-            layers.add(layerOf(spec, i, layer, input, output));
+            layers.add(layerOf(spec, i, layer, new Seen(input, seen.get(i)), output));
         }
         return layers;
     }
 
+    /**
+     * A DL4J network's layers are each checked for their input and every trained parameter, and its whole score
+     * for every parameter array: a {@code check} or {@code no_grad} would be ignored, so it is refused.
+     */
+    private static void requireNoSelection(OpSpec spec) throws InvalidSpecException {
+        var named = spec.layer().params();
+        boolean given = named.check() != null || !named.noGrad().isEmpty() || !spec.noGrad().isEmpty();
+        if (given) {
+            List<Located<String>> names = new ArrayList<>(named.noGrad());
+            if (named.check() != null) {
+                names.addAll(named.check());
+            }
+            throw new InvalidSpecException(names.isEmpty() ? spec.pos() : names.get(0).pos(), "check and no_grad"
+                    + " do not apply to a DL4J network: each layer is checked for its input and every parameter it"
+                    + " trains, and in fast mode the whole score for every parameter array; leave them out");
+        }
+    }
+
+    /**
+     * What a layer saw in the network's forward pass.
+     *
+     * @param input its input activations, after its preprocessor
+     * @param mask  the mask DL4J handed it (after the preprocessors and layers before it), or null
+     */
+    record Seen(INDArray input, INDArray mask) {}
+
+    /** The mask each layer holds once the network's masks are set, before a pass clears them. */
+    static List<INDArray> masksSeen(org.deeplearning4j.nn.api.Layer[] layers) {
+        List<INDArray> masks = new ArrayList<>();
+        for (org.deeplearning4j.nn.api.Layer layer : layers) {
+            masks.add(layer.getMaskArray() == null ? null : layer.getMaskArray().dup());
+        }
+        return masks;
+    }
+
     /** The layer spec of one layer of a network, at its input, with the network's parameter values. */
-    static Layer layerOf(OpSpec spec, int index, org.deeplearning4j.nn.api.Layer layer, INDArray input,
+    static Layer layerOf(OpSpec spec, int index, org.deeplearning4j.nn.api.Layer layer, Seen seen,
                                  boolean output) throws InvalidSpecException {
+        INDArray input = seen.input();
         org.deeplearning4j.nn.conf.layers.Layer config = layer.conf().getLayer();
         String type = config.getClass().getSimpleName();
         String name = config.getLayerName() != null ? config.getLayerName() : String.valueOf(index);
@@ -94,6 +133,9 @@ public final class NetworkLayers {
         inputs.add(values("x", input, dtype, spec));
         if (output) {
             inputs.add(spec.input(LayerSpecs.LABELS));
+        }
+        if (seen.mask() != null) { // set on the layer for its forward and backward, never checked
+            inputs.add(values(LayerSpecs.MASK, seen.mask(), dtype, spec));
         }
         List<String> check = new ArrayList<>(List.of("x"));
         for (Map.Entry<String, INDArray> p : layer.paramTable().entrySet()) {

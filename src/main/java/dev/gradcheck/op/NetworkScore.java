@@ -3,7 +3,6 @@ package dev.gradcheck.op;
 import dev.gradcheck.result.Mode;
 import dev.gradcheck.spec.Expectation;
 import dev.gradcheck.spec.InputSpec;
-import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.spec.Init;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.Located;
@@ -38,13 +37,17 @@ public final class NetworkScore implements Differentiable {
     private final Model net;
     private final List<String> keys;
     private final long batch;
+    /** Set on the network before every pass (DL4J clears them after one), as its score with masks is computed. */
+    private final NetworkMasks masks;
 
-    private NetworkScore(OpSpec spec, ClassLoader classes, Model net, List<String> keys, long batch) {
+    private NetworkScore(OpSpec spec, ClassLoader classes, Model net, List<String> keys, long batch,
+                         NetworkMasks masks) {
         this.spec = spec;
         this.classes = classes;
         this.net = net;
         this.keys = keys;
         this.batch = batch;
+        this.masks = masks;
     }
 
     /**
@@ -60,25 +63,26 @@ public final class NetworkScore implements Differentiable {
     /** The network of a network spec, its input and labels drawn as for its layers' checks, set on it. */
     public static NetworkScore of(OpSpec spec, ClassLoader classes) throws InvalidSpecException {
         Model net = SavedNetworks.load(spec, classes);
-        INDArray labels = drawn(spec.input(LayerSpecs.LABELS), spec);
+        INDArray labels = NetworkMasks.drawn(spec.input(LayerSpecs.LABELS), spec);
         long batch;
+        NetworkMasks masks;
         if (net instanceof ComputationGraph graph) {
-            Map<String, INDArray> in = GraphLayers.inputs(spec, graph.getConfiguration().getNetworkInputs());
+            List<String> names = graph.getConfiguration().getNetworkInputs();
+            Map<String, INDArray> in = GraphLayers.inputs(spec, names);
             graph.setInputs(in.values().toArray(INDArray[]::new));
             graph.setLabels(labels);
             batch = in.values().iterator().next().size(0);
+            masks = NetworkMasks.of(spec, names);
         } else {
             MultiLayerNetwork mln = (MultiLayerNetwork) net;
-            INDArray x = drawn(LayerSpecs.layerInput(spec), spec);
+            InputSpec in = NetworkMasks.networkInput(spec);
+            INDArray x = NetworkMasks.drawn(in, spec);
             mln.setInput(x);
             mln.setLabels(labels);
             batch = x.size(0);
+            masks = NetworkMasks.of(spec, List.of(in.name()));
         }
-        return new NetworkScore(spec, classes, net, trainable(net), batch);
-    }
-
-    private static INDArray drawn(InputSpec in, OpSpec spec) {
-        return Nd4j.create(InputValues.generate(in, spec.seed()), in.shape()).castTo(Nd4jTypes.of(in.dtype()));
+        return new NetworkScore(spec, classes, net, trainable(net), batch, masks);
     }
 
     /** DL4J's keys of the parameters a network trains (its updater for them is no NoOp), in its order. */
@@ -147,6 +151,7 @@ public final class NetworkScore implements Differentiable {
                 net.getParam(key).assign(value);
             }
         }
+        masks.setOn(net);
         if (net instanceof ComputationGraph graph) {
             graph.computeGradientAndScore();
             return graph.score() - graph.calcRegularizationScore(true);

@@ -36,6 +36,8 @@ final class SameDiffFunction implements Differentiable {
     /** The outputs whose cotangents the loss reads, by index; empty until the first {@link #vjp}. */
     private final List<Integer> lossOutputs = new ArrayList<>();
     private List<String> leftAtDefault = List.of();
+    /** Placeholders fed at every pass, never differentiated: a saved model's inputs ({@link SameDiffModel}). */
+    private Map<String, INDArray> fed = Map.of();
 
     /** Outputs named by their index ("0", "1", ...), as a one-op spec's {@code output:} refers to them. */
     SameDiffFunction(SameDiff sd, Map<String, SDVariable> inputVars, List<SDVariable> outputs) {
@@ -65,6 +67,12 @@ final class SameDiffFunction implements Differentiable {
         return this;
     }
 
+    /** Feeds these placeholders at every forward and backward pass. */
+    SameDiffFunction feeding(Map<String, INDArray> placeholders) {
+        fed = Map.copyOf(placeholders);
+        return this;
+    }
+
     @Override
     public List<String> attributesLeftAtDefault() {
         return leftAtDefault;
@@ -83,7 +91,7 @@ final class SameDiffFunction implements Differentiable {
     @Override
     public Map<String, INDArray> forward(Map<String, INDArray> inputs) {
         assign(inputs);
-        Map<String, INDArray> raw = sd.output(Map.of(), outputVarNames);
+        Map<String, INDArray> raw = sd.output(fed, outputVarNames);
         Map<String, INDArray> out = new HashMap<>();
         for (int i = 0; i < outputNames.size(); i++) {
             out.put(outputNames.get(i), raw.get(outputVarNames.get(i)).dup());
@@ -95,7 +103,7 @@ final class SameDiffFunction implements Differentiable {
     public Map<String, INDArray> vjp(Map<String, INDArray> inputs, Map<String, INDArray> cotangents, List<String> wrt) {
         assign(inputs);
         defineLossOnce(cotangents);
-        Map<String, INDArray> placeholders = new HashMap<>();
+        Map<String, INDArray> placeholders = new HashMap<>(fed);
         for (int i = 0; i < outputNames.size(); i++) {
             INDArray c = cotangents.get(outputNames.get(i));
             if (c != null) {

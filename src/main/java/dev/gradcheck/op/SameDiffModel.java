@@ -1,7 +1,6 @@
 package dev.gradcheck.op;
 
 import dev.gradcheck.spec.InputSpec;
-import dev.gradcheck.spec.InputValues;
 import dev.gradcheck.spec.InvalidSpecException;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecError;
@@ -17,7 +16,6 @@ import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.autodiff.samediff.VariableType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * A saved SameDiff model (FlatBuffers, {@code SameDiff.save} or {@code asFlatFile}) named by a network spec: its
@@ -52,22 +50,27 @@ public final class SameDiffModel {
 
     /** The model loaded and run once on the spec's inputs; what SameDiff refuses is INVALID at {@code network:}. */
     public static SameDiffModel load(OpSpec spec) throws InvalidSpecException {
+        SameDiff sd = read(spec);
+        SameDiffWholeModel.requireValidSelection(spec, sd); // check and no_grad are never ignored
+        Map<String, INDArray> fed = placeholders(spec, sd);
+        return new SameDiffModel(sd, spec, forward(spec, sd, fed));
+    }
+
+    /** The model as SameDiff reads it from the spec's file; what SameDiff refuses is INVALID at {@code network:}. */
+    static SameDiff read(OpSpec spec) throws InvalidSpecException {
         Path file = NetworkFile.of(spec);
-        SameDiff sd;
         try {
             NetworkFile.requireRegularFile(file);
-            sd = SameDiff.load(new File(file.toString()), false);
+            return SameDiff.load(new File(file.toString()), false);
         } catch (java.io.IOException | RuntimeException e) {
             throw new InvalidSpecException(spec.network().pos(), "SameDiff cannot load the model " + file
                     + " (a file other than .zip or .json is read as SameDiff's FlatBuffers): "
                     + GraphBuilder.firstLine(e));
         }
-        Map<String, INDArray> fed = placeholders(spec, sd);
-        return new SameDiffModel(sd, spec, forward(spec, sd, fed));
     }
 
     /** The spec's inputs, one per placeholder, by name: an input no placeholder has, or a placeholder left out, is refused. */
-    private static Map<String, INDArray> placeholders(OpSpec spec, SameDiff sd) throws InvalidSpecException {
+    static Map<String, INDArray> placeholders(OpSpec spec, SameDiff sd) throws InvalidSpecException {
         List<String> names = sd.inputs();
         List<SpecError> errors = new ArrayList<>();
         Map<String, INDArray> fed = new LinkedHashMap<>();
@@ -76,8 +79,7 @@ public final class SameDiffModel {
                 errors.add(new SpecError(in.pos(), "input '" + in.name() + "' is no placeholder of the model"
                         + " (its placeholders: " + String.join(", ", names) + ")"));
             } else {
-                fed.put(in.name(), Nd4j.create(InputValues.generate(in, spec.seed()), in.shape())
-                        .castTo(Nd4jTypes.of(in.dtype())));
+                fed.put(in.name(), NetworkMasks.drawn(in, spec));
             }
         }
         for (String name : names) {

@@ -43,7 +43,10 @@ public final class SameDiffNodes {
 
     private SameDiffNodes() {}
 
-    /** The node's check, or null for a node with no floating input or output (nothing to differentiate). */
+    /**
+     * The node's check, or null for a node with no floating input or output (nothing to differentiate); the
+     * model spec's {@code no_grad} (placeholders and variables) is never checked.
+     */
     static Node node(OpSpec model, int index, DifferentialFunction op, Map<String, INDArray> values) {
         List<String> in = List.of(op.argNames());
         List<String> out = List.of(op.outputVariablesNames());
@@ -54,7 +57,9 @@ public final class SameDiffNodes {
         if (inputs == null) {
             return null;
         }
-        List<String> checked = inputs.stream().filter(i -> i.dtype().isFloating()).map(InputSpec::name).toList();
+        List<String> excluded = SameDiffWholeModel.noGrad(model);
+        List<String> checked = inputs.stream().filter(i -> i.dtype().isFloating() && !excluded.contains(i.name()
+                .replaceFirst("#\\d+$", ""))).map(InputSpec::name).toList();
         if (checked.isEmpty()) {
             return null;
         }

@@ -53,8 +53,13 @@ final class LayerValidator {
         return reader.text(type.get(), "layer.type").map(t -> new Located<>(t, type.get().pos())).orElse(null);
     }
 
-    void read(YamlNode.Mapping m, Located<String> type, LayerSpec.Selection params) {
+    /** The layer or network, and the masks among its inputs ({@link MaskInputs}); nothing for an op's spec. */
+    void read(YamlNode.Mapping m, Located<String> type, LayerSpec.Selection params, List<InputSpec> inputs) {
         spec = layer(m, type, params);
+        boolean network = m.entry("network").isPresent();
+        if (network || m.entry("layer").isPresent()) {
+            new MaskInputs(problems).check(inputs, network);
+        }
     }
 
     LayerSpec spec() {

@@ -68,7 +68,7 @@ final class SpecValidator {
         Double timeout = m.get("timeout").flatMap(n -> within(n, "timeout", CheckOptions.MIN_TIMEOUT,
                 CheckOptions.MAX_TIMEOUT, " seconds")).orElse(null);
         List<String> tags = m.get("tags").map(n -> new TagsValidator(reader).read(n)).orElse(List.of());
-        layers.read(m, op, selection.params());
+        layers.read(m, op, selection.params(), inputs.specs());
 
         if (!problems.isEmpty()) {
             NamedOp named = op == null || m.entry("graph").isPresent() || isLayer || network != null ? null

@@ -175,7 +175,8 @@ class LinearityTest {
 
     static Stream<Arguments> firstCallWrong() {
         return Stream.of(Arguments.of("tanh [5,7], full", SMALL_TANH), Arguments.of("tanh [256,256], full", TANH_256),
-                Arguments.of("softmax [64,1000], fast", SOFTMAX_64x1000));
+                Arguments.of("softmax [64,1000], fast", SOFTMAX_64x1000),
+                Arguments.of("conv2d x [1,16,32,32], fast", CONV_16x32x32));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -221,6 +221,53 @@ class GradcheckEngineTest {
         assertTrue(message.contains("dout/dW: mismatch") && !message.contains("dout/dx:"), message);
     }
 
+    /** Network specs in the engine: a right network's test passes, a wrong layer's fails naming that layer. */
+    @Test
+    void networkSpecsAreTestsAndAWrongLayerFailsItsTest() throws Exception {
+        dev.gradcheck.op.SmallNetworks.saved("none", dir.resolve("right.zip"));
+        dev.gradcheck.op.SmallNetworks.saved("weights", dir.resolve("wrong.zip"));
+        Files.writeString(dir.resolve("networks.yaml"), """
+                name: right-network
+                network: right.zip
+                inputs:
+                  x: {shape: [2, 36]}
+                ---
+                name: wrong-network
+                network: wrong.zip
+                inputs:
+                  x: {shape: [2, 36]}
+                """);
+        EngineExecutionResults results = EngineTestKit.engine(GradcheckTestEngine.ID)
+                .selectors(selectDirectory(dir.toFile())).execute();
+        results.testEvents().assertStatistics(s -> s.started(2).succeeded(1).failed(1));
+        String message = failures(results).get("wrong-network").getMessage();
+        assertTrue(message.contains("layer 0 (conv1, WrongConvolution) is wrong"), message);
+    }
+
+    /**
+     * A SameDiff model spec in fast mode (every node's gradient and the whole model's built by SameDiff, which
+     * prints "Added differentiated op" on System.out for each): its test passes and nothing reaches the stdout
+     * of the build running the engine.
+     */
+    @Test
+    void aSameDiffModelsChatterNeverReachesStdout() throws Exception {
+        Files.copy(Path.of("specs/samediff/mlp.fb"), dir.resolve("mlp.fb"));
+        Files.writeString(dir.resolve("model.yaml"), "name: mlp\nnetwork: mlp.fb\nmode: fast\ninputs:\n"
+                + "  x: {shape: [4, 3]}\n");
+        java.io.PrintStream before = System.out;
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+        EngineExecutionResults results;
+        try {
+            results = EngineTestKit.engine(GradcheckTestEngine.ID).selectors(selectDirectory(dir.toFile())).execute();
+        } finally {
+            System.setOut(before);
+        }
+        results.testEvents().assertStatistics(s -> s.started(1).succeeded(1));
+        String out = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(!out.contains("Added differentiated op"), out);
+    }
+
     private static Map<String, Throwable> failures(EngineExecutionResults results) {
         List<Event> failed = results.testEvents().failed().list();
         return failed.stream().collect(java.util.stream.Collectors.toMap(e -> e.getTestDescriptor().getDisplayName(),

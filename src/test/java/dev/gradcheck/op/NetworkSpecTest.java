@@ -96,6 +96,20 @@ class NetworkSpecTest {
         assertEquals("W", r.nodes().get(0).worst().input());
     }
 
+    /** A layer DL4J cannot run is an error, which a network spec may expect as a one-op spec does. */
+    @Test
+    void aLayerWhoseBackwardThrowsIsAnErrorThatTheSpecMayExpect() throws Exception {
+        saveNetwork("throws");
+        CheckResult r = check("");
+        assertEquals(Status.ERROR, r.status(), r::message);
+        assertTrue(r.message().startsWith("layer 0 (conv1, WrongConvolution) is wrong"), r.message());
+        String expectError = "expect: error\nreason: its backward throws\n";
+        assertEquals(Status.EXPECTED_ERROR, check(expectError).status());
+        assertEquals(Status.ERROR, check("expect: fail\nreason: a mismatch\n").status(), "an error is no failure");
+        saveNetwork("none");
+        assertEquals(Status.UNEXPECTED_PASS, check(expectError).status());
+    }
+
     @Test
     void aNetworkDl4jCannotLoadIsInvalidAtItsPath() throws Exception {
         Files.writeString(dir.resolve("net.zip"), "not a zip");
@@ -110,5 +124,15 @@ class NetworkSpecTest {
         assertEquals(Status.INVALID, r.status());
         assertTrue(r.message().contains("net.yaml:2:10: DL4J cannot load the network")
                 && r.message().endsWith("net.zip: no such file"), r.message());
+    }
+
+    /** check and no_grad would be ignored by a DL4J network's checks: refused at the name. */
+    @Test
+    void checkAndNoGradAreRefusedForADl4jNetwork() throws Exception {
+        saveNetwork("none");
+        CheckResult r = check("no_grad: [0_W]\n");
+        assertEquals(Status.INVALID, r.status());
+        assertTrue(r.message().contains("net.yaml:5:11: check and no_grad do not apply to a DL4J network"),
+                r.message());
     }
 }

@@ -69,10 +69,13 @@ class RecurrentMaskTest {
         assertEquals(Status.PASSED, unmasked.status(), "without a mask the same layer is right: " + unmasked.message());
     }
 
+    /** Said before DL4J runs: at the mask's place in the file (spec.MaskInputs). */
     @Test
-    void aMaskOfTheWrongShapeIsInvalidWithDl4jsReason() {
-        CheckResult r = check(SPEC.formatted("SimpleRnn").replace("mask: {shape: [2, 5], init: {values: [[1, 1, 1, 1,"
-                + " 1], [1, 1, 1, 0, 0]]}}", "mask: {shape: [2, 3]}"));
-        assertEquals(Status.INVALID, r.status(), r::message);
+    void aMaskOfTheWrongShapeIsInvalidAtItsPlace() {
+        var loaded = new dev.gradcheck.spec.SpecLoader().loadText("layer.yaml", "layer", SPEC.formatted("SimpleRnn")
+                .replace("mask: {shape: [2, 5], init: {values: [[1, 1, 1, 1, 1], [1, 1, 1, 0, 0]]}}",
+                        "mask: {shape: [2, 3], init: {constant: 1}}")).get(0);
+        assertEquals(List.of("layer.yaml:5:3: mask 'mask' has shape [2, 3]; masking 'x' [2, 4, 5] it is [batch,"
+                + " steps]: [2, 5 (or 4 in NWC)]"), loaded.errors().stream().map(Object::toString).toList());
     }
 }

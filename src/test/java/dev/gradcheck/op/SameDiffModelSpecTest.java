@@ -35,6 +35,10 @@ class SameDiffModelSpecTest {
 
     /** x [3, 2] placeholder -> matmul w -> tanh -> (cumprod along axis 0, when asked) -> multiply by v. */
     private void saveModel(boolean withCumprod) throws Exception {
+        saveModel(dir, withCumprod);
+    }
+
+    static void saveModel(Path dir, boolean withCumprod) throws Exception {
         SameDiff sd = SameDiff.create();
         SDVariable x = sd.placeHolder("x", DataType.DOUBLE, -1, 2);
         SDVariable w = sd.var("w", Nd4j.linspace(DataType.DOUBLE, -0.8, 0.6, 4).reshape(2, 2));
@@ -46,6 +50,11 @@ class SameDiffModelSpecTest {
     }
 
     private CheckResult check(String inputs) throws Exception {
+        return check(dir, inputs);
+    }
+
+    /** The spec "sd" of model.fb in {@code dir}, its inputs (and any keys after them) as given, checked here. */
+    static CheckResult check(Path dir, String inputs) throws Exception {
         Path spec = dir.resolve("model.yaml");
         Files.writeString(spec, "name: sd\nnetwork: model.fb\ninputs:\n" + inputs);
         try (InProcessBackend backend = InProcessBackend.withPlugins(Engine.CPU, PluginSet.EMPTY,

@@ -66,6 +66,7 @@ public class WrongConvolution extends ConvolutionLayer {
                 // in the workspace a network expects the epsilon in (LayerWorkspaceMgr.noWorkspaces(): none)
                 case "input" -> right.setSecond(workspaces.dup(ArrayType.ACTIVATION_GRAD,
                         right.getSecond().permute(0, 1, 3, 2), 'c'));
+                case "throws" -> throw new IllegalStateException("this backward cannot run (a test hook)");
                 default -> { }
             }
             return right;

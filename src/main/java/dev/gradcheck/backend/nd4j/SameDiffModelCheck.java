@@ -1,8 +1,10 @@
 package dev.gradcheck.backend.nd4j;
 
 import dev.gradcheck.check.GraphAwareChecker;
+import dev.gradcheck.op.NetworkLayers;
 import dev.gradcheck.op.SameDiffModel;
 import dev.gradcheck.op.SameDiffNodes;
+import dev.gradcheck.op.SameDiffWholeModel;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.JacobianCapture;
@@ -49,9 +51,38 @@ final class SameDiffModelCheck {
                 message = node.describe() + " is wrong" + (r.message() == null ? "" : ": " + r.message());
             }
         }
-        Status status = findings.stream().map(NodeFinding::status).filter(s -> s != Status.PASSED).findFirst()
-                .orElse(Status.PASSED);
+        List<Status> statuses = new ArrayList<>(findings.stream().map(NodeFinding::status).toList());
+        if (SameDiffWholeModel.applies(spec)) {
+            CheckResult whole = wholeModel(spec, budget, capture, engine);
+            rows.addAll(whole.gradients());
+            statuses.add(whole.status());
+            if (message == null && whole.status() != Status.PASSED) {
+                message = "the model's whole gradient (every op's backward together) is wrong"
+                        + (whole.message() == null ? "" : ": " + whole.message());
+            }
+        }
+        Status status = NetworkLayers.status(statuses);
         return NetworkCheck.result(spec, engine, new NetworkCheck.Outcome(NetworkCheck.expected(status,
                 spec.expect()), message), rows, findings, start);
+    }
+
+    /**
+     * The model's outputs as a function of its trainable variables ({@link SameDiffWholeModel}), in the spec's
+     * fast mode: one row per output and variable, {@code dy/dw1}. A model with no trainable variable has none.
+     */
+    private static CheckResult wholeModel(OpSpec spec, MemoryBudget budget, JacobianCapture capture,
+                                          String engine) {
+        SameDiffWholeModel.Whole whole;
+        try {
+            whole = SameDiffWholeModel.of(spec);
+        } catch (InvalidSpecException e) { // loaded once already for the nodes
+            return NetworkCheck.result(spec, engine, new NetworkCheck.Outcome(Status.INVALID, String.join("\n",
+                    e.errors().stream().map(SpecError::toString).toList())), List.of(), List.of(), System.nanoTime());
+        }
+        if (whole == null) {
+            return NetworkCheck.result(spec, engine, new NetworkCheck.Outcome(Status.PASSED, null), List.of(),
+                    List.of(), System.nanoTime());
+        }
+        return new GraphAwareChecker((s, in) -> whole.function(), engine, budget).check(whole.spec(), capture);
     }
 }

@@ -5,6 +5,7 @@ import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.twosided.TwoSidedCompression;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,8 +31,11 @@ public final class PatternProbe {
 
     private PatternProbe() {}
 
-    /** Where one probed row's nonzeros lie in one input: per dimension the lowest and highest index, or null. */
-    private record Spread(int[] lo, int[] hi) {}
+    /**
+     * Where one probed row's nonzeros lie in one input: per dimension the lowest and highest index and every index
+     * that holds one, or null.
+     */
+    record Spread(int[] lo, int[] hi, BitSet[] held) {}
 
     /** One probed row: its output index and its spread in each input. */
     private record Probe(int[] at, Map<String, Spread> spreads) {}
@@ -49,14 +53,15 @@ public final class PatternProbe {
         List<Probe> probes = probe(outShape, at);
         WindowPattern near = windows(probes, List.of(), outShape, inputs, inShapes);
         if (near != null) {
-            return near;
+            return Wraps.round(near, probes.get(0).at(), row -> at.apply(row).spreads());
         }
         // the nonzeros may sit anywhere inside their windows (max pooling's at each window's maximum), so that one
         // step moves them by the stride give or take the width: rows a quarter of the output away tell the stride
         List<Probe> far = farProbes(outShape, at);
         List<Probe> all = new ArrayList<>(probes);
         far.stream().filter(p -> !all.contains(p)).forEach(all::add);
-        return windows(all, far, outShape, inputs, inShapes);
+        WindowPattern spread = windows(all, far, outShape, inputs, inShapes);
+        return spread == null ? null : Wraps.round(spread, far.get(0).at(), row -> at.apply(row).spreads());
     }
 
     /**
@@ -187,6 +192,7 @@ public final class PatternProbe {
     private static Spread spread(double[] row, long[] shape) {
         int[] lo = null;
         int[] hi = null;
+        BitSet[] held = null;
         for (int c = 0; c < row.length; c++) {
             if (row[c] == 0) {
                 continue;
@@ -197,13 +203,16 @@ public final class PatternProbe {
                 hi = new int[shape.length];
                 Arrays.fill(lo, Integer.MAX_VALUE);
                 Arrays.fill(hi, Integer.MIN_VALUE);
+                held = new BitSet[shape.length];
+                Arrays.setAll(held, k -> new BitSet());
             }
             for (int k = 0; k < at.length; k++) {
                 lo[k] = (int) Math.min(lo[k], at[k]);
                 hi[k] = (int) Math.max(hi[k], at[k]);
+                held[k].set((int) at[k]);
             }
         }
-        return lo == null ? null : new Spread(lo, hi);
+        return lo == null ? null : new Spread(lo, hi, held);
     }
 
     /** Input dimension k's window, or null when the probes show none ({@code far}: see {@link #windows}). */
@@ -249,8 +258,8 @@ public final class PatternProbe {
     }
 
     /**
-     * How far input dimension k's lowest nonzero moves per step of output dimension d, the median over pairs of
-     * probes one step apart along d and equal elsewhere (0 when no pair exists, null when a step is not whole).
+     * How far input dimension k's lowest nonzero moves per step of output dimension d, the same over every pair of
+     * probes one step apart along d and equal elsewhere (0 when no pair exists, null when the pairs' moves differ).
      */
     private static Integer stride(List<Probe> seen, String in, int k, int d) {
         List<Integer> moves = new ArrayList<>();
@@ -264,8 +273,9 @@ public final class PatternProbe {
         if (moves.isEmpty()) {
             return 0;
         }
-        moves.sort(Integer::compare);
-        return moves.get(moves.size() / 2);
+        // moves that differ show a nonzero moving about inside its window (max pooling's argmax): no stride to read
+        // off one step, so the rows a quarter of the output apart tell it ({@link #farStride})
+        return moves.stream().distinct().count() == 1 ? moves.get(0) : null;
     }
 
     /**

@@ -11,38 +11,78 @@ import java.util.function.IntConsumer;
 /**
  * A guessed pattern of nonzeros of one output's Jacobian blocks, as windows: output element o depends on the
  * elements of input X inside a box, one interval per dimension of X, each either the whole dimension or
- * [stride·o_d + offset, … + width − 1] for one output dimension d (clipped to the array); the stride may be negative,
- * a window running backwards as o_d grows (reverse, a flipped kernel). Convolutions, pooling,
- * matmul, softmax, normalisation over an axis, reductions, broadcasting and elementwise ops all have such
- * patterns. It is only a guess ({@link PatternProbe}): it decides which lines share an evaluation, never a verdict
+ * [stride·o_d + offset, … + width − 1] for one output dimension d (clipped to the array, or wrapping round it where
+ * the input is padded circularly); the stride may be negative, a window running backwards as o_d grows (reverse, a
+ * flipped kernel). Convolutions, pooling, matmul, softmax, normalisation over an axis, reductions, broadcasting and
+ * elementwise ops all have such patterns. It is only a guess ({@link PatternProbe}): it decides which lines share an evaluation, never a verdict
  * ({@link TwoSidedCompression} judges what falls outside it).
  *
  * <p>From the windows come both colourings without looking at pairs: rows whose windows have the same residue
  * (lower end mod width) in every bounded dimension either have equal windows or windows apart by a width somewhere,
  * so they conflict only when their windows are equal for some input; columns with the same residues either are
  * equal in every bounded dimension (and then conflict: they are told apart by their whole-dimension coordinates)
- * or lie a width apart somewhere, out of reach of one window.
+ * or lie a width apart somewhere, out of reach of one window. Round a dimension that a window wraps, the residues
+ * are taken modulo a divisor of its length ({@link Dim#period}), so that "a width apart" holds both ways round.
  */
 public final class WindowPattern {
 
     /**
      * One dimension of an input's window: the whole dimension ({@code outDim == WHOLE}), a fixed interval
-     * ({@code stride == 0}), or one that moves by {@code stride} per step of output dimension {@code outDim}.
+     * ({@code stride == 0}), or one that moves by {@code stride} per step of output dimension {@code outDim}; that
+     * one either clipped to the array ({@code wrap == 0}) or wrapping around a dimension of length {@code wrap}
+     * (circular padding: the window of the first output reads the input's last elements too).
      */
-    public record Dim(int outDim, int stride, int offset, int width) {
+    public record Dim(int outDim, int stride, int offset, int width, int wrap) {
         static final int WHOLE = -1;
+
+        public Dim(int outDim, int stride, int offset, int width) {
+            this(outDim, stride, offset, width, 0);
+        }
 
         public static Dim whole() {
             return new Dim(WHOLE, 0, 0, 0);
+        }
+
+        /** This window wrapping around its dimension, of length n. */
+        public Dim wrapping(int n) {
+            return new Dim(outDim, stride, offset, width, n);
         }
 
         boolean isWhole() {
             return outDim == WHOLE;
         }
 
+        boolean wraps() {
+            return wrap > 0;
+        }
+
         /** The window's lower end for output index o, before clipping. */
         int lo(int[] o) {
             return stride == 0 ? offset : stride * o[outDim] + offset;
+        }
+
+        /**
+         * The modulus of the residues that colour rows and columns: the width, or for a window that wraps the
+         * smallest divisor of its dimension's length at least as large, so that elements of one residue lie at
+         * least a width apart both ways round (32 elements under 3-wide windows: 4).
+         */
+        int period() {
+            if (!wraps()) {
+                return width;
+            }
+            int m = Math.min(width, wrap);
+            while (wrap % m != 0) {
+                m++;
+            }
+            return m;
+        }
+
+        /**
+         * A key that is equal for two windows exactly when they hold the same elements: the lower end, modulo the
+         * dimension where it wraps.
+         */
+        int key(int lo) {
+            return wraps() ? Math.floorMod(lo, wrap) : lo;
         }
     }
 
@@ -57,9 +97,38 @@ public final class WindowPattern {
     private int[][] rowGroups;
     private final Map<Input, int[][]> columnGroups = new java.util.IdentityHashMap<>();
 
+    /**
+     * @throws IllegalArgumentException where a window wraps around a dimension of another length than its stride
+     *         times its output dimension's, or shares its output dimension with another moving window of its input
+     *         (the rows reaching a column would not be one interval round the output)
+     */
     public WindowPattern(long[] outShape, List<Input> inputs) {
         this.outShape = outShape;
         this.inputs = List.copyOf(inputs);
+        inputs.forEach(this::checkWraps);
+    }
+
+    private void checkWraps(Input x) {
+        for (int k = 0; k < x.dims().length; k++) {
+            Dim d = x.dims()[k];
+            if (d.wraps() && (d.stride() == 0 || (long) Math.abs(d.stride()) * outShape[d.outDim()] != d.wrap()
+                    || d.wrap() != x.shape()[k] || !movesAlone(x, k))) {
+                throw new IllegalArgumentException(x.name() + ": a window wrapping round dimension " + k
+                        + " must step once round it over output dimension " + d.outDim() + ", the only window"
+                        + " moving along it");
+            }
+        }
+    }
+
+    /** Whether input x's dimension k is the only one of x whose window moves along its output dimension. */
+    static boolean movesAlone(Input x, int k) {
+        for (int j = 0; j < x.dims().length; j++) {
+            Dim d = x.dims()[j];
+            if (j != k && !d.isWhole() && d.stride() != 0 && d.outDim() == x.dims()[k].outDim()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public List<Input> inputs() {
@@ -79,7 +148,11 @@ public final class WindowPattern {
         return i;
     }
 
-    /** Row p's window in input x: per dimension the clipped [lo, hi] (hi < lo when empty), lo first. */
+    /**
+     * Row p's window in input x, a box: per dimension [lo, hi], lo first; hi < lo when empty. A window that wraps
+     * round its dimension of length n past an end has lo < 0 ≤ hi: it holds 0 … hi and n + lo … n − 1 (any other
+     * window's lo is at least 0).
+     */
     public int[][] window(int p, Input x) {
         int[] o = unravel(p, outShape);
         int[][] box = new int[x.dims().length][];
@@ -87,9 +160,25 @@ public final class WindowPattern {
             Dim d = x.dims()[k];
             int last = (int) x.shape()[k] - 1;
             box[k] = d.isWhole() ? new int[] {0, last}
+                    : d.wraps() ? round(d.lo(o), d.width(), last + 1)
                     : new int[] {Math.max(0, d.lo(o)), Math.min(last, d.lo(o) + d.width() - 1)};
         }
         return box;
+    }
+
+    /** The {@code width} elements from {@code lo} on round a dimension of length n, as a box's [lo, hi]. */
+    static int[] round(long lo, long width, int n) {
+        if (width >= n) {
+            return new int[] {0, n - 1};
+        }
+        int start = (int) Math.floorMod(lo, (long) n);
+        int end = (int) (start + width - 1);
+        return end < n ? new int[] {start, end} : new int[] {start - n, end - n};
+    }
+
+    /** Whether coordinate a of a dimension of length n lies inside a box's [lo, hi] there. */
+    static boolean inside(int[] b, long a, long n) {
+        return b[0] < 0 ? a <= b[1] || a >= n + b[0] : a >= b[0] && a <= b[1];
     }
 
     /** How many elements a box holds. */
@@ -107,10 +196,14 @@ public final class WindowPattern {
             return;
         }
         int rank = box.length;
-        int[] at = new int[rank];
+        int[] first = new int[rank];
+        int[] last = new int[rank];
         for (int k = 0; k < rank; k++) {
-            at[k] = box[k][0];
+            boolean wrapped = box[k][0] < 0; // 0 … hi, then n + lo … n − 1
+            first[k] = wrapped ? 0 : box[k][0];
+            last[k] = wrapped ? (int) shape[k] - 1 : box[k][1];
         }
+        int[] at = first.clone();
         while (true) {
             long f = 0;
             for (int k = 0; k < rank; k++) {
@@ -118,28 +211,29 @@ public final class WindowPattern {
             }
             flat.accept((int) f);
             int k = rank - 1;
-            while (k >= 0 && at[k] == box[k][1]) {
-                at[k] = box[k][0];
+            while (k >= 0 && at[k] == last[k]) {
+                at[k] = first[k];
                 k--;
             }
             if (k < 0) {
                 return;
             }
-            at[k]++;
+            at[k] = box[k][0] < 0 && at[k] == box[k][1] ? (int) shape[k] + box[k][0] : at[k] + 1;
         }
     }
 
     /**
-     * The position of the element at {@code at} (an index of an input, inside row p's window) among the window's
-     * elements in ascending order, from that input's {@link #rowBoxes}, without building the window.
+     * The position of the element at {@code at} (an index of an input of this shape, inside row p's window) among
+     * the window's elements in ascending order, from that input's {@link #rowBoxes}, without building the window.
      */
-    public static int rankInRow(int p, int[] box, long[] at) {
+    public static int rankInRow(int p, int[] box, long[] at, long[] shape) {
         int rank = at.length;
         long r = 0;
         for (int k = 0; k < rank; k++) {
             int lo = box[(p * rank + k) * 2];
             int hi = box[(p * rank + k) * 2 + 1];
-            r = r * (hi - lo + 1) + (at[k] - lo);
+            long inRow = lo >= 0 ? at[k] - lo : at[k] <= hi ? at[k] : hi + 1 + at[k] - (shape[k] + lo);
+            r = r * (hi - lo + 1) + inRow;
         }
         return (int) r;
     }
@@ -166,7 +260,7 @@ public final class WindowPattern {
     public static boolean contains(int[][] box, long[] shape, int flat) {
         long[] at = Flat.unravel(flat, shape);
         for (int k = 0; k < box.length; k++) {
-            if (at[k] < box[k][0] || at[k] > box[k][1]) {
+            if (!inside(box[k], at[k], shape[k])) {
                 return false;
             }
         }
@@ -194,6 +288,12 @@ public final class WindowPattern {
             }
             int[] b = box[d.outDim()];
             int[] reach = rowsReaching(c, d);
+            if (d.wraps()) { // the output dimension's only moving window here (checkWraps): b is whole or empty
+                int m = (int) outShape[d.outDim()];
+                box[d.outDim()] = b[1] < b[0] ? b
+                        : reach[1] < reach[0] ? new int[] {0, -1} : round(reach[0], (long) reach[1] - reach[0] + 1, m);
+                continue;
+            }
             b[0] = Math.max(b[0], reach[0]);
             b[1] = Math.min(b[1], reach[1]);
         }
@@ -203,7 +303,8 @@ public final class WindowPattern {
     /**
      * The output indices o along d's output dimension whose window holds coordinate c: stride·o + offset ≤ c ≤
      * stride·o + offset + width − 1, that is stride·o in [c − offset − width + 1, c − offset]. Dividing by a negative
-     * stride (a window running backwards) swaps the ends.
+     * stride (a window running backwards) swaps the ends. Unclipped: for a window that wraps, o modulo the output
+     * dimension's length (a step of o round it moves the window once round its dimension).
      */
     static int[] rowsReaching(long c, Dim d) {
         long low = c - d.offset() - d.width() + 1;
@@ -246,8 +347,8 @@ public final class WindowPattern {
                 List<Integer> fibre = new ArrayList<>(List.of(x));
                 for (Dim d : inputs.get(x).dims()) {
                     if (!d.isWhole()) {
-                        residues.add(Math.floorMod(d.lo(o), d.width()));
-                        fibre.add(d.lo(o));
+                        residues.add(Math.floorMod(d.lo(o), d.period()));
+                        fibre.add(d.key(d.lo(o)));
                     }
                 }
                 fibres.add(fibre);
@@ -275,7 +376,7 @@ public final class WindowPattern {
             List<Long> key = new ArrayList<>();
             for (int k = 0; k < at.length; k++) {
                 Dim d = x.dims()[k];
-                key.add(d.isWhole() ? at[k] : Math.floorMod(at[k], (long) d.width()));
+                key.add(d.isWhole() ? at[k] : Math.floorMod(at[k], (long) d.period()));
             }
             int id = ids.computeIfAbsent(key, kk -> {
                 groups.add(new ArrayList<>());

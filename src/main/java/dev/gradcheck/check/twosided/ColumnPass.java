@@ -5,6 +5,7 @@ import dev.gradcheck.check.colouring.Lightest;
 import dev.gradcheck.check.colouring.Screen;
 import dev.gradcheck.check.colouring.WindowPattern;
 import dev.gradcheck.check.numeric.Flat;
+import dev.gradcheck.check.numeric.NumericalDerivative;
 import dev.gradcheck.check.numeric.NumericTuning;
 
 /**
@@ -43,19 +44,33 @@ final class ColumnPass {
         return taken;
     }
 
-    /** A group of columns with the weights its difference applied and its two lightest members. */
-    private record ColumnGroup(int index, int[] members, double[] applied, Lightest light) {}
+    /**
+     * A group of columns with the weights its difference applied, its two lightest members, and its two members with
+     * the largest steps (the smallest error bounds: {@link #coarsest}).
+     */
+    private record ColumnGroup(int index, int[] members, double[] applied, Lightest light, Lightest coarse) {}
+
+    /**
+     * Of these columns of input {@code in}, the two with the largest steps, as a {@link Lightest} of their
+     * positions: a column's rounding bound shrinks as its step grows, so the other of them is the member whose
+     * value a rest is judged as strictly as the dense check judges it.
+     */
+    static Lightest coarsest(TwoSidedRun run, String in, int[] columns) {
+        NumericalDerivative d = run.sides().numerical().derivative(in);
+        return Lightest.of(java.util.Arrays.stream(columns).mapToDouble(l -> -d.stepAt(in, l)).toArray());
+    }
 
     private void attribute(int g, int[] members, double[] applied, double[] n) {
         boolean[] owned = new boolean[n.length];
-        ColumnGroup group = new ColumnGroup(g, members, applied, Lightest.of(applied));
+        ColumnGroup group = new ColumnGroup(g, members, applied, Lightest.of(applied),
+                coarsest(run, e.name(), members));
         int[] boxes = run.pattern().rowBoxes(e.input());
         for (int k = 0; k < members.length; k++) {
             int member = k;
             int col = members[k];
             long[] colAt = Flat.unravel(col, e.input().shape());
             WindowPattern.forEach(run.pattern().column(e.input(), col), run.pattern().outShape(), p -> take(p,
-                    e.rowStart()[p] + WindowPattern.rankInRow(p, boxes, colAt), group, member, n[p], owned));
+                    e.rowStart()[p] + WindowPattern.rankInRow(p, boxes, colAt, e.input().shape()), group, member, n[p], owned));
             for (int p : e.extras().ofColumn(col)) {
                 take(p, e.extraAt(p, col), group, member, n[p], owned);
             }
@@ -63,7 +78,7 @@ final class ColumnPass {
         int lightest = group.light().first();
         for (int p = 0; p < n.length; p++) {
             if (!owned[p] && n[p] != 0 && !screen.passes(0, n[p] / applied[lightest],
-                    e.errors().at(p, members[lightest]))) {
+                    e.errors().at(p, members[group.coarse().first()]))) {
                 run.screen().flag("the finite differences see a dependency outside the guessed pattern: "
                         + EntryNames.row(run.out(), p) + "/d" + e.name() + " along columns from " + members[0],
                         new TwoSidedScreen.Suspect(false, e.index(), g, p));
@@ -90,16 +105,17 @@ final class ColumnPass {
         RowGroups rows = run.rowGroups();
         int otherRow = rows.strictestOther()[p];
         int otherCol = group.light().otherThan(member);
+        int boundCol = otherCol < 0 ? -1 : group.members()[group.coarse().otherThan(member)];
         boolean rowRestPasses = true;
         if (otherRow >= 0) {
             double rest = rows.weightOf()[p] * (a - n) / rows.weightOf()[otherRow];
-            rowRestPasses = screen.passesAsZero(rest, () -> screen.score(rest, 0, e.errors().at(otherRow, col)));
+            int quiet = rows.quietestOther()[p];
+            rowRestPasses = screen.passesAsZero(rest, () -> screen.score(rest, 0, e.errors().at(quiet, col)));
         }
         boolean columnRestPasses = true;
         if (otherCol >= 0) {
             double rest = applied[member] * (n - a) / applied[otherCol];
-            int other = group.members()[otherCol];
-            columnRestPasses = screen.passesAsZero(rest, () -> screen.score(0, rest, e.errors().at(p, other)));
+            columnRestPasses = screen.passesAsZero(rest, () -> screen.score(0, rest, e.errors().at(p, boundCol)));
         }
         boolean restsPass = rowRestPasses && columnRestPasses;
         double byTolerance = screen.rule().score(a, n);
@@ -107,7 +123,7 @@ final class ColumnPass {
             return;
         }
         TwoSidedScreen.Flagged f = new TwoSidedScreen.Flagged(e.index(), group.index(), p, col, at, applied[member],
-                otherCol < 0 ? -1 : group.members()[otherCol], otherCol < 0 ? 1 : applied[otherCol]);
+                otherCol < 0 ? -1 : group.members()[otherCol], otherCol < 0 ? 1 : applied[otherCol], boundCol);
         String what = EntryNames.entry(run.out(), p, e.name(), col) + ": analytic " + a + ", numerical " + n;
         if (restsPass) {
             run.screen().near(f); // near or beyond the tolerance: judged at its most precise step, as densely

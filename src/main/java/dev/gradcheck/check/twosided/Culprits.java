@@ -118,7 +118,7 @@ final class Culprits {
         String in = c.entries(x.input()).name();
         halve(rows, new Halving(ColouringTuning.BACKWARD_COST, lines -> c.sides().analytic().evaluate(c.out(),
                 lines, Arrays.stream(lines).mapToDouble(p -> c.rowGroups().weightOf()[p]).toArray()).get(in)[x.position()],
-                (first, v) -> nonzero(c, x.input(), first, x.position(), v), p -> {
+                (lines, v) -> nonzero(c, x.input(), quietest(c, lines), x.position(), v), p -> {
                     if (located.addRow(p)) {
                         pendingRows.add(p);
                     }
@@ -131,7 +131,8 @@ final class Culprits {
         double[] weightOf = columnWeights.computeIfAbsent(in, k -> columnWeights(c.columns().get(k)));
         halve(columns, new Halving(points, lines -> c.sides().numerical().evaluate(in, lines,
                 Arrays.stream(lines).mapToDouble(l -> weightOf[l]).toArray()).get(c.out())[x.position()],
-                (first, v) -> nonzero(c, x.input(), x.position(), first, v), l -> {
+                (lines, v) -> nonzero(c, x.input(), x.position(), lines[ColumnPass.coarsest(c, in, lines).first()], v),
+                l -> {
                     if (located.addColumn(in, l)) {
                         pendingColumns.add(new int[] {x.input(), l});
                     }
@@ -140,11 +141,21 @@ final class Culprits {
 
     /**
      * One side's halving of a suspect's group: what an evaluation over some of its lines costs and holds at the
-     * suspect's position, whether that value is one (given the subset's first line, whose bound it is judged by),
-     * and what becomes of a single line that holds it.
+     * suspect's position, whether that value is one (given the subset, whose strictest line's bound it is judged
+     * by: the quietest row, the column with the largest step), and what becomes of a single line that holds it.
      */
-    private record Halving(double cost, ToDoubleFunction<int[]> valueAt, BiPredicate<Integer, Double> holds,
+    private record Halving(double cost, ToDoubleFunction<int[]> valueAt, BiPredicate<int[], Double> holds,
                            IntConsumer found) {}
+
+    /** Of these rows, the one with the smallest output, whose finite-difference bound is the smallest. */
+    private static int quietest(TwoSidedRun c, int[] rows) {
+        double[] magnitudes = c.target().magnitudes(c.out());
+        int q = rows[0];
+        for (int p : rows) {
+            q = Math.abs(magnitudes[p]) < Math.abs(magnitudes[q]) ? p : q;
+        }
+        return q;
+    }
 
     /** The lines among these whose evaluation holds a value at the position, each half evaluated again. */
     private void halve(int[] lines, Halving h) {
@@ -152,7 +163,7 @@ final class Culprits {
             return;
         }
         spent += h.cost();
-        if (!h.holds().test(lines[0], h.valueAt().applyAsDouble(lines))) {
+        if (!h.holds().test(lines, h.valueAt().applyAsDouble(lines))) {
             return;
         }
         if (lines.length == 1) {

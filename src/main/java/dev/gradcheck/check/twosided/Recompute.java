@@ -143,8 +143,9 @@ final class Recompute {
             Rest rest = Rest.without(groups.lines()[f.group()], groups.weights()[f.group()], f.col());
             double[] applied = c.sides().numerical().applied(in, rest.lines(), rest.weights());
             int lightest = Lightest.of(applied).first();
+            int coarsest = ColumnPass.coarsest(c, in, rest.lines()).first();
             double value = c.sides().numerical().evaluate(in, rest.lines(), rest.weights()).get(c.out())[p];
-            byColumns = rule.score(0, value / applied[lightest], e.errors().at(p, rest.lines()[lightest]));
+            byColumns = rule.score(0, value / applied[lightest], e.errors().at(p, rest.lines()[coarsest]));
         }
         if (!(Screen.passes(byRows(c, e, rule, f, a)) && Screen.passes(byColumns))) {
             c.screen().flag("other members contribute to " + EntryNames.entry(c.out(), p, in, f.col())
@@ -173,7 +174,7 @@ final class Recompute {
         Screen rule = c.screen(e.index());
         int p = f.row();
         double byColumns = f.otherCol() < 0 ? 0 : rule.score(0,
-                f.colWeight() * (e.values().numerical(f.at()) - n) / f.otherWeight(), e.errors().at(p, f.otherCol()));
+                f.colWeight() * (e.values().numerical(f.at()) - n) / f.otherWeight(), e.errors().at(p, f.boundCol()));
         if (!(Screen.passes(byRows(c, e, rule, f, a)) && Screen.passes(byColumns))) {
             c.screen().flag("other members contribute to " + EntryNames.entry(c.out(), p, e.name(), f.col())
                     + ": a value outside the guessed pattern");
@@ -184,7 +185,7 @@ final class Recompute {
 
     /**
      * What the other rows of the entry's row group put at its column, beyond the backward's value alone {@code a}:
-     * the strictest other row's value there, which the pattern says is zero.
+     * the strictest other row's value there, which the pattern says is zero, with the quietest other row's bound.
      */
     private static double byRows(TwoSidedRun c, Entries e, Screen rule, Flagged f, double a) {
         int p = f.row();
@@ -192,6 +193,6 @@ final class Recompute {
         int otherRow = rowGroups.strictestOther()[p];
         return otherRow < 0 ? 0 : rule.score(
                 rowGroups.weightOf()[p] * (e.values().analytic(f.at()) - a) / rowGroups.weightOf()[otherRow], 0,
-                e.errors().at(otherRow, f.col()));
+                e.errors().at(rowGroups.quietestOther()[p], f.col()));
     }
 }

@@ -5,25 +5,41 @@ import dev.gradcheck.check.colouring.Lightest;
 
 /**
  * The run's groups of output rows, one backward pass each: each group's weights, each row's weight in its backward
- * pass and the strictest other member of its group (-1: alone), whose value the rest of an entry is judged as.
+ * pass, the strictest other member of its group (-1: alone), whose value the rest of an entry is judged as (the
+ * lightest: divided by its weight, the rest is largest), and the quietest other member (the smallest output), whose
+ * finite-difference error bound is the smallest, so that the rest is judged as strictly as the dense check judges
+ * the value of whichever other row put it there; and each group's quietest member, whose bound a value outside the
+ * pattern is judged with.
  */
-record RowGroups(int[][] groups, double[][] weights, double[] weightOf, int[] strictestOther) {
+record RowGroups(int[][] groups, double[][] weights, double[] weightOf, int[] strictestOther, int[] quietestOther,
+                 int[] quietest) {
 
-    /** The groups' weights, drawn from the seed on the output's dtype grid ({@code bits} mantissa bits). */
-    static RowGroups of(int[][] groups, int rows, int bits, long seed, String out) {
+    /**
+     * The groups' weights, drawn from the seed on the output's dtype grid ({@code bits} mantissa bits).
+     *
+     * @param magnitudes each row's output |y|, which its rounding bound is relative to
+     */
+    static RowGroups of(int[][] groups, double[] magnitudes, int bits, long seed, String out) {
+        int rows = magnitudes.length;
         double[][] weights = new double[groups.length][];
         double[] weightOf = new double[rows];
         int[] strictestOther = new int[rows];
+        int[] quietestOther = new int[rows];
+        int[] quietest = new int[groups.length];
         for (int g = 0; g < groups.length; g++) {
             int[] members = groups[g];
             weights[g] = members.length == 1 ? new double[] {1}
                     : CompressedJacobians.weights(seed, "two-sided:rows:" + out + ":" + g, members.length, bits);
             Lightest light = Lightest.of(weights[g]);
+            Lightest quiet = Lightest.of(java.util.Arrays.stream(members).mapToDouble(p -> Math.abs(magnitudes[p]))
+                    .toArray());
+            quietest[g] = members[quiet.first()];
             for (int k = 0; k < members.length; k++) {
                 weightOf[members[k]] = weights[g][k];
                 strictestOther[members[k]] = members.length == 1 ? -1 : members[light.otherThan(k)];
+                quietestOther[members[k]] = members.length == 1 ? -1 : members[quiet.otherThan(k)];
             }
         }
-        return new RowGroups(groups, weights, weightOf, strictestOther);
+        return new RowGroups(groups, weights, weightOf, strictestOther, quietestOther, quietest);
     }
 }

@@ -14,8 +14,12 @@ final class RowPass {
 
     private RowPass() {}
 
-    /** A backward pass's value at a column no row of its group reaches, as the lightest member's. */
-    record Outside(Entries entries, int group, int row, int col, double value) {}
+    /**
+     * A backward pass's value at a column no row of its group reaches, as the lightest member's, judged with the
+     * bound of the quietest member {@code boundRow} (the strictest, as the dense check would judge whichever row
+     * put it there).
+     */
+    record Outside(Entries entries, int group, int row, int col, double value, int boundRow) {}
 
     /**
      * Every group of rows' backward pass, a batch at a time: each value inside the pattern into its entry; the
@@ -50,7 +54,8 @@ final class RowPass {
             }
             for (int l = 0; l < a.length; l++) {
                 if (!owned[l] && a[l] != 0) { // NaN too
-                    outside.add(new Outside(e, g, members[lightest], l, a[l] / w[lightest]));
+                    outside.add(new Outside(e, g, members[lightest], l, a[l] / w[lightest],
+                            run.rowGroups().quietest()[g]));
                 }
             }
         }
@@ -60,7 +65,7 @@ final class RowPass {
     static void judgeOutside(TwoSidedRun run, List<Outside> outside) {
         for (Outside v : outside) {
             Entries e = v.entries();
-            if (!run.screen(e.index()).passes(v.value(), 0, e.errors().at(v.row(), v.col()))) {
+            if (!run.screen(e.index()).passes(v.value(), 0, e.errors().at(v.boundRow(), v.col()))) {
                 run.screen().flag("the backward has a value outside the guessed pattern: "
                         + EntryNames.entry(run.out(), v.row(), e.name(), v.col()) + " = " + v.value(),
                         new TwoSidedScreen.Suspect(true, e.index(), v.group(), v.col()));

@@ -48,7 +48,7 @@ record TwoSidedRun(CheckTarget target, Settings settings, Sides sides, WindowPat
         CheckTarget t = setup.target();
         WindowPattern pattern = setup.pattern();
         String out = t.outputs().get(0);
-        RowGroups rows = RowGroups.of(LocatedLines.isolate(pattern.rowGroups(), located.rows()), pattern.rows(),
+        RowGroups rows = RowGroups.of(LocatedLines.isolate(pattern.rowGroups(), located.rows()), t.magnitudes(out),
                 setup.sides().analytic().weightBits(out), setup.settings().seed(), out);
         TwoSidedRun run = new TwoSidedRun(t, setup.settings(), setup.sides(), pattern, out, setup.threads(),
                 TwoSidedTuning.BATCH_PER_THREAD * setup.batchThreads(), located, rows, new ArrayList<>(),

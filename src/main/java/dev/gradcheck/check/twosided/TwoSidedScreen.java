@@ -12,10 +12,11 @@ final class TwoSidedScreen {
 
     /**
      * An entry inside the pattern that its judgements sent back: where it is stored, and its column's applied weight
-     * with the strictest other member of its column group (-1: alone) and that member's applied weight.
+     * with the strictest other member of its column group (-1: alone) and that member's applied weight, and the
+     * other member with the largest step ({@code boundCol}), whose error bound a rest is judged with.
      */
     record Flagged(int input, int group, int row, int col, int at, double colWeight, int otherCol,
-                   double otherWeight) {}
+                   double otherWeight, int boundCol) {}
 
     /**
      * A group's evaluation that holds what its pattern does not explain, at one position: on the rows' side a

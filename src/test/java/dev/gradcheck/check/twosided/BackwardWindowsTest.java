@@ -67,6 +67,15 @@ class BackwardWindowsTest {
                     new WindowPattern.Dim(0, -1, 8, 1), WindowPattern.Dim.whole()}),
                 new WindowPattern.Input("w", new long[] {13}, new WindowPattern.Dim[] {
                     new WindowPattern.Dim(1, -2, 10, 3)})));
+        holdTogether(p);
+    }
+
+    /**
+     * A pattern's windows and columns agree (row p's window holds column c exactly when c's rows hold p), each
+     * window is listed in ascending order with {@link WindowPattern#rankInRow} its position, and no two members of
+     * a group of rows or of columns share an element.
+     */
+    static void holdTogether(WindowPattern p) {
         for (WindowPattern.Input in : p.inputs()) {
             int cols = Math.toIntExact(Flat.size(in.shape()));
             for (int row = 0; row < p.rows(); row++) {
@@ -76,6 +85,16 @@ class BackwardWindowsTest {
                             WindowPattern.contains(p.column(in, c), p.outShape(), row),
                             in.name() + "[" + c + "] and row " + row + ": the window and the column disagree");
                 }
+                int r = row;
+                int[] rank = {0};
+                int[] last = {-1};
+                WindowPattern.forEach(p.window(row, in), in.shape(), c -> {
+                    assertTrue(c > last[0], in.name() + ": row " + r + "'s window out of order at " + c);
+                    assertEquals(rank[0]++, WindowPattern.rankInRow(r, p.rowBoxes(in), Flat.unravel(c, in.shape()),
+                            in.shape()), in.name() + ": row " + r + ", column " + c);
+                    last[0] = c;
+                });
+                assertEquals(WindowPattern.size(p.window(row, in)), rank[0], in.name() + ": row " + r + "'s size");
             }
             for (int[] g : p.columnGroups(in)) {
                 boolean[] seen = new boolean[p.rows()];

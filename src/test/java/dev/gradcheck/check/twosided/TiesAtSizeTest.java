@@ -99,8 +99,12 @@ class TiesAtSizeTest {
         GradientResult first = TwoSidedCompressionTest.attempt(small, f -> f, true).rows().get(0);
         for (Share one : List.of(Share.ALL_TO_FIRST, Share.ALL_TO_LAST)) {
             GradientResult moved = TwoSidedCompressionTest.attempt(small, givenAtTies(one), true).rows().get(0);
+            GradientResult dense = jacobian(CompressedJacobiansTest.check(small + "compress: false\n",
+                    givenAtTies(one)));
+            assertEquals(Verdict.NONDIFFERENTIABLE, dense.verdict(), one + ": " + dense.note());
             assertEquals(Verdict.NONDIFFERENTIABLE, moved.verdict(), one + ": " + moved.note());
             assertEquals(kinkCount(first), kinkCount(moved), one + ": " + moved.note());
+            assertEquals(kinkCount(dense), kinkCount(moved), one + ": " + moved.note());
         }
     }
 
@@ -130,19 +134,22 @@ class TiesAtSizeTest {
         String big = poolWithTies(16, 32, 3) + "mode: full\n";
         GradientResult right = jacobian(layerCheck(big, f -> f));
         CheckResult each = layerCheck(big, givenAtTies(Share.EACH_IN_FULL));
-        // to the last tied maximum instead is refused here (a value outside the guessed pattern, and dense blocks do
-        // not fit): before ties are judged, so not this test's; on [1, 2, 32, 32] it passes (above)
-        CheckResult firstCheck = layerCheck(big, givenAtTies(Share.ALL_TO_FIRST));
-        assertEquals(Status.PASSED, firstCheck.status(), firstCheck.message());
-        GradientResult first = jacobian(firstCheck);
-        assertEquals(Verdict.NONDIFFERENTIABLE, first.verdict(), first.note());
-        assertEquals(kinkCount(right), kinkCount(first), first.note());
+        // to the last tied maximum was refused here before 2026-11-28 (the probed rows' argmax moved by 1, 2 or 3
+        // per step, and the median, 3, made a window that drifted off the true ones)
+        for (Share one : List.of(Share.ALL_TO_FIRST, Share.ALL_TO_LAST)) {
+            CheckResult check = layerCheck(big, givenAtTies(one));
+            assertEquals(Status.PASSED, check.status(), one + ": " + check.message());
+            GradientResult moved = jacobian(check);
+            assertEquals(Verdict.NONDIFFERENTIABLE, moved.verdict(), one + ": " + moved.note());
+            assertEquals(kinkCount(right), kinkCount(moved), one + ": " + moved.note());
+            System.out.println("maxpool [1,16,32,32] with ties, all to one: " + one + " " + moved.evaluations()
+                    + " evaluations, " + moved.note());
+        }
         assertEquals(Status.FAILED, each.status(), each.message());
         assertEquals(Verdict.MISMATCH, jacobian(each).verdict(), jacobian(each).note());
         assertTrue(jacobian(each).note().contains("not a subgradient of the op as a whole"), jacobian(each).note());
         System.out.println("maxpool [1,16,32,32] with ties: right " + right.evaluations() + " evaluations, "
-                + right.note() + "; all to the first tied maximum " + first.evaluations() + ", " + first.note()
-                + "; full gradient to each " + jacobian(each).evaluations() + ", " + jacobian(each).note());
+                + right.note() + "; full gradient to each " + jacobian(each).evaluations() + ", " + jacobian(each).note());
     }
 
     private static CheckResult layerCheck(String yaml, Corruption corruption) {

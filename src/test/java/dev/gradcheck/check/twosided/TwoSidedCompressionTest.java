@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.check.DrawnInputs;
+import dev.gradcheck.check.FunctionFactory;
 import dev.gradcheck.check.Functions;
 import dev.gradcheck.check.GradientChecker;
 import dev.gradcheck.check.OutputSelection;
@@ -448,10 +449,15 @@ class TwoSidedCompressionTest {
      * @param locate looking for what single entries cannot settle ({@link Culprits}), as where dense blocks do not fit
      */
     static TwoSidedCompression.Attempt attempt(String yaml, Corruption corruption, boolean locate) throws Exception {
+        return attempt(yaml, (spec, inputs) -> corruption.apply(BUILDER.build(spec, inputs)), locate);
+    }
+
+    /** The two-sided path forced on the function {@code build} makes for a spec, whatever its size. */
+    static TwoSidedCompression.Attempt attempt(String yaml, FunctionFactory build, boolean locate) throws Exception {
         OpSpec spec = Specs.parse(yaml);
         Settings s = Settings.of(spec);
         DrawnInputs x = DrawnInputs.draw(spec, s.seed());
-        try (Differentiable f = corruption.apply(BUILDER.build(spec, x.test()));
+        try (Differentiable f = build.build(spec, x.test());
              ParallelLines threads = new ParallelLines(s.threads())) {
             Map<String, INDArray> atX = f.forward(x.test());
             List<String> outputs = OutputSelection.select(spec, f.outputNames(), atX);

@@ -86,6 +86,47 @@ class WideRangeAtSizeTest {
         assertSameCountAsDense(exp(16) + RELATIVE, tinyOff(), -1);
     }
 
+    /** exp over n x n elements in [17, 18] (derivatives near 6.6e7) but one at −18 (1.5e-8): a quiet row. */
+    static String loudButOne(int n, int quiet) {
+        double[] v = new double[n * n];
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(5);
+        for (int i = 0; i < v.length; i++) {
+            v[i] = i == quiet ? -18 : 17 + rnd.nextDouble();
+        }
+        return """
+                op: exp
+                inputs:
+                  x:
+                    shape: [%d, %d]
+                    init: {values: %s}
+                """.formatted(n, n, Nested.of(v, new long[] {n, n}));
+    }
+
+    /** A value of 1e-5 where the quiet row q's derivative by x[l] is 0: out[q]/dx[l] = 1e-5. */
+    static Corruption quietRowReads(int q, int l) {
+        return f -> new Functions.Delegate(f) {
+            @Override
+            public Map<String, INDArray> vjp(Map<String, INDArray> in, Map<String, INDArray> ct, List<String> wrt) {
+                Map<String, INDArray> g = new HashMap<>(f.vjp(in, ct, wrt));
+                double[] gx = Flat.values(g.get("x"));
+                gx[l] += 1e-5 * Flat.values(ct.values().iterator().next())[q];
+                g.put("x", Flat.array(gx, in.get("x").shape()).castTo(g.get("x").dataType()));
+                return g;
+            }
+        };
+    }
+
+    /**
+     * A wrong value of a quiet row (output 1.5e-8, its rounding bound 1e-18) at a loud row's column, which the
+     * backward pass of their group attributes to the loud row: what is left of the loud entry is judged as another
+     * row's value, with the strictest bound among the group's other rows. Before 2026-11-28 that was the lightest
+     * row's bound (a loud row's here, 3e-3), and the wrong value (1e-5, a mismatch in dense mode) passed.
+     */
+    @Test
+    void aQuietRowsWrongValueAtALoudColumnFailsAsInDenseMode() throws Exception {
+        assertSameCountAsDense(loudButOne(16, 37), quietRowReads(37, 200), 1);
+    }
+
     private static void assertSameCountAsDense(String yaml, Corruption wrong, long expected) throws Exception {
         GradientResult dense = jacobian(CompressedJacobiansTest.check(yaml + "compress: false\n", wrong));
         TwoSidedCompression.Attempt a = TwoSidedCompressionTest.attempt(yaml, wrong, true);
