@@ -144,6 +144,8 @@ final class ColumnPass {
             // the entry agrees: its rests may hold only its own numerical error, judged without it by SplitRests
             run.screen().spoiled(new TwoSidedScreen.Spoiled(f, !rowRestPasses, !columnRestPasses,
                     byTolerance > NumericTuning.AGAIN_ABOVE), what);
+        } else if (run.screen().takesFailingAtFinerSteps()) { // perhaps only truncation: see SplitRests, FinerSteps
+            run.screen().spoiled(new TwoSidedScreen.Spoiled(f, !rowRestPasses, !columnRestPasses, true), what);
         } else {
             run.screen().entry(f, what);
         }

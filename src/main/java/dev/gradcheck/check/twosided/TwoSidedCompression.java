@@ -136,7 +136,23 @@ public final class TwoSidedCompression {
                 return c.attempt(rows);
             }
         }
-        return c.attempt(search.failuresFound(c.run));
+        List<GradientResult> failures = search.failuresFound(c.run);
+        return failures == null ? atFinerSteps(c) : c.attempt(failures);
+    }
+
+    /**
+     * Where every entry of the located lines passed alone, the entries sent back may fail only by their
+     * differences' own error (a forward periodic at the step's scale: its truncation): the check once more, each
+     * such entry's rests settled without it ({@link SplitRests}) and the entry judged at its most precise step
+     * ({@link FinerSteps}), passed, unresolvable or failed as the dense judge does. What that run cannot settle
+     * leaves the refusal as it was.
+     */
+    private static Attempt atFinerSteps(TwoSidedCompression refused) {
+        Attempt before = refused.attempt(null);
+        TwoSidedCompression c = refused.again(new LocatedLines());
+        c.run.screen().takeFailingAtFinerSteps();
+        List<GradientResult> rows = c.check();
+        return rows != null ? c.attempt(rows) : before;
     }
 
     /**

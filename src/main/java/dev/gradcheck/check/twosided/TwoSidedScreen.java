@@ -40,6 +40,12 @@ final class TwoSidedScreen {
     private final List<Spoiled> spoiled = new ArrayList<>();
     private long hard;
     private String first;
+    /**
+     * Whether an entry failing with its rests is taken as one whose rests only its own difference's error spoils
+     * ({@link SplitRests}, then {@link FinerSteps}) rather than sent back: set for a last run, once every entry
+     * judged alone passed ({@link TwoSidedCompression}).
+     */
+    private boolean finerSteps;
 
     void flag(String what) {
         if (hard++ == 0 && first == null) {
@@ -96,6 +102,14 @@ final class TwoSidedScreen {
 
     List<Flagged> near() {
         return near;
+    }
+
+    void takeFailingAtFinerSteps() {
+        finerSteps = true;
+    }
+
+    boolean takesFailingAtFinerSteps() {
+        return finerSteps;
     }
 
     String first() {
