@@ -4,14 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gradcheck.backend.CheckRequest;
-import dev.gradcheck.backend.nd4j.InProcessBackend;
-import dev.gradcheck.op.plugin.PluginSet;
 import dev.gradcheck.result.CheckResult;
-import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.NodeFinding;
 import dev.gradcheck.result.Status;
-import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SpecLoader;
 import java.io.File;
@@ -68,14 +63,7 @@ class GraphNetworkTest {
 
     private CheckResult check(String network, String extra) throws Exception {
         String yaml = "name: graph\nnetwork: " + network + "\ninputs:\n  x: {shape: [2, 1, 5, 5]}\n" + extra;
-        Path spec = dir.resolve("graph.yaml");
-        Files.writeString(spec, yaml);
-        try (InProcessBackend backend = InProcessBackend.withPlugins(Engine.CPU, PluginSet.EMPTY,
-                MemoryBudget.UNLIMITED)) {
-            var loaded = new SpecLoader().loadText(spec.toString(), "graph", yaml).get(0);
-            assertTrue(loaded.isValid(), () -> "spec invalid: " + loaded.errors());
-            return backend.run(CheckRequest.of(loaded.spec()));
-        }
+        return LayerChecks.checkFile(dir.resolve("graph.yaml"), yaml);
     }
 
     @Test

@@ -4,17 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gradcheck.backend.CheckRequest;
-import dev.gradcheck.backend.nd4j.InProcessBackend;
-import dev.gradcheck.op.plugin.PluginSet;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;
-import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.NodeFinding;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.result.Verdict;
-import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.SpecLoader;
 import java.io.File;
 import java.nio.file.Files;
@@ -71,14 +66,7 @@ class NetworkMaskTest {
     }
 
     private CheckResult check(String yaml) throws Exception {
-        Path spec = dir.resolve("net.yaml");
-        Files.writeString(spec, yaml);
-        try (InProcessBackend backend = InProcessBackend.withPlugins(Engine.CPU, PluginSet.EMPTY,
-                MemoryBudget.UNLIMITED)) {
-            var loaded = new SpecLoader().loadText(spec.toString(), "net", yaml).get(0);
-            assertTrue(loaded.isValid(), () -> "spec invalid: " + loaded.errors());
-            return backend.run(CheckRequest.of(loaded.spec()));
-        }
+        return LayerChecks.checkFile(dir.resolve("net.yaml"), yaml);
     }
 
     private static Set<String> failing(CheckResult r) {

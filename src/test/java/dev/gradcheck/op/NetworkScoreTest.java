@@ -3,19 +3,12 @@ package dev.gradcheck.op;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gradcheck.backend.CheckRequest;
-import dev.gradcheck.backend.nd4j.InProcessBackend;
-import dev.gradcheck.op.plugin.PluginSet;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;
-import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Status;
 import dev.gradcheck.result.Verdict;
-import dev.gradcheck.spec.MemoryBudget;
-import dev.gradcheck.spec.SpecLoader;
 import java.io.File;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
@@ -63,14 +56,7 @@ class NetworkScoreTest {
     private CheckResult check(String mode) throws Exception {
         String yaml = "name: net\nnetwork: net.zip\nmode: " + mode + "\ninputs:\n  x: {shape: [3, 1, 6, 6]}\n"
                 + "  labels: {shape: [3, 3], init: {values: [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}}\n";
-        Path spec = dir.resolve("net.yaml");
-        Files.writeString(spec, yaml);
-        try (InProcessBackend backend = InProcessBackend.withPlugins(Engine.CPU, PluginSet.EMPTY,
-                MemoryBudget.UNLIMITED)) {
-            var loaded = new SpecLoader().loadText(spec.toString(), "net", yaml).get(0);
-            assertTrue(loaded.isValid(), () -> "spec invalid: " + loaded.errors());
-            return backend.run(CheckRequest.of(loaded.spec()));
-        }
+        return LayerChecks.checkFile(dir.resolve("net.yaml"), yaml);
     }
 
     /** The score rows' verdicts by parameter array (a block rechecked in full shows as its Jacobian row). */

@@ -3,15 +3,9 @@ package dev.gradcheck.op;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gradcheck.backend.CheckRequest;
-import dev.gradcheck.backend.nd4j.InProcessBackend;
-import dev.gradcheck.op.plugin.PluginSet;
 import dev.gradcheck.result.CheckResult;
-import dev.gradcheck.result.Engine;
 import dev.gradcheck.result.NodeFinding;
 import dev.gradcheck.result.Status;
-import dev.gradcheck.spec.MemoryBudget;
-import dev.gradcheck.spec.SpecLoader;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,14 +59,8 @@ class NetworkSpecTest {
     }
 
     private CheckResult check(String extra) throws Exception {
-        Path spec = dir.resolve("net.yaml");
-        Files.writeString(spec, "name: net\nnetwork: net.zip\ninputs:\n  x: {shape: [2, 36]}\n" + extra);
-        try (InProcessBackend backend = InProcessBackend.withPlugins(Engine.CPU, PluginSet.EMPTY,
-                MemoryBudget.UNLIMITED)) {
-            var loaded = new SpecLoader().loadText(spec.toString(), "net", Files.readString(spec)).get(0);
-            assertTrue(loaded.isValid(), () -> "spec invalid: " + loaded.errors());
-            return backend.run(CheckRequest.of(loaded.spec()));
-        }
+        return LayerChecks.checkFile(dir.resolve("net.yaml"),
+                "name: net\nnetwork: net.zip\ninputs:\n  x: {shape: [2, 36]}\n" + extra);
     }
 
     @Test
