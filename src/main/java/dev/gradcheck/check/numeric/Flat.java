@@ -42,6 +42,20 @@ public final class Flat {
     }
 
     /**
+     * The values at these flat positions (row-major), read in place where the array is plain float64: a line probed
+     * at a few of its outputs need not copy all of them.
+     */
+    public static double[] valuesAt(INDArray a, int[] positions) {
+        java.nio.DoubleBuffer in = view(a);
+        double[] all = in == null ? values(a) : null;
+        double[] out = new double[positions.length];
+        for (int k = 0; k < positions.length; k++) {
+            out[k] = in == null ? all[positions[k]] : in.get(positions[k]);
+        }
+        return out;
+    }
+
+    /**
      * The values of a plain float64 array in place, row-major, read and written without a copy; null where the
      * array is not plain float64. Whoever writes through it tags the array's host copy as the newest
      * ({@link #written}), as {@link #write} does.
