@@ -114,7 +114,8 @@ public final class GradCheck {
      * {@code layer:} does (docs/dl4j.md): {@code type} as {@code layer: {type: ...}} names it, its options through
      * {@link #attr} (as DL4J's builders and JSON name them: {@code nOut}, {@code kernelSize}, {@code activation}),
      * its one input through {@link #input}; its parameters are DL4J's, initialised under {@link #seed}, and
-     * {@link #wrt} and {@link #noGrad} may name them.
+     * {@link #wrt} and {@link #noGrad} may name them. A ComputationGraph vertex that is no layer
+     * ({@code ElementWiseVertex}, {@code MergeVertex}, ...) is named the same way and fed every input, in order.
      */
     public static GradCheck ofLayer(String type) {
         return ofLayer(type, GradCheck.class.getClassLoader());

@@ -47,7 +47,8 @@ final class ListOpsCommand extends AbstractCommand<ListOpsCommand.Work> {
     boolean all;
 
     @Option(names = "--layers", description = "List the Deeplearning4j layers a spec's layer: names instead"
-            + " (docs/dl4j.md): their input layout and the parameters checked.")
+            + " (docs/dl4j.md): their input layout and the parameters checked; then the graph vertices it checks"
+            + " alone.")
     boolean layers;
 
     @Mixin
