@@ -82,6 +82,7 @@ final class VertexFunction implements Differentiable {
         GraphVertex conf = VertexConfigs.read(spec.layer(), loader);
         List<String> fixed = fixed(expanded);
         List<String> fed = expanded.inputs().stream().map(InputSpec::name).filter(n -> !fixed.contains(n)).toList();
+        requireInputCount(spec, conf, fed);
         List<String> graphInputs = new ArrayList<>(fed);
         fixed.stream().filter(n -> !n.equals(LayerSpecs.MASK)).forEach(graphInputs::add);
         try {
@@ -101,6 +102,20 @@ final class VertexFunction implements Differentiable {
             }
             throw new InvalidSpecException(spec.layer().type().pos(), "DL4J refuses " + spec.op().value() + " on"
                     + " inputs " + shapes(inputs, fed) + ": " + GraphBuilder.firstLine(e));
+        }
+    }
+
+    /** DL4J's graph builder does not hold a vertex to the inputs it takes (L2Vertex's two): refused here. */
+    private static void requireInputCount(OpSpec spec, GraphVertex conf, List<String> fed)
+            throws InvalidSpecException {
+        int min = conf.minVertexInputs();
+        int max = conf.maxVertexInputs();
+        if (fed.size() < min || fed.size() > max) {
+            String takes = min == max ? String.valueOf(min) : max == Integer.MAX_VALUE ? min + " or more"
+                    : min + " to " + max;
+            throw new InvalidSpecException(spec.layer().type().pos(), spec.op().value() + " takes " + takes
+                    + " input" + (takes.equals("1") ? "" : "s") + "; the spec feeds it " + fed.size() + ": "
+                    + String.join(", ", fed));
         }
     }
 

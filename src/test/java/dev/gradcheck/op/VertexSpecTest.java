@@ -73,6 +73,16 @@ class VertexSpecTest {
                 .all(), org.nd4j.linalg.indexing.NDArrayIndex.point(2)), out.getRow(1), "example 1's last real step");
     }
 
+    /** DL4J's graph builder lets an L2Vertex have three inputs, and its backward then fails out of bounds. */
+    @Test
+    void aVertexFedMoreInputsThanItTakesIsInvalid() {
+        CheckResult r = LayerChecks.check("name: l2\nlayer: {type: L2Vertex}\ninputs:\n  a: {shape: [2, 3]}\n"
+                + "  b: {shape: [2, 3]}\n  c: {shape: [2, 3]}\n");
+        assertEquals(Status.INVALID, r.status());
+        assertTrue(r.message().contains("layer.yaml:2:15: L2Vertex takes 2 inputs; the spec feeds it 3: a, b, c"),
+                r::message);
+    }
+
     @Test
     void anOptionTheVertexLacksIsInvalidAtTheOption() {
         CheckResult r = LayerChecks.check("name: s\nlayer: {type: ScaleVertex, scale: 2}\ninputs:\n"
