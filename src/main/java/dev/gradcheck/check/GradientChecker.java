@@ -128,7 +128,8 @@ public final class GradientChecker {
         try (Prepared p = prepare(spec, s, calls)) {
             defaulted.clear();
             defaulted.addAll(p.underTest().attributesLeftAtDefault());
-            SanityChecks.FirstCalls first = SanityChecks.firstCalls(p.target(), s, elsewhere(spec, s, p.x()));
+            SanityChecks.FirstCalls first = SanityChecks.firstCalls(p.target(), s, elsewhere(spec, s, p.x()),
+                    p.underTest());
             UnstableOutputException unstable;
             try {
                 unstable = modeRows(spec, p.target(), s, rows);
@@ -152,7 +153,7 @@ public final class GradientChecker {
      * built: what ND4J refuses there is the spec's mistake), the forward at x, the outputs selected, the mask read
      * against them, the Jacobians weighed. Check and validate both start here, so they refuse the same specs.
      */
-    private record Prepared(DrawnInputs x, Differentiable underTest, Differentiable reference,
+    private record Prepared(DrawnInputs x, OwedForward underTest, Differentiable reference,
                             SanityChecks.Forward atX, CheckTarget target) implements AutoCloseable {
         @Override
         public void close() {
@@ -164,7 +165,8 @@ public final class GradientChecker {
     private Prepared prepare(OpSpec spec, Settings s, CountingFunction.Tally calls) throws InvalidSpecException {
         budget.requireInputsFit(spec); // before any array exists
         DrawnInputs x = DrawnInputs.draw(spec, s.seed());
-        Differentiable underTest = new CountingFunction(factory.build(spec, x.test()), calls);
+        // counted inside the debt, so that a forward at x owed and paid is counted as the function's call
+        OwedForward underTest = new OwedForward(new CountingFunction(factory.build(spec, x.test()), calls));
         Differentiable reference = null;
         try {
             reference = x.allFloat64() ? null : new CountingFunction(factory.build(spec, x.reference()), calls);

@@ -28,23 +28,30 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *       largest entry (a wrong one-hot path then moves the sum by its own error, not by a fraction lost under the
  *       dense term). Rounding makes the two sides differ by a few ulps of that scale, so they must agree within
  *       √ε of it;</li>
- *   <li><b>homogeneity</b>: VJP(s·v) against s·VJP(v) for s = −1, 2¹⁰ and 2⁻¹⁰. Scaling by a power of two is exact,
+ *   <li><b>homogeneity</b>: VJP(s·v) against s·VJP(v) for s = −2¹⁰ and −2⁻¹⁰. Scaling by a power of two is exact,
  *       so a linear backward gives the same bits; the same √ε margin holds anyway. A backward taking |g| or
- *       max(g, 0) fails at −1, one clipping or clamping the gradient at 2¹⁰ or 2⁻¹⁰.</li>
+ *       max(g, 0) fails at either (both flip the sign), one clipping or clamping the gradient fails at the
+ *       magnitude it clips: the sign test and the two magnitudes in two passes, where three would test them apart.</li>
  * </ul>
- * Six backward passes at x, whatever the size. A failure names the first input at fault and the property broken.
+ * v and VJP(v) are the determinism row's cotangent and its second backward pass (the first is its own: a backward
+ * wrong on its first call fails determinism, not this row), so this row adds four backward passes at x, whatever
+ * the size. A failure names the first input at fault and the property broken.
  */
 final class Linearity {
 
-    /** The scales of the homogeneity test: a sign flip, and a factor that clips large and one that clips small. */
-    private static final double[] SCALES = {-1, 1024, 1.0 / 1024};
+    /** The scales of the homogeneity test: each flips the sign, one clips large and one clips small. */
+    private static final double[] SCALES = {-1024, -1.0 / 1024};
 
     /** How many seeded one-hot entries are tried before taking one whose gradient is zero. */
     private static final int ONE_HOT_TRIES = 8;
 
     private Linearity() {}
 
-    static GradientResult row(CheckTarget t, Settings s) {
+    /**
+     * @param v    a dense Gaussian output gradient on the checked outputs, zero on the others
+     * @param vjpV a backward pass at x with it, made already (its call is counted where it was made)
+     */
+    static GradientResult row(CheckTarget t, Settings s, Map<String, INDArray> v, Map<String, double[]> vjpV) {
         Meter start = Meter.timing();
         if (t.outputs().isEmpty() || t.wrt().isEmpty()) {
             return held(0, start);
@@ -54,10 +61,8 @@ final class Linearity {
                     + " in its output gradient by design");
         }
         double tolerance = Math.sqrt(Defaults.epsilon(s.dtype()));
-        Map<String, INDArray> v = dense(t, s);
-        Map<String, double[]> vjpV = t.gradients(v);
         double scaleV = largest(vjpV);
-        int calls = 1;
+        int calls = 0;
         for (double scale : SCALES) {
             Map<String, double[]> scaled = t.gradients(scaled(v, scale));
             calls++;
@@ -141,18 +146,6 @@ final class Linearity {
         }
     }
 
-    /** Seeded Gaussian output gradients on the checked outputs, zero on the others. */
-    private static Map<String, INDArray> dense(CheckTarget t, Settings s) {
-        Map<String, INDArray> c = t.zeroCotangents();
-        for (String out : t.outputs()) {
-            INDArray zero = c.get(out);
-            if (zero != null) {
-                c.put(out, Seeded.gaussian(s.seed(), "linearity:" + out, zero.shape()).castTo(zero.dataType()));
-            }
-        }
-        return c;
-    }
-
     private static Map<String, INDArray> scaled(Map<String, INDArray> c, double scale) {
         Map<String, INDArray> out = new LinkedHashMap<>();
         c.forEach((name, a) -> out.put(name, a.mul(scale)));
@@ -192,7 +185,7 @@ final class Linearity {
     }
 
     private static String describe(double scale) {
-        return scale == -1 ? "−1" : scale > 1 ? "2^10" : "2^-10";
+        return Math.abs(scale) > 1 ? "−2^10" : "−2^-10";
     }
 
     private static GradientResult held(int calls, Meter start) {

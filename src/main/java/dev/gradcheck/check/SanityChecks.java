@@ -74,21 +74,30 @@ final class SanityChecks {
     /**
      * The rows made before the mode runs, so that the check's first backward calls meet a judgement: a backward
      * that answers differently on its first call (a cold cache, a buffer built lazily) fails determinism, where a
-     * mode's first call (a pattern probe's) would have taken its answer unjudged. Then a forward at x again, on
-     * copies of the inputs, so that the mode meets the state a forward at x leaves, as it did before this ran.
+     * mode's first call (a pattern probe's) would have taken its answer unjudged. Linearity runs between
+     * determinism's repeated backward and its forward elsewhere, at the state a forward at x leaves, and takes the
+     * determinism row's cotangent and second backward pass as its v and VJP(v) when the two passes agreed (when
+     * they did not, that answer is not one linearity may lean on: it makes its own). Then a forward at x is owed
+     * to the function, paid before its next backward unless a forward comes first ({@link OwedForward}), so that
+     * the mode meets the state a forward leaves, as it did before this ran.
      */
-    static FirstCalls firstCalls(CheckTarget t, Settings s, Map<String, INDArray> elsewhere) {
-        GradientResult determinism = determinism(t, s, elsewhere);
-        GradientResult linearity = Linearity.row(t, s);
-        if (elsewhere != null) {
-            Map<String, INDArray> copies = new LinkedHashMap<>();
-            t.testInputs().forEach((name, x) -> copies.put(name, x.dup()));
-            try {
-                t.test().forwardTransient(copies);
-            } catch (RuntimeException e) {
-                // it ran at x before; a failure now is the mode's to meet
-            }
+    static FirstCalls firstCalls(CheckTarget t, Settings s, Map<String, INDArray> elsewhere, OwedForward owed) {
+        Meter start = Meter.timing();
+        Map<String, INDArray> cotangents = determinismCotangents(t, s);
+        Map<String, double[]> first = t.gradients(cotangents);
+        Map<String, double[]> second = t.gradients(cotangents);
+        GradientResult twice = backwardTwice(t, s, first, second, start);
+        double twiceSeconds = start.seconds();
+        GradientResult linearity = Linearity.row(t, s, cotangents, twice == null ? second : t.gradients(cotangents));
+        if (twice != null) {
+            return new FirstCalls(twice, linearity);
         }
+        Meter elsewhereStart = Meter.timing();
+        Map<String, double[]> third = afterForwardElsewhere(t, cotangents, elsewhere);
+        if (elsewhere != null) {
+            owed.owe(t.testInputs());
+        }
+        GradientResult determinism = afterElsewhere(t, s, first, third, twiceSeconds + elsewhereStart.seconds());
         return new FirstCalls(determinism, linearity);
     }
 
@@ -152,21 +161,24 @@ final class SanityChecks {
         return held(CheckKind.ZERO_GRAD, 1, start.seconds());
     }
 
-    /**
-     * The same backward, with the same random cotangent, twice: the results may differ by at most nondet_tol. Then
-     * a forward at {@code elsewhere} and the backward at x once more: it must give the same answer, or it reads
-     * state the last forward call left behind (outputs cached in a field) instead of its arguments. A forward that
-     * throws at that other point only skips this last part.
-     */
-    static GradientResult determinism(CheckTarget t, Settings s, Map<String, INDArray> elsewhere) {
-        Meter start = Meter.timing();
+    /** The determinism row's cotangents: seeded Gaussian values on the checked outputs, zero on the others. */
+    private static Map<String, INDArray> determinismCotangents(CheckTarget t, Settings s) {
         Map<String, INDArray> cotangents = t.zeroCotangents();
         for (String out : t.outputs()) {
             INDArray c = cotangents.get(out);
-            cotangents.put(out, Seeded.gaussian(s.seed(), "nondet:" + out, c.shape()).castTo(c.dataType()));
+            if (c != null) {
+                cotangents.put(out, Seeded.gaussian(s.seed(), "nondet:" + out, c.shape()).castTo(c.dataType()));
+            }
         }
-        Map<String, double[]> first = t.gradients(cotangents);
-        Map<String, double[]> second = t.gradients(cotangents);
+        return cotangents;
+    }
+
+    /**
+     * The determinism row's first part: the same backward, with the same random cotangent, twice; the results may
+     * differ by at most nondet_tol. Null when they agree.
+     */
+    private static GradientResult backwardTwice(CheckTarget t, Settings s, Map<String, double[]> first,
+                                                Map<String, double[]> second, Meter start) {
         for (String in : t.wrt()) {
             if ((first.get(in) == null) != (second.get(in) == null)) {
                 return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, At.input(in), 2, start.seconds(),
@@ -182,21 +194,30 @@ final class SanityChecks {
                                 + d.first() + " and " + d.second() + " (nondet_tol " + s.nondetTol() + ")");
             }
         }
-        Map<String, double[]> third = afterForwardElsewhere(t, cotangents, elsewhere);
+        return null;
+    }
+
+    /**
+     * The determinism row's second part: after a forward at {@code elsewhere}, the backward at x once more must give
+     * the same answer, or it reads state the last forward call left behind (outputs cached in a field) instead of
+     * its arguments. A forward that throws at that other point (third null) only skips this part.
+     */
+    private static GradientResult afterElsewhere(CheckTarget t, Settings s, Map<String, double[]> first,
+                                                 Map<String, double[]> third, double seconds) {
         for (String in : t.wrt()) {
             if (third == null || first.get(in) == null || third.get(in) == null) {
                 continue;
             }
             Difference d = Difference.of(first.get(in), third.get(in));
             if (d.max() > s.nondetTol()) {
-                return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, At.input(in), 4, start.seconds(),
+                return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, At.input(in), 4, seconds,
                         "the backward at the same point gave " + in + index(d.index(), t.testInputs().get(in)) + " = "
                                 + d.first() + ", then " + d.second() + " after a forward at another point: it reads"
                                 + " state the last forward left behind (e.g. cached outputs) instead of its"
                                 + " arguments");
             }
         }
-        return held(CheckKind.DETERMINISM, third == null ? 3 : 4, start.seconds());
+        return held(CheckKind.DETERMINISM, third == null ? 3 : 4, seconds);
     }
 
     /** The backward at x after a forward elsewhere; null when that forward fails (the probe is then skipped). */
