@@ -33,14 +33,14 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *       max(g, 0) fails at either (both flip the sign), one clipping or clamping the gradient fails at the
  *       magnitude it clips: the sign test and the two magnitudes in two passes, where three would test them apart.</li>
  * </ul>
- * v and VJP(v) are the determinism row's cotangent and its second backward pass (the first is its own: a backward
- * wrong on its first call fails determinism, not this row), so this row adds four backward passes at x, whatever
+ * v, VJP(v) and VJP(−2¹⁰·v) are the determinism row's cotangent, its second backward pass and its backward after
+ * the forward elsewhere (SanityChecks.firstCalls says when), so this row adds three backward passes at x, whatever
  * the size. A failure names the first input at fault and the property broken.
  */
 final class Linearity {
 
     /** The scales of the homogeneity test: each flips the sign, one clips large and one clips small. */
-    private static final double[] SCALES = {-1024, -1.0 / 1024};
+    static final double[] SCALES = {-1024, -1.0 / 1024};
 
     /** How many seeded one-hot entries are tried before taking one whose gradient is zero. */
     private static final int ONE_HOT_TRIES = 8;
@@ -48,10 +48,12 @@ final class Linearity {
     private Linearity() {}
 
     /**
-     * @param v    a dense Gaussian output gradient on the checked outputs, zero on the others
-     * @param vjpV a backward pass at x with it, made already (its call is counted where it was made)
+     * @param v      a dense Gaussian output gradient on the checked outputs, zero on the others
+     * @param vjpV   a backward pass at x with it, made already (its call counted where it was made); null: made here
+     * @param first  VJP(SCALES[0]·v), made already (counted where it was made); null: made here
      */
-    static GradientResult row(CheckTarget t, Settings s, Map<String, INDArray> v, Map<String, double[]> vjpV) {
+    static GradientResult row(CheckTarget t, Settings s, Map<String, INDArray> v, Map<String, double[]> vjpV,
+                              Map<String, double[]> first) {
         Meter start = Meter.timing();
         if (t.outputs().isEmpty() || t.wrt().isEmpty()) {
             return held(0, start);
@@ -61,17 +63,14 @@ final class Linearity {
                     + " in its output gradient by design");
         }
         double tolerance = Math.sqrt(Defaults.epsilon(s.dtype()));
-        double scaleV = largest(vjpV);
-        int calls = 0;
-        for (double scale : SCALES) {
-            Map<String, double[]> scaled = t.gradients(scaled(v, scale));
-            calls++;
-            Mismatch m = Mismatch.find(t, scaled, combination(vjpV, scale, null, 0), tolerance * Math.abs(scale)
-                    * scaleV);
-            if (m != null) {
-                return m.broken(calls, start, "VJP(" + describe(scale) + "·v) differs from " + describe(scale)
-                        + "·VJP(v) for a dense Gaussian output gradient v");
-            }
+        int calls = vjpV == null ? 1 : 0;
+        Map<String, double[]> atV = vjpV == null ? t.gradients(v) : vjpV;
+        double scaleV = largest(atV);
+        Homogeneity h = Homogeneity.judge(t, v, atV, first, tolerance * scaleV);
+        calls += h.calls();
+        if (h.mismatch() != null) {
+            return h.mismatch().broken(calls, start, "VJP(" + describe(h.scale()) + "·v) differs from "
+                    + describe(h.scale()) + "·VJP(v) for a dense Gaussian output gradient v");
         }
         OneHot u = OneHot.find(t, s);
         calls += u.calls();
@@ -82,7 +81,7 @@ final class Linearity {
         double b = scaleU / scaleV;
         Map<String, double[]> sum = t.gradients(plus(u.cotangents(), v, b));
         calls++;
-        Mismatch m = Mismatch.find(t, sum, combination(vjpV, b, u.vjp(), 1), tolerance * 2 * scaleU);
+        Mismatch m = Mismatch.find(t, sum, combination(atV, b, u.vjp(), 1), tolerance * 2 * scaleU);
         if (m != null) {
             return m.broken(calls, start, "VJP(u + b·v) differs from VJP(u) + b·VJP(v) for u one-hot at "
                     + u.where() + ", v a dense Gaussian output gradient and b = " + (float) b
@@ -90,6 +89,30 @@ final class Linearity {
                     + " gradients?)");
         }
         return held(calls, start);
+    }
+
+    /**
+     * VJP(s·v) against s·VJP(v) for each scale, the first scale's pass made already where given.
+     *
+     * @param mismatch the first scale's that failed, null when none did
+     */
+    private record Homogeneity(double scale, Mismatch mismatch, int calls) {
+
+        static Homogeneity judge(CheckTarget t, Map<String, INDArray> v, Map<String, double[]> atV,
+                                 Map<String, double[]> first, double allowedPerUnitScale) {
+            int calls = 0;
+            for (double scale : SCALES) {
+                boolean made = scale == SCALES[0] && first != null;
+                Map<String, double[]> scaled = made ? first : t.gradients(scaled(v, scale));
+                calls += made ? 0 : 1;
+                Mismatch m = Mismatch.find(t, scaled, combination(atV, scale, null, 0),
+                        allowedPerUnitScale * Math.abs(scale));
+                if (m != null) {
+                    return new Homogeneity(scale, m, calls);
+                }
+            }
+            return new Homogeneity(0, null, calls);
+        }
     }
 
     /** One seeded entry of a checked output set to 1, every other output gradient zero; its VJP nonzero if any is. */
@@ -146,7 +169,7 @@ final class Linearity {
         }
     }
 
-    private static Map<String, INDArray> scaled(Map<String, INDArray> c, double scale) {
+    static Map<String, INDArray> scaled(Map<String, INDArray> c, double scale) {
         Map<String, INDArray> out = new LinkedHashMap<>();
         c.forEach((name, a) -> out.put(name, a.mul(scale)));
         return out;

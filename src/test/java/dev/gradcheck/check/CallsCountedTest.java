@@ -87,8 +87,8 @@ class CallsCountedTest {
         assertNotNull(r.calls());
         assertEquals(forward.get(), r.calls().forward());
         assertEquals(backward.get(), r.calls().backward());
-        // zero-grad 1, determinism 3, linearity 4 of its own (its VJP(v) is determinism's second)
-        assertTrue(r.calls().backward() >= 8, "the sanity rows alone make eight: " + r.calls());
+        // zero-grad 1, determinism 3, linearity 3 of its own (VJP(v) and VJP(−2^10·v) are determinism's)
+        assertTrue(r.calls().backward() >= 7, "the sanity rows alone make seven: " + r.calls());
         // at x again only where the mode's first call is a backward (OwedForward)
         assertTrue(r.calls().forward() >= 2, "the forward at x and elsewhere: " + r.calls());
     }

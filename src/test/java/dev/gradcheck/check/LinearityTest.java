@@ -138,7 +138,7 @@ class LinearityTest {
         assertEquals(Status.PASSED, r.status(), name);
         GradientResult row = row(r, CheckKind.LINEARITY);
         assertEquals(Verdict.PASS, row.verdict());
-        assertEquals(4, row.evaluations(), "four backward passes of its own, v's the determinism row's");
+        assertEquals(3, row.evaluations(), "three backward passes of its own, VJP(v) and VJP(−2^10·v) the determinism row's");
     }
 
     @Test
@@ -209,6 +209,20 @@ class LinearityTest {
     }
 
     /**
+     * Determinism's backward after the forward elsewhere is linearity's VJP(−2¹⁰·v): a backward wrong on that call
+     * alone fails determinism (the call is made again and answers otherwise), not linearity.
+     */
+    @Test
+    void aBackwardWrongOnlyOnTheCallDeterminismAndLinearityShareFailsDeterminism() {
+        CheckResult r = check(SMALL_TANH_FAST, f -> new NthCallScaled(f, 3, 1.01));
+        assertEquals(Status.FAILED, r.status());
+        GradientResult row = row(r, CheckKind.DETERMINISM);
+        assertEquals(Verdict.NONDETERMINISTIC, row.verdict());
+        assertTrue(row.note().contains("two runs of the backward with output gradient −2^10·v"), row.note());
+        assertEquals(Verdict.PASS, row(r, CheckKind.LINEARITY).verdict(), r.toString());
+    }
+
+    /**
      * Small and fast, so that the shared VJP(v) and the folded scales (−2¹⁰ and −2⁻¹⁰ carry the sign test) are held
      * to every backward the layer-size test tries, in the default test run: each fails its linearity row.
      */
@@ -240,7 +254,8 @@ class LinearityTest {
     void theRightBackwardPassesEveryRowOfASmallFastCheck() {
         CheckResult r = check(SMALL_TANH_FAST, f -> f);
         assertEquals(Status.PASSED, r.status(), r.toString());
-        assertEquals(4, row(r, CheckKind.LINEARITY).evaluations(), "four backward passes of its own");
+        assertEquals(3, row(r, CheckKind.LINEARITY).evaluations(), "three backward passes of its own");
+        assertEquals(4, row(r, CheckKind.DETERMINISM).evaluations(), "two at x, a forward elsewhere, −2^10·v");
     }
 
     /** A wrong backward made from a right one. */
