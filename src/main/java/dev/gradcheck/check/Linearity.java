@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -171,14 +172,28 @@ final class Linearity {
 
     static Map<String, INDArray> scaled(Map<String, INDArray> c, double scale) {
         Map<String, INDArray> out = new LinkedHashMap<>();
-        c.forEach((name, a) -> out.put(name, a.mul(scale)));
+        c.forEach((name, a) -> out.put(name, a.dataType() == DataType.DOUBLE ? sum(null, scale, a) : a.mul(scale)));
         return out;
     }
 
     private static Map<String, INDArray> plus(Map<String, INDArray> u, Map<String, INDArray> v, double b) {
         Map<String, INDArray> out = new LinkedHashMap<>();
-        u.forEach((name, a) -> out.put(name, a.add(v.get(name).mul(b))));
+        u.forEach((name, a) -> out.put(name, a.dataType() == DataType.DOUBLE ? sum(a, b, v.get(name))
+                : a.add(v.get(name).mul(b))));
         return out;
+    }
+
+    /**
+     * y + s·x of float64 arrays (y null: s·x), in Java: the bits ND4J's mul and add give (each product and sum
+     * rounded once, as there), without the op and the result array each of those calls makes.
+     */
+    private static INDArray sum(INDArray y, double s, INDArray x) {
+        double[] xs = Flat.values(x);
+        double[] ys = y == null ? null : Flat.values(y);
+        for (int i = 0; i < xs.length; i++) {
+            xs[i] = ys == null ? s * xs[i] : ys[i] + s * xs[i];
+        }
+        return Flat.array(xs, x.shape());
     }
 
     /** a·x + c·y per input (y may be null: a·x alone), in double. */

@@ -81,14 +81,23 @@ final class SanityChecks {
      * linearity). After the forward elsewhere a forward at x is owed to the function, paid before its next backward
      * unless a forward comes first ({@link OwedForward}), so that the mode meets the state a forward leaves, as it
      * did before this ran.
+     *
+     * @param modesCotangents the cotangents of the mode's one backward pass (fast mode, one output), or null: where
+     *                        given, they are v, and the first pass is handed to the mode once determinism held
+     *                        ({@link KeptBackward})
      */
-    static FirstCalls firstCalls(CheckTarget t, Settings s, Map<String, INDArray> elsewhere, OwedForward owed) {
+    static FirstCalls firstCalls(CheckTarget t, Settings s, Map<String, INDArray> elsewhere, OwedForward owed,
+                                 KeptBackward kept, Map<String, INDArray> modesCotangents) {
         Meter start = Meter.timing();
-        Map<String, INDArray> v = determinismCotangents(t, s);
+        Map<String, INDArray> v = modesCotangents != null ? modesCotangents : determinismCotangents(t, s);
+        if (modesCotangents != null) {
+            kept.recordNext();
+        }
         Map<String, double[]> first = t.gradients(v);
         Map<String, double[]> second = t.gradients(v);
         GradientResult twice = backwardTwice(t, s, first, second, start);
         if (twice != null) {
+            kept.handOut(false);
             return new FirstCalls(twice, Linearity.row(t, s, v, null, null));
         }
         Elsewhere after = Elsewhere.probe(t, v, elsewhere);
@@ -96,6 +105,7 @@ final class SanityChecks {
             after = after.withThird(t, v);
         }
         GradientResult determinism = afterElsewhere(t, s, first, after, start);
+        kept.handOut(determinism.verdict().passed());
         // the latest passes: where determinism broke, a backward that reads stale state met it in both, and one
         // wrong on a single call is wrong in the earlier
         GradientResult linearity = after.third() == null ? Linearity.row(t, s, v, second, after.scaled())
