@@ -53,7 +53,8 @@ class LimitsTest {
         // the dense blocks
         assertTrue(checks.get(1).get("message").asText().startsWith(file + ":5:1: refused: its Jacobians"
                 + " (output elements x input elements, numerical and analytic), needed because both sides compressed"
-                + " could not settle it (over the memory budget: its pattern's entries and one thread's evaluations"
+                + " could not settle it (over the memory budget: its pattern's 4,000,000 entries (8 bytes each, 100.0%"
+                + " of the dense blocks) and one thread's evaluations"
                 + " would need 30.8 MiB) would need 122.1 MiB"), checks.get(1).get("message").asText());
         assertEquals("passed", checks.get(2).get("status").asText());
         assertNull(System.getProperty("gradcheck.max-memory"), "the budget is passed in, never set JVM-wide");
