@@ -23,6 +23,8 @@ final class OwedForward extends ForwardingFunction {
 
     /** Copies of x, while the forward at them is owed; null when nothing is. */
     private Map<String, INDArray> owed;
+    /** Whether a debt was paid: the determinism row's, counted in its evaluations once the mode has run. */
+    private boolean paid;
 
     OwedForward(Differentiable f) {
         super(f, OwedForward::new);
@@ -35,12 +37,18 @@ final class OwedForward extends ForwardingFunction {
         owed = copies;
     }
 
+    /** Whether the forward owed was made (a forward first cancels it: then it never was). */
+    boolean paid() {
+        return paid;
+    }
+
     private void pay() {
         if (owed == null) {
             return;
         }
         Map<String, INDArray> at = owed;
         owed = null;
+        paid = true;
         try {
             f.forwardTransient(at);
         } catch (RuntimeException e) {

@@ -68,7 +68,7 @@ final class SanityChecks {
                                      FirstCalls first) {
         GradientResult zero = zeroGrad(t);
         return List.of(zero, withCallsWatched(inputMutation, t.test().argumentsChanged()),
-                outputStability(unstable), first.determinism(), first.linearity());
+                outputStability(unstable), first.determinismCounted(), first.linearity());
     }
 
     /**
@@ -98,7 +98,7 @@ final class SanityChecks {
         GradientResult twice = backwardTwice(t, s, first, second, start);
         if (twice != null) {
             kept.handOut(false);
-            return new FirstCalls(twice, Linearity.row(t, s, v, null, null));
+            return new FirstCalls(twice, Linearity.row(t, s, v, null, null), null);
         }
         Elsewhere after = Elsewhere.probe(t, v, elsewhere);
         if (after.scaled() != null && !scaledAlike(t, first, after.scaled(), s.nondetTol())) {
@@ -113,7 +113,7 @@ final class SanityChecks {
         if (elsewhere != null) {
             owed.owe(t.testInputs()); // after linearity: its calls after the forward elsewhere meet that state, as before
         }
-        return new FirstCalls(determinism, linearity);
+        return new FirstCalls(determinism, linearity, elsewhere != null ? owed : null);
     }
 
     /**
@@ -149,10 +149,19 @@ final class SanityChecks {
         }
     }
 
-    record FirstCalls(GradientResult determinism, GradientResult linearity) {
+    /** @param owed the function owing a forward at x after determinism's forward elsewhere, or null if it owes none */
+    record FirstCalls(GradientResult determinism, GradientResult linearity, OwedForward owed) {
 
         boolean broken() {
             return !determinism.verdict().passed() || !linearity.verdict().passed();
+        }
+
+        /**
+         * Determinism's row charged with the forward at x it owed, where a later call paid it: the rows' evaluations
+         * add up to the calls the function saw on every path (a forward made first cancels the debt: no call).
+         */
+        GradientResult determinismCounted() {
+            return owed != null && owed.paid() ? determinism.withMoreEvaluations(1) : determinism;
         }
 
         /** The same rows, the broken ones saying that the mode refused to judge the Jacobian, and why. */
@@ -161,7 +170,7 @@ final class SanityChecks {
                     refused.errors().stream().map(e -> e.message()).toList());
             return new FirstCalls(determinism.verdict().passed() ? determinism : determinism.withNote(
                     determinism.note() + why), linearity.verdict().passed() ? linearity : linearity.withNote(
-                    linearity.note() + why));
+                    linearity.note() + why), owed);
         }
     }
 

@@ -59,6 +59,12 @@ public record GradientResult(
                 evaluations, seconds, note, sampling, found, matrices);
     }
 
+    /** The same row charged with more evaluations (a call it caused that was made later, by another step). */
+    public GradientResult withMoreEvaluations(long more) {
+        return new GradientResult(output, input, kind, order, verdict, maxAbsError, maxRelError, maxScore, worst,
+                evaluations + more, seconds, note, sampling, mismatches, jacobians);
+    }
+
     /** The same row without its matrices (what a report keeps once they are written or drawn). */
     public GradientResult withoutJacobians() {
         return jacobians == null ? this : new GradientResult(output, input, kind, order, verdict, maxAbsError,
