@@ -59,8 +59,11 @@ final class VertexConfigs {
     static GraphVertex read(LayerSpec spec, ClassLoader loader) throws InvalidSpecException {
         Class<? extends GraphVertex> type = type(spec.type().value(), loader).orElseThrow();
         ObjectNode json = json(type.getName(), spec.options(), loader);
+        // the classes "@class" names found in the loader the type came from (a user's vertex in a plugin path)
+        ObjectMapper mapper = STRICT.copy();
+        mapper.setTypeFactory(mapper.getTypeFactory().withClassLoader(loader));
         try {
-            return STRICT.treeToValue(json, GraphVertex.class);
+            return mapper.treeToValue(json, GraphVertex.class);
         } catch (UnrecognizedPropertyException e) {
             List<String> known = e.getKnownPropertyIds().stream().map(String::valueOf).toList();
             throw new InvalidSpecException(blamed(spec, e), spec.type().value() + ": unknown option '"
