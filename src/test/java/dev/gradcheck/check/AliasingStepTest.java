@@ -1,9 +1,9 @@
 package dev.gradcheck.check;
 
+import static dev.gradcheck.check.Rows.jacobian;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Status;
@@ -76,9 +76,5 @@ class AliasingStepTest {
         CheckResult r = RealOps.checkCorrupted(SIN_WX, Functions.scaledBy(1.01));
         assertEquals(Status.FAILED, r.status());
         assertEquals(Verdict.MISMATCH, jacobian(r).verdict());
-    }
-
-    private static GradientResult jacobian(CheckResult r) {
-        return r.gradients().stream().filter(g -> g.kind() == CheckKind.JACOBIAN).findFirst().orElseThrow();
     }
 }

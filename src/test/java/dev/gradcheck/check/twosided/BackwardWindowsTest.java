@@ -1,5 +1,6 @@
 package dev.gradcheck.check.twosided;
 
+import static dev.gradcheck.check.Rows.jacobian;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,7 +10,6 @@ import dev.gradcheck.check.colouring.CompressedJacobiansTest;
 import dev.gradcheck.check.colouring.CompressedJacobiansTest.Corruption;
 import dev.gradcheck.check.colouring.WindowPattern;
 import dev.gradcheck.check.numeric.Flat;
-import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Status;
@@ -157,9 +157,5 @@ class BackwardWindowsTest {
         assertEquals(Verdict.MISMATCH, row.verdict());
         System.out.println("reverse [256,256]: right " + jacobian(right).evaluations() + " evaluations, off by one "
                 + row.evaluations() + ", " + row.mismatches().count() + " mismatches: " + row.note());
-    }
-
-    private static GradientResult jacobian(CheckResult r) {
-        return r.gradients().stream().filter(g -> g.kind() == CheckKind.JACOBIAN).findFirst().orElseThrow();
     }
 }

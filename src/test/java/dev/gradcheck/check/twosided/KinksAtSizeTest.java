@@ -1,5 +1,7 @@
 package dev.gradcheck.check.twosided;
 
+import static dev.gradcheck.check.Rows.jacobian;
+import static dev.gradcheck.check.Rows.kinkCount;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,7 +10,6 @@ import dev.gradcheck.check.Functions;
 import dev.gradcheck.check.colouring.CompressedJacobiansTest;
 import dev.gradcheck.check.colouring.CompressedJacobiansTest.Corruption;
 import dev.gradcheck.check.numeric.Flat;
-import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Status;
@@ -111,16 +112,6 @@ class KinksAtSizeTest {
         CheckResult wrong = CompressedJacobiansTest.check(BIG + "mode: full\n", noSubgradientAtZero());
         assertEquals(Status.FAILED, wrong.status(), wrong.message());
         assertEquals(zerosIn(BIG), jacobian(wrong).mismatches().count(), "every zero's entry, counted exactly");
-    }
-
-    private static GradientResult jacobian(CheckResult r) {
-        return r.gradients().stream().filter(g -> g.kind() == CheckKind.JACOBIAN).findFirst().orElseThrow();
-    }
-
-    private static long kinkCount(GradientResult row) {
-        Matcher m = Pattern.compile("(\\d+) of \\d+ elements of x sit at a nondifferentiable point")
-                .matcher(row.note() == null ? "" : row.note());
-        return m.find() ? Long.parseLong(m.group(1)) : 0;
     }
 
     private static long zerosIn(String yaml) {

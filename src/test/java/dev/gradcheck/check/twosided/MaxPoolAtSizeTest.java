@@ -1,5 +1,6 @@
 package dev.gradcheck.check.twosided;
 
+import static dev.gradcheck.check.Rows.jacobian;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -67,10 +68,6 @@ class MaxPoolAtSizeTest {
                 }
             }
         });
-    }
-
-    private static GradientResult jacobian(CheckResult r) {
-        return CompressedJacobiansTest.jacobianRows(r).get(0);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.gradcheck.check.twosided;
 
+import static dev.gradcheck.check.Rows.jacobian;
+import static dev.gradcheck.check.Rows.kinkCount;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +14,6 @@ import dev.gradcheck.check.colouring.CompressedJacobiansTest.Corruption;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.op.Nd4jOpBuilder;
 import dev.gradcheck.op.catalog.OpCatalog;
-import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Status;
@@ -22,8 +23,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -246,15 +245,5 @@ class TiesAtSizeTest {
             max = Math.max(max, v);
         }
         return x[i] == max && atMax > 1;
-    }
-
-    private static GradientResult jacobian(CheckResult r) {
-        return r.gradients().stream().filter(g -> g.kind() == CheckKind.JACOBIAN).findFirst().orElseThrow();
-    }
-
-    private static long kinkCount(GradientResult row) {
-        Matcher m = Pattern.compile("(\\d+) of \\d+ elements of x sit at a nondifferentiable point")
-                .matcher(row.note() == null ? "" : row.note());
-        return m.find() ? Long.parseLong(m.group(1)) : 0;
     }
 }

@@ -1,5 +1,6 @@
 package dev.gradcheck.check.twosided;
 
+import static dev.gradcheck.check.Rows.jacobian;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,7 +9,6 @@ import dev.gradcheck.check.Functions;
 import dev.gradcheck.check.colouring.CompressedJacobiansTest;
 import dev.gradcheck.check.colouring.CompressedJacobiansTest.Corruption;
 import dev.gradcheck.check.numeric.Flat;
-import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.CheckResult;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Status;
@@ -151,9 +151,5 @@ class WideRangeAtSizeTest {
         System.out.println("exp [256,256] over [-18, 18]: right " + jacobian(right).evaluations()
                 + " evaluations, five entries off " + jacobian(few).evaluations() + ", tiny ones off "
                 + jacobian(tiny).evaluations() + " (" + jacobian(tiny).note() + ")");
-    }
-
-    private static GradientResult jacobian(CheckResult r) {
-        return r.gradients().stream().filter(g -> g.kind() == CheckKind.JACOBIAN).findFirst().orElseThrow();
     }
 }
