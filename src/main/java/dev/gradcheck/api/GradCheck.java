@@ -22,6 +22,7 @@ import dev.gradcheck.spec.Init;
 import dev.gradcheck.spec.InputSpec;
 import dev.gradcheck.spec.LayerSpec;
 import dev.gradcheck.spec.Located;
+import dev.gradcheck.spec.MaskInputs;
 import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.OpSpec;
 import dev.gradcheck.spec.SourcePos;
@@ -113,7 +114,8 @@ public final class GradCheck {
      * {@code layer:} does (docs/dl4j.md): {@code type} as {@code layer: {type: ...}} names it, its options through
      * {@link #attr} (as DL4J's builders and JSON name them: {@code nOut}, {@code kernelSize}, {@code activation}),
      * its one input through {@link #input}; its parameters are DL4J's, initialised under {@link #seed}, and
-     * {@link #wrt} and {@link #noGrad} may name them.
+     * {@link #wrt} and {@link #noGrad} may name them. A ComputationGraph vertex that is no layer
+     * ({@code ElementWiseVertex}, {@code MergeVertex}, ...) is named the same way and fed every input, in order.
      */
     public static GradCheck ofLayer(String type) {
         return ofLayer(type, GradCheck.class.getClassLoader());
@@ -318,14 +320,16 @@ public final class GradCheck {
      * with the message), never as an exception.
      *
      * @throws IllegalArgumentException for a check that cannot be set up as given (no inputs, an unknown or
-     *                                  non-floating input in wrt)
+     *                                  non-floating input in wrt, a layer's or DL4J network's mask holding values
+     *                                  other than 0 and 1 or not shaped [batch, steps])
      */
     public CheckResult check() {
         if (network != null) {
+            List<InputSpec> specs = networkInputs();
             return network.withFile(file -> ChatterFilter.whileRunning(() -> {
                 try (Backend cpu = InProcessBackend.withPlugins(Engine.CPU, PluginSet.EMPTY,
                         MemoryBudget.forThisJvm())) {
-                    return cpu.run(networkSpec(file));
+                    return cpu.run(networkSpec(file, specs));
                 }
             }));
         }
@@ -343,11 +347,10 @@ public final class GradCheck {
         if (inputs.isEmpty()) {
             throw new IllegalArgumentException("no inputs: add them with input(name, array)");
         }
-        SourcePos pos = new SourcePos("GradCheck(" + name + ")", 1, 1);
-        List<InputSpec> specs = new ArrayList<>();
-        inputs.forEach((n, a) -> specs.add(new InputSpec(n, a.shape(), Nd4jTypes.specType(a.dataType()),
-                new Init.Values(a.castTo(DataType.DOUBLE).dup('c').data().asDouble()), pos)));
+        SourcePos pos = position();
+        List<InputSpec> specs = inputSpecs(pos);
         if (layerType != null) {
+            requireMasks(specs, false);
             return layerSpec(pos, specs);
         }
         for (String n : noGrad) {
@@ -391,20 +394,51 @@ public final class GradCheck {
      * A network spec of the network's file, as a spec's {@code network:} reads: names in wrt and noGrad that are
      * no input are a SameDiff model's variables (a DL4J network refuses them, as its spec does).
      */
-    private OpSpec networkSpec(Path file) {
-        SourcePos pos = new SourcePos("GradCheck(" + name + ")", 1, 1);
-        if (inputs.isEmpty()) {
-            throw new IllegalArgumentException("no inputs: add the network's input with input(name, array)");
-        }
-        List<InputSpec> specs = new ArrayList<>();
-        inputs.forEach((n, a) -> specs.add(new InputSpec(n, a.shape(), Nd4jTypes.specType(a.dataType()),
-                new Init.Values(a.castTo(DataType.DOUBLE).dup('c').data().asDouble()), pos)));
+    private OpSpec networkSpec(Path file, List<InputSpec> specs) {
+        SourcePos pos = position();
         Located<String> op = new Located<>("network", pos);
         LayerSpec layer = new LayerSpec(op, Map.of(), training, otherNames(pos), List.of());
         return new OpSpec(name, pos, op, Map.of(), specs, List.of(), checkedInputs(),
                 noGrad.stream().filter(inputs::containsKey).toList(), delta, tolerance, mode, order, options,
                 List.of(Engine.CPU), seed, Expectation.PASS, null, null, layer,
                 new Located<>(file.toString(), pos));
+    }
+
+    /**
+     * A network's inputs as a spec's, its masks held to a spec's rules where DL4J sets them (a SameDiff model's
+     * placeholders are its own, whatever their names), before the network is written anywhere.
+     */
+    private List<InputSpec> networkInputs() {
+        if (inputs.isEmpty()) {
+            throw new IllegalArgumentException("no inputs: add the network's input with input(name, array)");
+        }
+        List<InputSpec> specs = inputSpecs(position());
+        if (network.dl4j()) {
+            requireMasks(specs, true);
+        }
+        return specs;
+    }
+
+    private SourcePos position() {
+        return new SourcePos("GradCheck(" + name + ")", 1, 1);
+    }
+
+    private List<InputSpec> inputSpecs(SourcePos pos) {
+        List<InputSpec> specs = new ArrayList<>();
+        inputs.forEach((n, a) -> specs.add(new InputSpec(n, a.shape(), Nd4jTypes.specType(a.dataType()),
+                new Init.Values(a.castTo(DataType.DOUBLE).dup('c').data().asDouble()), pos)));
+        return specs;
+    }
+
+    /**
+     * A mask of values other than 0 and 1, or of a shape other than [batch, steps], checks a function no network
+     * computes: the caller's mistake, refused as a spec's is (docs/dl4j.md#masks).
+     */
+    private static void requireMasks(List<InputSpec> specs, boolean network) {
+        List<String> errors = MaskInputs.apiErrors(specs, network);
+        if (!errors.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", errors));
+        }
     }
 
     /** The inputs wrt names (or every input) not in noGrad: a layer's or network's check among its inputs. */

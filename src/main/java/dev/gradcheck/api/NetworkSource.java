@@ -54,6 +54,12 @@ final class NetworkSource {
         return fileName;
     }
 
+    /** Whether the network is DL4J's (ModelSerializer's zip, a configuration's JSON), whose masks DL4J sets. */
+    boolean dl4j() {
+        String lower = fileName.toLowerCase(java.util.Locale.ROOT);
+        return lower.endsWith(".zip") || lower.endsWith(".json");
+    }
+
     /** Runs {@code work} on the network's file: the one given, or a temporary one written now and removed after. */
     <T> T withFile(Function<Path, T> work) {
         if (file != null) {

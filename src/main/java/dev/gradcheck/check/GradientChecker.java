@@ -1,6 +1,7 @@
 package dev.gradcheck.check;
 
 import dev.gradcheck.check.dense.BlockMask;
+import dev.gradcheck.check.fast.FastCheck;
 import dev.gradcheck.check.full.FullCheck;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.Meter;
@@ -128,7 +129,10 @@ public final class GradientChecker {
         try (Prepared p = prepare(spec, s, calls)) {
             defaulted.clear();
             defaulted.addAll(p.underTest().attributesLeftAtDefault());
-            SanityChecks.FirstCalls first = SanityChecks.firstCalls(p.target(), s, elsewhere(spec, s, p.x()));
+            Map<String, INDArray> modesCotangents = spec.mode() == Mode.FAST
+                    ? FastCheck.backwardCotangents(p.target(), s) : null;
+            SanityChecks.FirstCalls first = SanityChecks.firstCalls(p.target(), s, elsewhere(spec, s, p.x()),
+                    p.owed(), p.underTest(), modesCotangents);
             UnstableOutputException unstable;
             try {
                 unstable = modeRows(spec, p.target(), s, rows);
@@ -152,7 +156,7 @@ public final class GradientChecker {
      * built: what ND4J refuses there is the spec's mistake), the forward at x, the outputs selected, the mask read
      * against them, the Jacobians weighed. Check and validate both start here, so they refuse the same specs.
      */
-    private record Prepared(DrawnInputs x, Differentiable underTest, Differentiable reference,
+    private record Prepared(DrawnInputs x, KeptBackward underTest, OwedForward owed, Differentiable reference,
                             SanityChecks.Forward atX, CheckTarget target) implements AutoCloseable {
         @Override
         public void close() {
@@ -164,14 +168,16 @@ public final class GradientChecker {
     private Prepared prepare(OpSpec spec, Settings s, CountingFunction.Tally calls) throws InvalidSpecException {
         budget.requireInputsFit(spec); // before any array exists
         DrawnInputs x = DrawnInputs.draw(spec, s.seed());
-        Differentiable underTest = new CountingFunction(factory.build(spec, x.test()), calls);
+        // counted inside both: a forward at x owed and paid is a call the function saw, a kept pass handed out not
+        OwedForward owed = new OwedForward(new CountingFunction(factory.build(spec, x.test()), calls));
+        KeptBackward underTest = new KeptBackward(owed);
         Differentiable reference = null;
         try {
             reference = x.allFloat64() ? null : new CountingFunction(factory.build(spec, x.reference()), calls);
             SanityChecks.Forward atX = SanityChecks.forwardWatchingInputs(underTest, x.test());
             CheckTarget target = target(spec, underTest, reference, x, atX.outputs());
             BlockMask.validate(s.mask(), target.outputs(), target.outputShapes());
-            return new Prepared(x, underTest, reference, atX, target);
+            return new Prepared(x, underTest, owed, reference, atX, target);
         } catch (InvalidSpecException | RuntimeException | Error e) {
             closeBoth(underTest, reference);
             throw e;

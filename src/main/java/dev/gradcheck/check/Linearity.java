@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -28,23 +29,32 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *       largest entry (a wrong one-hot path then moves the sum by its own error, not by a fraction lost under the
  *       dense term). Rounding makes the two sides differ by a few ulps of that scale, so they must agree within
  *       √ε of it;</li>
- *   <li><b>homogeneity</b>: VJP(s·v) against s·VJP(v) for s = −1, 2¹⁰ and 2⁻¹⁰. Scaling by a power of two is exact,
+ *   <li><b>homogeneity</b>: VJP(s·v) against s·VJP(v) for s = −2¹⁰ and −2⁻¹⁰. Scaling by a power of two is exact,
  *       so a linear backward gives the same bits; the same √ε margin holds anyway. A backward taking |g| or
- *       max(g, 0) fails at −1, one clipping or clamping the gradient at 2¹⁰ or 2⁻¹⁰.</li>
+ *       max(g, 0) fails at either (both flip the sign), one clipping or clamping the gradient fails at the
+ *       magnitude it clips: the sign test and the two magnitudes in two passes, where three would test them apart.</li>
  * </ul>
- * Six backward passes at x, whatever the size. A failure names the first input at fault and the property broken.
+ * v, VJP(v) and VJP(−2¹⁰·v) are the determinism row's cotangent, its second backward pass and its backward after
+ * the forward elsewhere (SanityChecks.firstCalls says when), so this row adds three backward passes at x, whatever
+ * the size. A failure names the first input at fault and the property broken.
  */
 final class Linearity {
 
-    /** The scales of the homogeneity test: a sign flip, and a factor that clips large and one that clips small. */
-    private static final double[] SCALES = {-1, 1024, 1.0 / 1024};
+    /** The scales of the homogeneity test: each flips the sign, one clips large and one clips small. */
+    static final double[] SCALES = {-1024, -1.0 / 1024};
 
     /** How many seeded one-hot entries are tried before taking one whose gradient is zero. */
     private static final int ONE_HOT_TRIES = 8;
 
     private Linearity() {}
 
-    static GradientResult row(CheckTarget t, Settings s) {
+    /**
+     * @param v      a dense Gaussian output gradient on the checked outputs, zero on the others
+     * @param vjpV   a backward pass at x with it, made already (its call counted where it was made); null: made here
+     * @param first  VJP(SCALES[0]·v), made already (counted where it was made); null: made here
+     */
+    static GradientResult row(CheckTarget t, Settings s, Map<String, INDArray> v, Map<String, double[]> vjpV,
+                              Map<String, double[]> first) {
         Meter start = Meter.timing();
         if (t.outputs().isEmpty() || t.wrt().isEmpty()) {
             return held(0, start);
@@ -54,19 +64,14 @@ final class Linearity {
                     + " in its output gradient by design");
         }
         double tolerance = Math.sqrt(Defaults.epsilon(s.dtype()));
-        Map<String, INDArray> v = dense(t, s);
-        Map<String, double[]> vjpV = t.gradients(v);
-        double scaleV = largest(vjpV);
-        int calls = 1;
-        for (double scale : SCALES) {
-            Map<String, double[]> scaled = t.gradients(scaled(v, scale));
-            calls++;
-            Mismatch m = Mismatch.find(t, scaled, combination(vjpV, scale, null, 0), tolerance * Math.abs(scale)
-                    * scaleV);
-            if (m != null) {
-                return m.broken(calls, start, "VJP(" + describe(scale) + "·v) differs from " + describe(scale)
-                        + "·VJP(v) for a dense Gaussian output gradient v");
-            }
+        int calls = vjpV == null ? 1 : 0;
+        Map<String, double[]> atV = vjpV == null ? t.gradients(v) : vjpV;
+        double scaleV = largest(atV);
+        Homogeneity h = Homogeneity.judge(t, v, atV, first, tolerance * scaleV);
+        calls += h.calls();
+        if (h.mismatch() != null) {
+            return h.mismatch().broken(calls, start, "VJP(" + describe(h.scale()) + "·v) differs from "
+                    + describe(h.scale()) + "·VJP(v) for a dense Gaussian output gradient v");
         }
         OneHot u = OneHot.find(t, s);
         calls += u.calls();
@@ -77,7 +82,7 @@ final class Linearity {
         double b = scaleU / scaleV;
         Map<String, double[]> sum = t.gradients(plus(u.cotangents(), v, b));
         calls++;
-        Mismatch m = Mismatch.find(t, sum, combination(vjpV, b, u.vjp(), 1), tolerance * 2 * scaleU);
+        Mismatch m = Mismatch.find(t, sum, combination(atV, b, u.vjp(), 1), tolerance * 2 * scaleU);
         if (m != null) {
             return m.broken(calls, start, "VJP(u + b·v) differs from VJP(u) + b·VJP(v) for u one-hot at "
                     + u.where() + ", v a dense Gaussian output gradient and b = " + (float) b
@@ -85,6 +90,30 @@ final class Linearity {
                     + " gradients?)");
         }
         return held(calls, start);
+    }
+
+    /**
+     * VJP(s·v) against s·VJP(v) for each scale, the first scale's pass made already where given.
+     *
+     * @param mismatch the first scale's that failed, null when none did
+     */
+    private record Homogeneity(double scale, Mismatch mismatch, int calls) {
+
+        static Homogeneity judge(CheckTarget t, Map<String, INDArray> v, Map<String, double[]> atV,
+                                 Map<String, double[]> first, double allowedPerUnitScale) {
+            int calls = 0;
+            for (double scale : SCALES) {
+                boolean made = scale == SCALES[0] && first != null;
+                Map<String, double[]> scaled = made ? first : t.gradients(scaled(v, scale));
+                calls += made ? 0 : 1;
+                Mismatch m = Mismatch.find(t, scaled, combination(atV, scale, null, 0),
+                        allowedPerUnitScale * Math.abs(scale));
+                if (m != null) {
+                    return new Homogeneity(scale, m, calls);
+                }
+            }
+            return new Homogeneity(0, null, calls);
+        }
     }
 
     /** One seeded entry of a checked output set to 1, every other output gradient zero; its VJP nonzero if any is. */
@@ -141,28 +170,30 @@ final class Linearity {
         }
     }
 
-    /** Seeded Gaussian output gradients on the checked outputs, zero on the others. */
-    private static Map<String, INDArray> dense(CheckTarget t, Settings s) {
-        Map<String, INDArray> c = t.zeroCotangents();
-        for (String out : t.outputs()) {
-            INDArray zero = c.get(out);
-            if (zero != null) {
-                c.put(out, Seeded.gaussian(s.seed(), "linearity:" + out, zero.shape()).castTo(zero.dataType()));
-            }
-        }
-        return c;
-    }
-
-    private static Map<String, INDArray> scaled(Map<String, INDArray> c, double scale) {
+    static Map<String, INDArray> scaled(Map<String, INDArray> c, double scale) {
         Map<String, INDArray> out = new LinkedHashMap<>();
-        c.forEach((name, a) -> out.put(name, a.mul(scale)));
+        c.forEach((name, a) -> out.put(name, a.dataType() == DataType.DOUBLE ? sum(null, scale, a) : a.mul(scale)));
         return out;
     }
 
     private static Map<String, INDArray> plus(Map<String, INDArray> u, Map<String, INDArray> v, double b) {
         Map<String, INDArray> out = new LinkedHashMap<>();
-        u.forEach((name, a) -> out.put(name, a.add(v.get(name).mul(b))));
+        u.forEach((name, a) -> out.put(name, a.dataType() == DataType.DOUBLE ? sum(a, b, v.get(name))
+                : a.add(v.get(name).mul(b))));
         return out;
+    }
+
+    /**
+     * y + s·x of float64 arrays (y null: s·x), in Java: the bits ND4J's mul and add give (each product and sum
+     * rounded once, as there), without the op and the result array each of those calls makes.
+     */
+    private static INDArray sum(INDArray y, double s, INDArray x) {
+        double[] xs = Flat.values(x);
+        double[] ys = y == null ? null : Flat.values(y);
+        for (int i = 0; i < xs.length; i++) {
+            xs[i] = ys == null ? s * xs[i] : ys[i] + s * xs[i];
+        }
+        return Flat.array(xs, x.shape());
     }
 
     /** a·x + c·y per input (y may be null: a·x alone), in double. */
@@ -192,7 +223,7 @@ final class Linearity {
     }
 
     private static String describe(double scale) {
-        return scale == -1 ? "−1" : scale > 1 ? "2^10" : "2^-10";
+        return Math.abs(scale) > 1 ? "−2^10" : "−2^-10";
     }
 
     private static GradientResult held(int calls, Meter start) {

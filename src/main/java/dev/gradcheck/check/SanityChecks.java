@@ -74,22 +74,79 @@ final class SanityChecks {
     /**
      * The rows made before the mode runs, so that the check's first backward calls meet a judgement: a backward
      * that answers differently on its first call (a cold cache, a buffer built lazily) fails determinism, where a
-     * mode's first call (a pattern probe's) would have taken its answer unjudged. Then a forward at x again, on
-     * copies of the inputs, so that the mode meets the state a forward at x leaves, as it did before this ran.
+     * mode's first call (a pattern probe's) would have taken its answer unjudged. Determinism and linearity share
+     * their cotangent v and three calls: linearity's VJP(v) is determinism's second backward pass, and
+     * determinism's backward after the forward elsewhere is linearity's VJP(−2¹⁰·v) ({@link Elsewhere}); where
+     * determinism's two passes disagree, linearity makes its own (a backward wrong on one call is not blamed on
+     * linearity). After the forward elsewhere a forward at x is owed to the function, paid before its next backward
+     * unless a forward comes first ({@link OwedForward}), so that the mode meets the state a forward leaves, as it
+     * did before this ran.
+     *
+     * @param modesCotangents the cotangents of the mode's one backward pass (fast mode, one output), or null: where
+     *                        given, they are v, and the first pass is handed to the mode once determinism held
+     *                        ({@link KeptBackward})
      */
-    static FirstCalls firstCalls(CheckTarget t, Settings s, Map<String, INDArray> elsewhere) {
-        GradientResult determinism = determinism(t, s, elsewhere);
-        GradientResult linearity = Linearity.row(t, s);
+    static FirstCalls firstCalls(CheckTarget t, Settings s, Map<String, INDArray> elsewhere, OwedForward owed,
+                                 KeptBackward kept, Map<String, INDArray> modesCotangents) {
+        Meter start = Meter.timing();
+        Map<String, INDArray> v = modesCotangents != null ? modesCotangents : determinismCotangents(t, s);
+        if (modesCotangents != null) {
+            kept.recordNext();
+        }
+        Map<String, double[]> first = t.gradients(v);
+        Map<String, double[]> second = t.gradients(v);
+        GradientResult twice = backwardTwice(t, s, first, second, start);
+        if (twice != null) {
+            kept.handOut(false);
+            return new FirstCalls(twice, Linearity.row(t, s, v, null, null));
+        }
+        Elsewhere after = Elsewhere.probe(t, v, elsewhere);
+        if (after.scaled() != null && !scaledAlike(t, first, after.scaled(), s.nondetTol())) {
+            after = after.withThird(t, v);
+        }
+        GradientResult determinism = afterElsewhere(t, s, first, after, start);
+        kept.handOut(determinism.verdict().passed());
+        // the latest passes: where determinism broke, a backward that reads stale state met it in both, and one
+        // wrong on a single call is wrong in the earlier
+        GradientResult linearity = after.third() == null ? Linearity.row(t, s, v, second, after.scaled())
+                : Linearity.row(t, s, v, after.third(), after.again());
         if (elsewhere != null) {
-            Map<String, INDArray> copies = new LinkedHashMap<>();
-            t.testInputs().forEach((name, x) -> copies.put(name, x.dup()));
-            try {
-                t.test().forwardTransient(copies);
-            } catch (RuntimeException e) {
-                // it ran at x before; a failure now is the mode's to meet
-            }
+            owed.owe(t.testInputs()); // after linearity: its calls after the forward elsewhere meet that state, as before
         }
         return new FirstCalls(determinism, linearity);
+    }
+
+    /**
+     * The backward at x after a forward at another point, made with the cotangent −2¹⁰·v: scaling by a power of two
+     * is exact, so a backward that reads its arguments, not what the last forward left, gives −2¹⁰ times the first
+     * pass's bits (within 2¹⁰·nondet_tol), and the same call is linearity's homogeneity test at −2¹⁰. Where it
+     * does not, the backward with v itself is made too ({@code third}), and VJP(−2¹⁰·v) once more ({@code again}):
+     * determinism is judged by the third pass against the first and by the two −2¹⁰ passes against each other (a
+     * backward wrong on that one call stays determinism's), linearity by −2¹⁰ against its VJP(v).
+     *
+     * @param scaled VJP(−2¹⁰·v), null when no forward elsewhere ran (linearity then makes it)
+     * @param third  VJP(v) after the forward elsewhere, where it was needed; null otherwise
+     * @param again  VJP(−2¹⁰·v) made a second time, where third was made; null otherwise
+     */
+    record Elsewhere(Map<String, double[]> scaled, Map<String, double[]> third, Map<String, double[]> again,
+                     int calls) {
+
+        static Elsewhere probe(CheckTarget t, Map<String, INDArray> v, Map<String, INDArray> elsewhere) {
+            if (elsewhere == null) {
+                return new Elsewhere(null, null, null, 0);
+            }
+            try {
+                t.test().forwardTransient(elsewhere);
+            } catch (RuntimeException e) {
+                return new Elsewhere(null, null, null, 0); // x' may be outside the op's domain: no evidence either way
+            }
+            return new Elsewhere(t.gradients(Linearity.scaled(v, Linearity.SCALES[0])), null, null, 2);
+        }
+
+        Elsewhere withThird(CheckTarget t, Map<String, INDArray> v) {
+            Map<String, double[]> third = t.gradients(v);
+            return new Elsewhere(scaled, third, t.gradients(Linearity.scaled(v, Linearity.SCALES[0])), calls + 2);
+        }
     }
 
     record FirstCalls(GradientResult determinism, GradientResult linearity) {
@@ -152,21 +209,24 @@ final class SanityChecks {
         return held(CheckKind.ZERO_GRAD, 1, start.seconds());
     }
 
-    /**
-     * The same backward, with the same random cotangent, twice: the results may differ by at most nondet_tol. Then
-     * a forward at {@code elsewhere} and the backward at x once more: it must give the same answer, or it reads
-     * state the last forward call left behind (outputs cached in a field) instead of its arguments. A forward that
-     * throws at that other point only skips this last part.
-     */
-    static GradientResult determinism(CheckTarget t, Settings s, Map<String, INDArray> elsewhere) {
-        Meter start = Meter.timing();
+    /** The determinism row's cotangents: seeded Gaussian values on the checked outputs, zero on the others. */
+    private static Map<String, INDArray> determinismCotangents(CheckTarget t, Settings s) {
         Map<String, INDArray> cotangents = t.zeroCotangents();
         for (String out : t.outputs()) {
             INDArray c = cotangents.get(out);
-            cotangents.put(out, Seeded.gaussian(s.seed(), "nondet:" + out, c.shape()).castTo(c.dataType()));
+            if (c != null) {
+                cotangents.put(out, Seeded.gaussian(s.seed(), "nondet:" + out, c.shape()).castTo(c.dataType()));
+            }
         }
-        Map<String, double[]> first = t.gradients(cotangents);
-        Map<String, double[]> second = t.gradients(cotangents);
+        return cotangents;
+    }
+
+    /**
+     * The determinism row's first part: the same backward, with the same random cotangent, twice; the results may
+     * differ by at most nondet_tol. Null when they agree.
+     */
+    private static GradientResult backwardTwice(CheckTarget t, Settings s, Map<String, double[]> first,
+                                                Map<String, double[]> second, Meter start) {
         for (String in : t.wrt()) {
             if ((first.get(in) == null) != (second.get(in) == null)) {
                 return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, At.input(in), 2, start.seconds(),
@@ -182,35 +242,79 @@ final class SanityChecks {
                                 + d.first() + " and " + d.second() + " (nondet_tol " + s.nondetTol() + ")");
             }
         }
-        Map<String, double[]> third = afterForwardElsewhere(t, cotangents, elsewhere);
-        for (String in : t.wrt()) {
-            if (third == null || first.get(in) == null || third.get(in) == null) {
-                continue;
-            }
-            Difference d = Difference.of(first.get(in), third.get(in));
-            if (d.max() > s.nondetTol()) {
-                return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, At.input(in), 4, start.seconds(),
-                        "the backward at the same point gave " + in + index(d.index(), t.testInputs().get(in)) + " = "
-                                + d.first() + ", then " + d.second() + " after a forward at another point: it reads"
-                                + " state the last forward left behind (e.g. cached outputs) instead of its"
-                                + " arguments");
-            }
-        }
-        return held(CheckKind.DETERMINISM, third == null ? 3 : 4, start.seconds());
+        return null;
     }
 
-    /** The backward at x after a forward elsewhere; null when that forward fails (the probe is then skipped). */
-    private static Map<String, double[]> afterForwardElsewhere(CheckTarget t, Map<String, INDArray> cotangents,
-                                                               Map<String, INDArray> elsewhere) {
-        if (elsewhere == null) {
-            return null;
+    /**
+     * The determinism row's second part: after a forward elsewhere, the backward at x once more must give the same
+     * answer, or it reads state the last forward call left behind (outputs cached in a field) instead of its
+     * arguments. Judged on VJP(−2¹⁰·v) where that is −2¹⁰ times the first pass; otherwise on VJP(v) made again. A
+     * forward that throws at that other point only skips this part.
+     */
+    private static GradientResult afterElsewhere(CheckTarget t, Settings s, Map<String, double[]> first,
+                                                 Elsewhere after, Meter start) {
+        long calls = 2 + after.calls();
+        if (after.scaled() == null || after.third() == null) {
+            return held(CheckKind.DETERMINISM, after.scaled() == null ? 3 : calls, start.seconds());
         }
-        try {
-            t.test().forwardTransient(elsewhere);
-        } catch (RuntimeException e) {
-            return null; // x' may be outside the op's domain: no evidence either way
+        double tol = s.nondetTol();
+        Made made = new Made(calls, start);
+        GradientResult stale = differing(t, first, after.third(), tol, made, (in, d) -> "the backward at the same"
+                + " point gave " + in + index(d.index(), t.testInputs().get(in)) + " = " + d.first() + ", then "
+                + d.second() + " after a forward at another point: it reads state the last forward left behind (e.g."
+                + " cached outputs) instead of its arguments");
+        GradientResult twice = stale != null ? stale : differing(t, after.scaled(), after.again(),
+                Math.abs(Linearity.SCALES[0]) * tol, made, (in, d) -> "two runs of the backward with output"
+                        + " gradient −2^10·v gave " + in + index(d.index(), t.testInputs().get(in)) + " = " + d.first()
+                        + " and " + d.second() + " (nondet_tol " + tol + ", times 2^10)");
+        return twice != null ? twice : held(CheckKind.DETERMINISM, calls, start.seconds());
+    }
+
+    /** What a row's calls were and when it started. */
+    private record Made(long calls, Meter start) {}
+
+    /** The determinism row broken at the first input whose two gradients differ by more than tol; or null. */
+    private static GradientResult differing(CheckTarget t, Map<String, double[]> a, Map<String, double[]> b,
+                                            double tol, Made made,
+                                            java.util.function.BiFunction<String, Difference, String> note) {
+        for (String in : t.wrt()) {
+            if (a.get(in) == null || b.get(in) == null) {
+                continue;
+            }
+            Difference d = Difference.of(a.get(in), b.get(in));
+            if (d.max() > tol) {
+                return broken(CheckKind.DETERMINISM, Verdict.NONDETERMINISTIC, At.input(in), made.calls(),
+                        made.start().seconds(), note.apply(in, d));
+            }
         }
-        return t.gradients(cotangents);
+        return null;
+    }
+
+    /**
+     * Whether every input's VJP(scale·v) is scale times its first VJP(v), within scale·nondet_tol (both absent
+     * counts as alike, one absent as not; NaN against NaN and equal infinities as alike).
+     */
+    private static boolean scaledAlike(CheckTarget t, Map<String, double[]> first, Map<String, double[]> scaled,
+                                       double nondetTol) {
+        double scale = Linearity.SCALES[0];
+        for (String in : t.wrt()) {
+            double[] a = first.get(in);
+            double[] b = scaled.get(in);
+            if (a == null || b == null) {
+                if (a != b) {
+                    return false;
+                }
+                continue;
+            }
+            double[] expected = new double[a.length];
+            for (int i = 0; i < a.length; i++) {
+                expected[i] = scale * a[i];
+            }
+            if (Difference.of(expected, b).max() > Math.abs(scale) * nondetTol) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static GradientResult held(CheckKind kind, long evaluations, double seconds) {

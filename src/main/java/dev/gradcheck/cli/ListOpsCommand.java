@@ -47,7 +47,8 @@ final class ListOpsCommand extends AbstractCommand<ListOpsCommand.Work> {
     boolean all;
 
     @Option(names = "--layers", description = "List the Deeplearning4j layers a spec's layer: names instead"
-            + " (docs/dl4j.md): their input layout and the parameters checked.")
+            + " (docs/dl4j.md): their input layout and the parameters checked; then the graph vertices it checks"
+            + " alone.")
     boolean layers;
 
     @Mixin
@@ -159,8 +160,10 @@ final class ListOpsCommand extends AbstractCommand<ListOpsCommand.Work> {
             out.printf(row, "TYPE", "PARAMS", "INPUT: WHAT IT IS");
             types.forEach(t -> out.printf(row, t.name(), t.params().isEmpty() ? "-" : String.join(", ",
                     t.params()), t.input() + ": " + t.summary()));
-            out.println(types.size() + " DL4J layer types; any other DL4J layer by its full class name, and your own"
-                    + " layer too (its jar with --plugin; docs/dl4j.md)");
+            long vertices = types.stream().filter(LayerTypes::isVertex).count();
+            out.println((types.size() - vertices) + " DL4J layer types and " + vertices + " graph vertices; any other"
+                    + " DL4J layer by its full class name, and your own layer too (its jar with --plugin;"
+                    + " docs/dl4j.md)");
         }
         out.flush();
     }

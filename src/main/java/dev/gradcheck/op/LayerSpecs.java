@@ -41,15 +41,20 @@ public final class LayerSpecs {
 
     /**
      * The function that checks a layer spec's layer, its type found in {@code loader} (gradcheck's classes, or the
-     * loader of a user's own layer): as a spec's check builds it.
+     * loader of a user's own layer): as a spec's check builds it. A type that names a ComputationGraph vertex
+     * (MergeVertex, ElementWiseVertex, ...) is that vertex, fed the spec's inputs ({@link VertexFunction}).
      */
     public static Differentiable build(OpSpec spec, Map<String, INDArray> inputs, ClassLoader loader)
             throws InvalidSpecException {
-        return LayerFunction.build(spec, inputs, loader);
+        return VertexConfigs.isVertex(spec.layer(), loader) ? VertexFunction.build(spec, inputs, loader)
+                : LayerFunction.build(spec, inputs, loader);
     }
 
     /** {@link #withParams}, or why DL4J refuses the layer or the spec's check and no_grad name no parameter. */
     static OpSpec expand(OpSpec spec, ClassLoader loader) throws InvalidSpecException {
+        if (VertexConfigs.isVertex(spec.layer(), loader)) {
+            return VertexFunction.expand(spec); // a graph's vertex: no parameters, every input it is fed
+        }
         if (!spec.layer().parameters().isEmpty()) {
             return spec; // already has them
         }

@@ -165,7 +165,7 @@ public final class Nd4jOpBuilder {
      */
     public Differentiable build(OpSpec spec, Map<String, INDArray> inputs) throws InvalidSpecException {
         if (spec.layer() != null) {
-            return LayerFunction.build(spec, inputs, Nd4jOpBuilder.class.getClassLoader());
+            return LayerSpecs.build(spec, inputs, Nd4jOpBuilder.class.getClassLoader());
         }
         if (spec.graph() != null) {
             return new GraphBuilder(this).build(spec, inputs, gradientClip, budget);

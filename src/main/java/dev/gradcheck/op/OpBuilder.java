@@ -48,7 +48,7 @@ public final class OpBuilder {
     /** A layer spec's type is found among gradcheck's classes or in the plugin paths (a user's own DL4J layer). */
     public Differentiable build(OpSpec spec, Map<String, INDArray> inputs) throws InvalidSpecException {
         if (spec.layer() != null) {
-            return LayerFunction.build(spec, inputs, plugins.classLoader());
+            return LayerSpecs.build(spec, inputs, plugins.classLoader());
         }
         Optional<PluginOperator> plugin = plugins.find(spec.op().value());
         return plugin.isPresent() ? OperatorFunction.bind(plugin.get(), spec) : nd4j().build(spec, inputs);

@@ -9,18 +9,40 @@ import java.util.Optional;
  * {@code mask} (its one input's), {@code in_mask} (a graph's input {@code in}) and {@code labels_mask}. Each is
  * [batch, steps] as DL4J's {@code setMaskArray} takes it, and holds only 0 (padding) and 1 (a real step): a mask
  * drawn at random, or of another shape, would check a function no network computes. What DL4J itself makes of a
- * mask is seen where DL4J is (op/).
+ * mask is seen where DL4J is (op/). The library API ({@code GradCheck}) holds its masks to the same rules through
+ * {@link #apiErrors}.
  */
-final class MaskInputs {
+public final class MaskInputs {
 
     private static final String MASK = "mask";
     private static final String SUFFIX = "_mask";
     private static final String LABELS = "labels";
 
+    /** How a spec gives a mask's values, the end of a values error. */
+    private static final String SPEC_VALUES = "give them with init: {values: [[1, 1, 0], ...]} (or a constant 1)";
+    /** How the library API gives them. */
+    private static final String API_VALUES = "give an array of 0s and 1s";
+
     private final Problems problems;
+    private final String howToGive;
 
     MaskInputs(Problems problems) {
+        this(problems, SPEC_VALUES);
+    }
+
+    private MaskInputs(Problems problems, String howToGive) {
         this.problems = problems;
+        this.howToGive = howToGive;
+    }
+
+    /**
+     * What is wrong with the masks among the library API's inputs (each given as values), one message each, as a
+     * spec's masks are judged: empty where they are 0s and 1s of [batch, steps].
+     */
+    public static List<String> apiErrors(List<InputSpec> inputs, boolean network) {
+        Problems problems = new Problems();
+        new MaskInputs(problems, API_VALUES).check(inputs, network);
+        return problems.sorted().stream().map(SpecError::message).toList();
     }
 
     /** Whether an input of a layer spec ({@code network} false) or a network spec is a mask. */
@@ -56,7 +78,7 @@ final class MaskInputs {
         }
         if (bad != null) {
             problems.add(mask.pos(), "mask '" + mask.name() + "' " + bad + ": a mask holds 1 for a real step and 0"
-                    + " for padding; give them with init: {values: [[1, 1, 0], ...]} (or a constant 1)");
+                    + " for padding; " + howToGive);
         }
     }
 

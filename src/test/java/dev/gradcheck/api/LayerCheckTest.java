@@ -52,6 +52,15 @@ class LayerCheckTest {
         assertEquals(Set.of("W"), rows(r, true));
     }
 
+    /** A graph vertex by its type, fed every input given, in order (docs/dl4j.md#a-graphs-vertices). */
+    @Test
+    void aGraphVertexIsCheckedForEachInputItIsFed() {
+        CheckResult r = GradCheck.ofLayer("ElementWiseVertex").attr("op", "Product").input("a", X.dup())
+                .input("b", X.add(1)).check();
+        assertEquals(Status.PASSED, r.status(), r::message);
+        assertEquals(Set.of("a", "b"), rows(r, false));
+    }
+
     @Test
     void aParameterTheLayerLacksIsInvalidNamingItsParameters() {
         CheckResult r = conv("ConvolutionLayer").wrt("gamma").check();

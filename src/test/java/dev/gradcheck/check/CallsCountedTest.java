@@ -87,7 +87,9 @@ class CallsCountedTest {
         assertNotNull(r.calls());
         assertEquals(forward.get(), r.calls().forward());
         assertEquals(backward.get(), r.calls().backward());
-        assertTrue(r.calls().backward() >= 10, "the sanity rows alone make ten: " + r.calls());
-        assertTrue(r.calls().forward() >= 3, "the forward at x, elsewhere and at x again: " + r.calls());
+        // zero-grad 1, determinism 3, linearity 3 of its own (VJP(v) and VJP(−2^10·v) are determinism's)
+        assertTrue(r.calls().backward() >= 7, "the sanity rows alone make seven: " + r.calls());
+        // at x again only where the mode's first call is a backward (OwedForward)
+        assertTrue(r.calls().forward() >= 2, "the forward at x and elsewhere: " + r.calls());
     }
 }

@@ -70,6 +70,8 @@ class LinearityTest {
               x: {shape: [5, 7], init: {uniform: [-2, 2]}}
             """;
 
+    private static final String SMALL_TANH_FAST = SMALL_TANH + "mode: fast\n";
+
     /** The backward scaled by 1.01 when its output gradient has exactly one nonzero: "a sparse fast path". */
     static Differentiable oneHotPathWrong(Differentiable f) {
         return onCotangents(f, (ct, g) -> nonzeros(ct) == 1 ? g.mul(1.01) : g);
@@ -136,7 +138,7 @@ class LinearityTest {
         assertEquals(Status.PASSED, r.status(), name);
         GradientResult row = row(r, CheckKind.LINEARITY);
         assertEquals(Verdict.PASS, row.verdict());
-        assertEquals(6, row.evaluations(), "six backward passes");
+        assertEquals(3, row.evaluations(), "three backward passes of its own, VJP(v) and VJP(−2^10·v) the determinism row's");
     }
 
     @Test
@@ -182,13 +184,78 @@ class LinearityTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("firstCallWrong")
     void aBackwardWrongOnlyOnItsFirstCallFailsDeterminism(String name, String yaml) {
-        CheckResult r = check(yaml, f -> new FirstCallScaled(f, 1.01));
+        CheckResult r = check(yaml, f -> new NthCallScaled(f, 1, 1.01));
         assertEquals(Status.FAILED, r.status(), name);
         GradientResult row = row(r, CheckKind.DETERMINISM);
         assertEquals(Verdict.NONDETERMINISTIC, row.verdict(), name);
         assertTrue(row.note().contains("two runs of the backward"), row.note());
-        CheckResult right = check(yaml, f -> new FirstCallScaled(f, 1.0));
+        assertEquals(Verdict.PASS, row(r, CheckKind.LINEARITY).verdict(), "linearity is not blamed: " + r);
+        CheckResult right = check(yaml, f -> new NthCallScaled(f, 1, 1.0));
         assertEquals(Status.PASSED, right.status(), name + ": the same wrapper, scaling by 1");
+    }
+
+    /**
+     * Linearity takes the determinism row's second backward pass as its VJP(v): a backward wrong on that call alone
+     * still fails determinism, and linearity, which then makes a VJP(v) of its own, does not blame the cotangent.
+     */
+    @Test
+    void aBackwardWrongOnlyOnItsSecondCallFailsDeterminismNotLinearity() {
+        CheckResult r = check(SMALL_TANH_FAST, f -> new NthCallScaled(f, 2, 1.01));
+        assertEquals(Status.FAILED, r.status());
+        GradientResult row = row(r, CheckKind.DETERMINISM);
+        assertEquals(Verdict.NONDETERMINISTIC, row.verdict());
+        assertTrue(row.note().contains("two runs of the backward"), row.note());
+        assertEquals(Verdict.PASS, row(r, CheckKind.LINEARITY).verdict(), r.toString());
+    }
+
+    /**
+     * Determinism's backward after the forward elsewhere is linearity's VJP(−2¹⁰·v): a backward wrong on that call
+     * alone fails determinism (the call is made again and answers otherwise), not linearity.
+     */
+    @Test
+    void aBackwardWrongOnlyOnTheCallDeterminismAndLinearityShareFailsDeterminism() {
+        CheckResult r = check(SMALL_TANH_FAST, f -> new NthCallScaled(f, 3, 1.01));
+        assertEquals(Status.FAILED, r.status());
+        GradientResult row = row(r, CheckKind.DETERMINISM);
+        assertEquals(Verdict.NONDETERMINISTIC, row.verdict());
+        assertTrue(row.note().contains("two runs of the backward with output gradient −2^10·v"), row.note());
+        assertEquals(Verdict.PASS, row(r, CheckKind.LINEARITY).verdict(), r.toString());
+    }
+
+    /**
+     * Small and fast, so that the shared VJP(v) and the folded scales (−2¹⁰ and −2⁻¹⁰ carry the sign test) are held
+     * to every backward the layer-size test tries, in the default test run: each fails its linearity row.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("smallNonlinearBackwards")
+    void aSmallFastCheckFailsEachNonlinearBackwardInItsLinearityRow(String name, Wrong wrong) {
+        CheckResult r = check(SMALL_TANH_FAST, wrong);
+        assertEquals(Status.FAILED, r.status(), name);
+        GradientResult row = row(r, CheckKind.LINEARITY);
+        assertEquals(Verdict.NONLINEAR_BACKWARD, row.verdict(), name + ": " + r);
+        assertEquals(Verdict.PASS, row(r, CheckKind.DETERMINISM).verdict(), name);
+    }
+
+    static Stream<Arguments> smallNonlinearBackwards() {
+        return Stream.of(Arguments.of("one-hot path x1.01", (Wrong) LinearityTest::oneHotPathWrong),
+                Arguments.of("dense path x1.01", (Wrong) LinearityTest::densePathWrong),
+                Arguments.of("|g|", (Wrong) LinearityTest::absOfCotangent),
+                Arguments.of("max(g, 0)", (Wrong) LinearityTest::reluOfCotangent),
+                Arguments.of("g clipped to [-3, 3]", (Wrong) LinearityTest::clippedCotangent),
+                Arguments.of("g below 1e-2 flushed to 0", (Wrong) LinearityTest::smallCotangentFlushed));
+    }
+
+    /** A backward that drops output gradients below 1e-2 in magnitude: only a small scale reaches them. */
+    static Differentiable smallCotangentFlushed(Differentiable f) {
+        return beforeBackward(f, c -> c.mul(Transforms.abs(c).gt(1e-2).castTo(c.dataType())));
+    }
+
+    @Test
+    void theRightBackwardPassesEveryRowOfASmallFastCheck() {
+        CheckResult r = check(SMALL_TANH_FAST, f -> f);
+        assertEquals(Status.PASSED, r.status(), r.toString());
+        assertEquals(3, row(r, CheckKind.LINEARITY).evaluations(), "three backward passes of its own");
+        assertEquals(4, row(r, CheckKind.DETERMINISM).evaluations(), "two at x, a forward elsewhere, −2^10·v");
     }
 
     /** A wrong backward made from a right one. */
@@ -241,23 +308,24 @@ class LinearityTest {
         };
     }
 
-    /** A backward scaled on its first call only: a cold cache, a buffer built lazily. */
-    private static final class FirstCallScaled extends Functions.Delegate {
+    /** A backward scaled on its n-th call only: a cold cache, a buffer built lazily (n = 1), a second buffer. */
+    private static final class NthCallScaled extends Functions.Delegate {
         private final Differentiable f;
+        private final int n;
         private final double factor;
-        private boolean called;
+        private int calls;
 
-        FirstCallScaled(Differentiable f, double factor) {
+        NthCallScaled(Differentiable f, int n, double factor) {
             super(f);
             this.f = f;
+            this.n = n;
             this.factor = factor;
         }
 
         @Override
         public Map<String, INDArray> vjp(Map<String, INDArray> in, Map<String, INDArray> ct, List<String> wrt) {
             Map<String, INDArray> g = new LinkedHashMap<>(f.vjp(in, ct, wrt));
-            if (!called) {
-                called = true;
+            if (++calls == n) {
                 g.replaceAll((k, v) -> v.mul(factor));
             }
             return g;

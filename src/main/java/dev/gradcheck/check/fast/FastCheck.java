@@ -203,15 +203,33 @@ public final class FastCheck implements CheckMode {
      * again, which may overwrite the arrays the pass returned. Null for an input the backward gives no gradient.
      */
     private static Map<String, double[]> backward(CheckTarget t, String out, INDArray v) {
-        Map<String, INDArray> cotangents = t.zeroCotangents();
-        cotangents.put(out, v.castTo(cotangents.get(out).dataType()));
-        Map<String, INDArray> grads = t.test().vjpTransient(t.testInputs(), cotangents, t.wrt());
+        Map<String, INDArray> grads = t.test().vjpTransient(t.testInputs(), cotangents(t, out, v), t.wrt());
         Map<String, double[]> flat = new HashMap<>();
         for (String in : t.wrt()) {
             INDArray g = grads.get(in);
             flat.put(in, g == null ? null : AnalyticJacobian.flatGradient(g, t.testInputs().get(in), in));
         }
         return flat;
+    }
+
+    /** Zero output gradients but v on {@code out}, in the test build's dtypes: a backward pass's cotangents. */
+    private static Map<String, INDArray> cotangents(CheckTarget t, String out, INDArray v) {
+        Map<String, INDArray> cotangents = t.zeroCotangents();
+        cotangents.put(out, v.castTo(cotangents.get(out).dataType()));
+        return cotangents;
+    }
+
+    /**
+     * The cotangents of the one backward pass this mode makes where the target has one checked output (its random
+     * direction v there, zeros elsewhere), so that the determinism row can make its passes with them and hand its
+     * first to the mode; null where the mode makes more passes, or none of that kind (a graph with error clips).
+     */
+    public static Map<String, INDArray> backwardCotangents(CheckTarget t, Settings s) {
+        if (t.outputs().size() != 1 || t.reference().clippedGraph().isPresent()) {
+            return null;
+        }
+        String out = t.outputs().get(0);
+        return cotangents(t, out, outputDirections(t, s).get(out));
     }
 
     /** The projection of one input onto one output: (vᵀJ)·u against φ′(0), probed along u where they disagree. */

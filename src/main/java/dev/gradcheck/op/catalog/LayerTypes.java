@@ -24,6 +24,9 @@ public record LayerTypes(String name, String input, List<String> params, String 
                 + "}\ninputs:\n  " + inputs + "\n";
     }
 
+    private static final String VERTEX_INPUT = "every input, in order (a graph vertex)";
+    private static final String TWO_2X3 = "a: {shape: [2, 3]}\n  b: {shape: [2, 3]}";
+
     private static final List<LayerTypes> ALL = List.of(
             new LayerTypes("ConvolutionLayer", "[batch, channels, height, width] (NCHW)", List.of("W", "b"),
                     "2-d convolution, then the activation",
@@ -140,7 +143,48 @@ public record LayerTypes(String name, String input, List<String> params, String 
                     "x: {shape: [1, 2, 2]}\nexpect: {fail: [jacobian]}\nreason: its gradients are doubled (docs/dl4j-findings.md)"),
             new LayerTypes("Cnn3DLossLayer", "NCDHW, and labels of the same shape", List.of(), "a loss per voxel",
                     "activation: identity, lossFunction: MSE, dataFormat: NCDHW",
-                    "x: {shape: [2, 2, 2, 2, 2]}\n  labels: {shape: [2, 2, 2, 2, 2]}"));
+                    "x: {shape: [2, 2, 2, 2, 2]}\n  labels: {shape: [2, 2, 2, 2, 2]}"),
+            vertex("MergeVertex", "its inputs, concatenated along dimension 1", "", "a: {shape: [2, 3]}\n  b: {shape:"
+                    + " [2, 4]}"),
+            vertex("ElementWiseVertex", "Add, Subtract, Product, Average or Max of its inputs", "op: Product",
+                    TWO_2X3 + "\n  c: {shape: [2, 3]}"),
+            vertex("SubsetVertex", "entries from..to (inclusive) of dimension 1", "from: 1, to: 2",
+                    "a: {shape: [2, 4]}"),
+            vertex("StackVertex", "its inputs stacked along the batch", "", TWO_2X3),
+            vertex("UnstackVertex", "one of stackSize equal parts of the batch", "from: 1, stackSize: 2",
+                    "a: {shape: [4, 3]}"),
+            vertex("L2Vertex", "the L2 distance between its two inputs, per example", "", TWO_2X3),
+            vertex("L2NormalizeVertex", "each example divided by its L2 norm", "", "a: {shape: [2, 3]}"),
+            vertex("ScaleVertex", "its input times scaleFactor", "scaleFactor: 2.5", "a: {shape: [2, 3]}"),
+            vertex("ShiftVertex", "its input plus shiftFactor", "shiftFactor: 0.5", "a: {shape: [2, 3]}"),
+            vertex("ReshapeVertex", "its input reshaped (reshapeOrder c or f)", "reshapeOrder: c, newShape: [2, 3, 2]",
+                    "a: {shape: [2, 6]}"),
+            vertex("PreprocessorVertex", "an input preprocessor (preProcessor: {type: ..., its fields})",
+                    "preProcessor: {type: CnnToFeedForwardPreProcessor, inputHeight: 2, inputWidth: 2,"
+                    + " numChannels: 3}", "a: {shape: [2, 3, 2, 2]}"),
+            vertex("DuplicateToTimeSeriesVertex", "its [batch, n] input copied to every step of the input inputName"
+                    + " names (read by name, not checked)", "inputName: ts",
+                    "a: {shape: [2, 3]}\n  ts: {shape: [2, 4, 5]}"),
+            vertex("LastTimeStepVertex", "each example's last step (its last real one under a mask)",
+                    "maskArrayInputName: a", "a: {shape: [2, 3, 5]}\n  mask: {shape: [2, 5], init: {values: [[1, 1,"
+                    + " 1, 1, 1], [1, 1, 1, 0, 0]]}}"),
+            vertex("ReverseTimeSeriesVertex", "the steps reversed (within the real ones under a mask)", "",
+                    "a: {shape: [2, 3, 5]}"),
+            vertex("PoolHelperVertex", "drops the first row and column (imported GoogLeNet pooling)", "",
+                    "a: {shape: [2, 3, 4, 4]}"));
+
+    /**
+     * A ComputationGraph vertex that is no layer: fed every input the spec writes (in order), no parameters
+     * (docs/dl4j.md#a-graphs-vertices).
+     */
+    private static LayerTypes vertex(String name, String summary, String options, String inputs) {
+        return new LayerTypes(name, VERTEX_INPUT, List.of(), summary, options, inputs);
+    }
+
+    /** Whether the type is a graph vertex rather than a layer (list-ops counts them apart). */
+    public boolean isVertex() {
+        return input.equals(VERTEX_INPUT);
+    }
 
     /**
      * A layer named by its configuration class's full name (DL4J's, or a user's own in a plugin jar), which the
