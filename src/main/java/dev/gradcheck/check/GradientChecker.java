@@ -10,6 +10,7 @@ import dev.gradcheck.check.target.CheckTarget;
 import dev.gradcheck.check.target.Defaults;
 import dev.gradcheck.check.target.OverBudget;
 import dev.gradcheck.check.target.Settings;
+import dev.gradcheck.op.CollectingFunction;
 import dev.gradcheck.op.CountingFunction;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.ForwardMode;
@@ -168,12 +169,15 @@ public final class GradientChecker {
     private Prepared prepare(OpSpec spec, Settings s, CountingFunction.Tally calls) throws InvalidSpecException {
         budget.requireInputsFit(spec); // before any array exists
         DrawnInputs x = DrawnInputs.draw(spec, s.seed());
+        CollectingFunction.Guard garbage = new CollectingFunction.Guard(garbageLimit(budget));
         // counted inside both: a forward at x owed and paid is a call the function saw, a kept pass handed out not
-        OwedForward owed = new OwedForward(new CountingFunction(factory.build(spec, x.test()), calls));
+        OwedForward owed = new OwedForward(new CountingFunction(new CollectingFunction(factory.build(spec, x.test()),
+                garbage), calls));
         KeptBackward underTest = new KeptBackward(owed);
         Differentiable reference = null;
         try {
-            reference = x.allFloat64() ? null : new CountingFunction(factory.build(spec, x.reference()), calls);
+            reference = x.allFloat64() ? null : new CountingFunction(new CollectingFunction(
+                    factory.build(spec, x.reference()), garbage), calls);
             SanityChecks.Forward atX = SanityChecks.forwardWatchingInputs(underTest, x.test());
             CheckTarget target = target(spec, underTest, reference, x, atX.outputs());
             BlockMask.validate(s.mask(), target.outputs(), target.outputShapes());
@@ -183,6 +187,18 @@ public final class GradientChecker {
             throw e;
         }
     }
+
+    /**
+     * The native garbage a check's calls may leave between collections ({@link CollectingFunction}): a quarter of the
+     * budget, at least {@value #LEAST_GARBAGE} bytes, so that what the check holds and what it has let go of stay
+     * within --max-memory and the JVM's own heap.
+     */
+    static long garbageLimit(MemoryBudget budget) {
+        return Math.max(LEAST_GARBAGE, budget.bytes() / 4);
+    }
+
+    /** Below this, collections would run more often than the calls they follow (a 64 MiB floor). */
+    static final long LEAST_GARBAGE = 64L << 20;
 
     /** @param reference null when the build under test is its own reference */
     private static void closeBoth(Differentiable underTest, Differentiable reference) {

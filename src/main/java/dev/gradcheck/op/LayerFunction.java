@@ -90,12 +90,10 @@ final class LayerFunction implements Differentiable {
         load(inputs);
         if (layer instanceof IOutputLayer output) {
             double score = output.computeScore(0, spec.layer().training(), workspaces);
-            OffHeapGarbage.afterCall();
             return Map.of(SCORE, Nd4j.scalar(inputs.get(input).dataType(), score).reshape(1));
         }
-        INDArray out = layer.activate(inputs.get(input).dup(), spec.layer().training(), workspaces).dup();
-        OffHeapGarbage.afterCall();
-        return Map.of(OUTPUT, out);
+        INDArray out = layer.activate(inputs.get(input).dup(), spec.layer().training(), workspaces);
+        return Map.of(OUTPUT, out.dup());
     }
 
     /** The forward again (DL4J's backward reads what its forward kept), then the layer's backpropGradient. */
@@ -119,7 +117,6 @@ final class LayerFunction implements Differentiable {
                 grads.put(name, g.mul(scale));
             }
         }
-        OffHeapGarbage.afterCall();
         return grads;
     }
 

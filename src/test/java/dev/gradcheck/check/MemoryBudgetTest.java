@@ -21,10 +21,11 @@ class MemoryBudgetTest {
             inputs: {x: {shape: [200, 200]}}
             """;
     /**
-     * 40000 outputs x 40000 inputs x 2 blocks x 8 bytes = 25.6 GB as dense blocks; compressed on both sides, a
-     * diagonal pattern's 40000 entries and a batch of vectors, ~10 MB; a 16-element sample ~10 MB.
+     * 40000 outputs x 40000 inputs x 2 blocks x 16 bytes (HeldBytes.DENSE_PER_SIDE) = 51.2 GB as dense blocks;
+     * compressed on both sides, a diagonal pattern's 40000 entries and a batch of vectors, ~10 MB; a 16-element
+     * sample ~20.5 MB.
      */
-    private static final MemoryBudget BUDGET = new MemoryBudget(20_000_000);
+    private static final MemoryBudget BUDGET = new MemoryBudget(30_000_000);
     private static final Map<String, Long> OUTPUT = Map.of("0", 40_000L);
 
     @Test

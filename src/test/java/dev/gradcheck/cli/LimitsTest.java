@@ -46,14 +46,16 @@ class LimitsTest {
         assertEquals(file + ":1:1: refused: its inputs would need 223.5 GiB, over the memory limit of 10.0 MiB"
                 + " (--max-memory; a smaller shape or check: fewer inputs fits)", checks.get(0).get("message").asText());
         assertEquals("invalid", checks.get(1).get("status").asText());
-        // 2000 x 2000 doubles, numerical and analytic: 61 MiB; every output depends on every input, so compressed
+        // 2000 x 2000 entries, numerical and analytic, a double each and the copy judging compares: 122 MiB
+        // (HeldBytes.DENSE_PER_SIDE); every output depends on every input, so compressed
         // the pattern is all of it too (a tanh compresses to its diagonal, and passes in 10 MiB), a double an entry
         // where entries are judged as they come: the refusal says what both sides compressed would need as well as
         // the dense blocks
         assertTrue(checks.get(1).get("message").asText().startsWith(file + ":5:1: refused: its Jacobians"
                 + " (output elements x input elements, numerical and analytic), needed because both sides compressed"
-                + " could not settle it (over the memory budget: its pattern's entries and one thread's evaluations"
-                + " would need 30.8 MiB) would need 61.0 MiB"), checks.get(1).get("message").asText());
+                + " could not settle it (over the memory budget: its pattern's 4,000,000 entries (8 bytes each, 100.0%"
+                + " of the dense blocks) and one thread's evaluations"
+                + " would need 30.8 MiB) would need 122.1 MiB"), checks.get(1).get("message").asText());
         assertEquals("passed", checks.get(2).get("status").asText());
         assertNull(System.getProperty("gradcheck.max-memory"), "the budget is passed in, never set JVM-wide");
     }

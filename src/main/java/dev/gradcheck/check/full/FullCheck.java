@@ -31,6 +31,7 @@ import dev.gradcheck.check.numeric.SparseBlock;
 import dev.gradcheck.check.target.BlockSizes;
 import dev.gradcheck.check.target.CheckMode;
 import dev.gradcheck.check.target.CheckTarget;
+import dev.gradcheck.check.target.HeldBytes;
 import dev.gradcheck.check.target.OverBudget;
 import dev.gradcheck.check.target.Settings;
 import dev.gradcheck.check.twosided.TwoSidedCompression;
@@ -78,7 +79,8 @@ public final class FullCheck implements CheckMode {
     static Footprint denseFootprint(BlockSizes blocks) {
         Integer sample = blocks.sample();
         long bytes = blocks.bytesOverBlocks((n, m) -> sample == null ? saturatingMul(saturatingMul(m, n), 2)
-                : saturatingAdd(saturatingMul(Math.min(sample, m), n), saturatingMul(m, Math.min(sample, n))));
+                : saturatingAdd(saturatingMul(Math.min(sample, m), n), saturatingMul(m, Math.min(sample, n))),
+                HeldBytes.DENSE_PER_SIDE);
         return new Footprint(bytes, "its Jacobians (output elements x input elements, numerical and analytic"
                 + (sample == null ? ")" : ", sampled)"));
     }
@@ -188,6 +190,9 @@ public final class FullCheck implements CheckMode {
                 return before;
             }
             requireDenseFits(t, s, budget, before);
+            if (!budget.fits(oneSidedBytes(t, s))) {
+                return before; // its entries would not fit where dense blocks do: the dense path takes the target
+            }
             List<GradientResult> compressed = compressedBlocks(t, s, inputs, threads);
             return compressed != null ? new Answer.Settled(compressed) : new Answer.Failed("a block disagrees");
         }
@@ -231,6 +236,14 @@ public final class FullCheck implements CheckMode {
      */
     private static TwoSidedCompression.Gate twoSidedGate(boolean denseFits) {
         return (denseFits ? TwoSidedCompression.Gate.DEFAULT : TwoSidedCompression.Gate.ALWAYS).locating(!denseFits);
+    }
+
+    /**
+     * What one side compressed holds ({@link HeldBytes#ONE_SIDED} per entry of every block): its blocks' nonzeros are
+     * known only once the known side is computed, so every entry is counted.
+     */
+    private static long oneSidedBytes(CheckTarget t, Settings s) {
+        return BlockSizes.of(t, s).bytesOverBlocks(MemoryBudget::saturatingMul, HeldBytes.ONE_SIDED);
     }
 
     private static long denseBytes(CheckTarget t, Settings s) {

@@ -34,10 +34,18 @@ public record BlockSizes(List<Long> inputLengths, List<Long> outputLengths, Inte
 
     /** Bytes of doubles over every (checked input n, output m) block, given the doubles one block holds. */
     public long bytesOverBlocks(LongBinaryOperator doublesPerBlock) {
+        return bytesOverBlocks(doublesPerBlock, Double.BYTES);
+    }
+
+    /**
+     * Bytes over every (checked input n, output m) block, given the units one block holds and the bytes of each
+     * ({@link HeldBytes}).
+     */
+    public long bytesOverBlocks(LongBinaryOperator unitsPerBlock, long bytesPerUnit) {
         long total = 0;
         for (long n : inputLengths) {
             for (long m : outputLengths) {
-                total = saturatingAdd(total, saturatingMul(doublesPerBlock.applyAsLong(n, m), Double.BYTES));
+                total = saturatingAdd(total, saturatingMul(unitsPerBlock.applyAsLong(n, m), bytesPerUnit));
             }
         }
         return total;

@@ -2,6 +2,7 @@ package dev.gradcheck.check.twosided;
 
 import dev.gradcheck.check.numeric.LargestFinite;
 import dev.gradcheck.check.numeric.NumericalError;
+import dev.gradcheck.check.target.HeldBytes;
 import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
 import it.unimi.dsi.fastutil.ints.Int2LongOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntIterator;
@@ -54,7 +55,7 @@ final class EntryValues {
 
     /** What {@code n} entries cost, in bytes: a double each, and a float more where they are held. */
     static long bytes(long n, boolean held) {
-        return (Double.BYTES + (held ? Float.BYTES : 0)) * n;
+        return (held ? HeldBytes.TWO_SIDED_HELD : HeldBytes.TWO_SIDED_JUDGED) * n;
     }
 
     boolean held() {

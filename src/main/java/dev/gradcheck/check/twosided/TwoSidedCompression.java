@@ -193,8 +193,8 @@ public final class TwoSidedCompression {
         String declined = pattern == null ? "no window pattern: the nonzeros of the probed rows of the backward do"
                 + " not move through the inputs as windows do"
                 : TwoSidedRun.cost(pattern, points) > gate.maxShare() * known ? "too little to gain"
-                : batchThreads == 0 ? Attempt.OVER_BUDGET + ": its pattern's entries and one thread's evaluations"
-                        + " would need " + MemoryBudget.human(oneThread) : null;
+                : batchThreads == 0 ? Attempt.OVER_BUDGET + ": its pattern's " + holds(sides, out, pattern)
+                        + " and one thread's evaluations would need " + MemoryBudget.human(oneThread) : null;
         return new Plan(declined, sides, pattern, batchThreads, oneThread);
     }
 
@@ -255,6 +255,32 @@ public final class TwoSidedCompression {
     }
 
     /**
+     * What the pattern holds, for a refusal: its entries (a window's every element for every output row, each input
+     * apart), what each costs, and the share of the dense blocks they are ("412,090,368 entries, 8 bytes each,
+     * 2.1% of the dense blocks").
+     */
+    static String holds(Sides sides, String out, WindowPattern pattern) {
+        long entries = 0;
+        long dense = 0;
+        long perEntry = 0;
+        for (WindowPattern.Input x : pattern.inputs()) {
+            entries += entries(pattern, x);
+            dense += pattern.rows() * Flat.size(x.shape());
+            perEntry = Math.max(perEntry, EntryValues.bytes(1, TwoSidedRun.held(sides, out, x.name())));
+        }
+        return String.format(java.util.Locale.ROOT, "%,d entries (%d bytes each, %.1f%% of the dense blocks)",
+                entries, perEntry, 100.0 * entries / Math.max(1, dense));
+    }
+
+    private static long entries(WindowPattern pattern, WindowPattern.Input x) {
+        long entries = 0;
+        for (int p = 0; p < pattern.rows(); p++) {
+            entries += WindowPattern.size(pattern.window(p, x));
+        }
+        return entries;
+    }
+
+    /**
      * The entries inside the pattern ({@link EntryValues#bytes}: a double each, and a float more where the values
      * are held), and a batch of evaluations.
      */
@@ -262,11 +288,7 @@ public final class TwoSidedCompression {
         long bytes = 0;
         long vectors = pattern.rows();
         for (WindowPattern.Input x : pattern.inputs()) {
-            long entries = 0;
-            for (int p = 0; p < pattern.rows(); p++) {
-                entries += WindowPattern.size(pattern.window(p, x));
-            }
-            bytes += EntryValues.bytes(entries, TwoSidedRun.held(sides, out, x.name()));
+            bytes += EntryValues.bytes(entries(pattern, x), TwoSidedRun.held(sides, out, x.name()));
             vectors += Flat.size(x.shape());
         }
         return bytes + (long) TwoSidedTuning.BATCH_PER_THREAD * threads * vectors * Double.BYTES;

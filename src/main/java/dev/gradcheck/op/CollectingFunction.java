@@ -1,0 +1,110 @@
+package dev.gradcheck.op;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.bytedeco.javacpp.Pointer;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * A function that keeps the native memory its calls leave behind within a limit, passing every call on unchanged.
+ * ND4J's arrays live outside the Java heap behind small Java objects, and are freed only when the garbage collector
+ * finds those objects: a call that makes megabytes of native arrays (a DL4J output layer of 64x1024 -> 1000 makes
+ * about 4 MB per forward) fills the heap so slowly that the native garbage grew to 18.2 GB before one collection
+ * ran, under a --max-memory of 2.9 GiB (docs/benchmarks-scale.md, "What --max-memory bounds"). After each call,
+ * at most every {@link #READ_EVERY_NANOS}, the process's resident memory outside the committed heap is read; where it
+ * has grown by more than the limit above the least read since the last collection, the collector runs (ND4J frees
+ * what it found on its own threads). What the check holds alive is not garbage, and it is not collected: the limit is
+ * counted from what was left after the last collection. Copies (other threads) share one guard.
+ */
+public final class CollectingFunction extends ForwardingFunction {
+
+    /** Reading /proc/self/statm costs ~10 µs: at most once per this many nanoseconds, whatever the calls' pace. */
+    static final long READ_EVERY_NANOS = 10_000_000L;
+
+    /** One check's guard, shared by the copies of its functions. */
+    public static final class Guard {
+        private final long limit;
+        private final long readEvery;
+        private final AtomicLong lastRead = new AtomicLong(System.nanoTime() - Long.MAX_VALUE / 2);
+        /**
+         * The least resident memory outside the heap read since the last collection: what the check holds alive.
+         * ND4J frees what a collection found on its own threads, after it: the reads after it bring this down.
+         */
+        private final AtomicLong floor = new AtomicLong(outsideHeap());
+        private final AtomicLong collections = new AtomicLong();
+
+        /** @param limit the native garbage let grow between collections, in bytes */
+        public Guard(long limit) {
+            this(limit, READ_EVERY_NANOS);
+        }
+
+        /** @param readEvery the least nanoseconds between two reads of the resident size */
+        Guard(long limit, long readEvery) {
+            this.limit = limit;
+            this.readEvery = readEvery;
+        }
+
+        /** How many collections this guard ran. */
+        public long collections() {
+            return collections.get();
+        }
+
+        void afterCall() {
+            long now = System.nanoTime();
+            long last = lastRead.get();
+            if (now - last < readEvery || !lastRead.compareAndSet(last, now)) {
+                return;
+            }
+            long outside = outsideHeap();
+            long least = floor.accumulateAndGet(outside, Math::min);
+            if (outside - least > limit) {
+                System.gc();
+                collections.incrementAndGet();
+                floor.set(outsideHeap());
+            }
+        }
+
+        /** The process's resident memory less the heap the JVM has committed: mostly ND4J's arrays. */
+        private static long outsideHeap() {
+            return Pointer.physicalBytes() - Runtime.getRuntime().totalMemory();
+        }
+    }
+
+    private final Guard guard;
+
+    public CollectingFunction(Differentiable f, Guard guard) {
+        super(f, copy -> new CollectingFunction(copy, guard));
+        this.guard = guard;
+    }
+
+    @Override
+    public Map<String, INDArray> forward(Map<String, INDArray> inputs) {
+        Map<String, INDArray> out = f.forward(inputs);
+        guard.afterCall();
+        return out;
+    }
+
+    @Override
+    public Map<String, INDArray> forwardTransient(Map<String, INDArray> inputs) {
+        Map<String, INDArray> out = f.forwardTransient(inputs);
+        guard.afterCall();
+        return out;
+    }
+
+    @Override
+    public Map<String, INDArray> vjp(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
+                                     List<String> wrt) {
+        Map<String, INDArray> out = f.vjp(inputs, cotangents, wrt);
+        guard.afterCall();
+        return out;
+    }
+
+    @Override
+    public Map<String, INDArray> vjpTransient(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
+                                              List<String> wrt) {
+        Map<String, INDArray> out = f.vjpTransient(inputs, cotangents, wrt);
+        guard.afterCall();
+        return out;
+    }
+}
