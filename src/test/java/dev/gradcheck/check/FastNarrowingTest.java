@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * Fast mode narrowing a failing projection to the entries that make it fail, where a full recheck would cost more
  * than {@code FastTuning.RECHECK_IN_FULL_UP_TO} evaluations: a wrong entry at a random position is named with
  * dense mode's index and values, two are both named, a backward wrong everywhere stops at its limit saying "at
- * least", and a right backward is never narrowed.
+ * least", a small input under many outputs (whose failing recheck is dense) is narrowed too, and a right backward
+ * is never narrowed.
  */
 class FastNarrowingTest {
 
@@ -47,6 +48,18 @@ class FastNarrowingTest {
             op: tanh
             inputs:
               x: {shape: [128, 128], init: {uniform: [-1, 1]}}
+            """;
+
+    /**
+     * A bias under many outputs: b's 64 columns cost 128 forwards, but a failing block is rechecked dense, with a
+     * backward pass for each of the 4,096 outputs and its columns probed.
+     */
+    private static final String BIAS = """
+            op: biasadd
+            attrs: {nchw: true}
+            inputs:
+              x: {shape: [64, 64], init: {uniform: [-1, 1]}}
+              b: {shape: [64], init: {uniform: [-1, 1]}}
             """;
 
     /** An entry of the convolution's x block that is not zero: an output and the input under its kernel's centre. */
@@ -145,8 +158,22 @@ class FastNarrowingTest {
     }
 
     @Test
+    void aSmallInputUnderManyOutputsIsNarrowedRatherThanRecheckedDense() {
+        CheckResult r = CompressedJacobiansTest.check(BIAS + "mode: fast\n",
+                f -> Functions.withBackward(f, Functions.scaledBy(2)));
+        assertEquals(Status.FAILED, r.status(), r.toString());
+        GradientResult b = fastRow(r, "b");
+        assertEquals(8, b.mismatches().count(), b.note());
+        assertTrue(b.evaluations() < 1000, "no dense recheck: " + b.evaluations() + " evaluations");
+        for (WorstElement w : b.mismatches().worst()) {
+            assertEquals(2 * w.numerical(), w.analytic(), 1e-6 * Math.abs(w.analytic()), b.note());
+        }
+        assertTrue(r.rowsOf(CheckKind.JACOBIAN).isEmpty(), "nothing rechecked in full: " + r);
+    }
+
+    @Test
     void aRightBackwardIsNeverNarrowed() {
-        for (String yaml : List.of(CONV, MATMUL, TANH)) {
+        for (String yaml : List.of(CONV, MATMUL, TANH, BIAS)) {
             CheckResult r = CompressedJacobiansTest.check(yaml + "mode: fast\n", f -> f);
             assertEquals(Status.PASSED, r.status(), r.toString());
             for (GradientResult g : r.rowsOf(CheckKind.FAST)) {

@@ -21,10 +21,17 @@ public final class FastTuning {
 
     // read by FastCheck and EntryNarrowing
     /**
-     * A failing input whose full recheck would cost more than this many evaluations (the cheaper of 2n forwards and
-     * m backward passes, uncompressed) is narrowed to its entries instead; up to this, it is rechecked in full.
+     * A failing input whose full recheck would cost more than this many evaluations (its dense blocks: every column
+     * and its probes, every row) is narrowed to its entries instead; up to this, it is rechecked in full.
      */
     static final long RECHECK_IN_FULL_UP_TO = 4096;
+
+    /**
+     * What the dense judge spends on a column that disagrees: its 2 forward evaluations and about 18 probing it at
+     * a kink and at its most precise step (measured 2026-11-28: 25,680 evaluations for CapsuleStrengthLayer's x of
+     * 1,280 columns under 80 rows, its backward wrong everywhere).
+     */
+    static final long DENSE_EVALUATIONS_PER_FAILING_COLUMN = 20;
 
     /** At most this many wrong entries are named by narrowing a failing projection. */
     static final int MOST_NAMED = 8;
