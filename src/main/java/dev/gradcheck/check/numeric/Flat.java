@@ -42,6 +42,38 @@ public final class Flat {
     }
 
     /**
+     * The values at these flat positions (row-major), read in place where the array is plain float64: a line probed
+     * at a few of its outputs need not copy all of them.
+     */
+    public static double[] valuesAt(INDArray a, int[] positions) {
+        java.nio.DoubleBuffer in = view(a);
+        double[] all = in == null ? values(a) : null;
+        double[] out = new double[positions.length];
+        for (int k = 0; k < positions.length; k++) {
+            out[k] = in == null ? all[positions[k]] : in.get(positions[k]);
+        }
+        return out;
+    }
+
+    /**
+     * The values of a plain float64 array in place, row-major, read and written without a copy; null where the
+     * array is not plain float64. Whoever writes through it tags the array's host copy as the newest
+     * ({@link #written}), as {@link #write} does.
+     */
+    static java.nio.DoubleBuffer view(INDArray a) {
+        if (!plainDouble(a)) {
+            return null;
+        }
+        DoublePointer p = new DoublePointer(a.data().addressPointer());
+        return p.position(0).limit(a.length()).asBuffer();
+    }
+
+    /** After writing through {@link #view}: the host copy is the newest (nothing on the CPU backend). */
+    static void written(INDArray a) {
+        Nd4j.getAffinityManager().tagLocation(a, AffinityManager.Location.HOST);
+    }
+
+    /**
      * A float64 array of the given shape holding {@code values} in row-major order: one array filled in one block,
      * where {@code createFromArray(values).reshape(shape)} makes two (each with its native shape buffer, which
      * costs more than filling a few hundred values) and fills the first value by value. Scalars and empty shapes

@@ -9,8 +9,8 @@ import dev.gradcheck.result.Stencil;
  * together in one direction only: the model knows the output's magnitude, not what the forward summed to reach
  * it (a matmul's inner sum of 4096 terms, a std over 10⁶ elements round several times more than ε·|y|), and a
  * single half-step difference can come out small by chance. Rounding falls as 1/h and truncation grows as
- * h^p, so the same line is probed at {@link #RUNGS} times h (6 forward evaluations each,
- * {@link KinkDetector}), and each entry takes the value and bound of the step whose bound is the smallest: a
+ * h^p, so the same line is probed at 100 and 10 times h (6 forward evaluations each, {@link KinkDetector}; 10·h
+ * only where it could be chosen), and each entry takes the value and bound of the step whose bound is the smallest: a
  * bound that hides a difference at h (ND4J's sigm_cross_entropy_loss over an output of 21, whose rounding at
  * h = 1e-6 is 1.9e-8) resolves it at 100·h, and a linear or gently curved forward whose rounding at h exceeds the
  * model is judged where it is 100 times smaller. The choice is by bound, never by the difference itself, so a
@@ -18,8 +18,15 @@ import dev.gradcheck.result.Stencil;
  */
 public final class MostPreciseStep {
 
-    /** The larger steps tried, in multiples of h. */
-    private static final double[] RUNGS = {10, 100};
+    /** The larger step tried first, in multiples of h: where rounding dominates at h, the most precise one. */
+    private static final double COARSE_RUNG = 100;
+
+    /**
+     * The step between, in multiples of h, probed only for rows where it could still be chosen: a row whose
+     * estimate at {@link #COARSE_RUNG} is consistent and bounded below this rung's rounding share (which every
+     * estimate here is bounded by, at least) takes the coarse one whatever this rung would measure.
+     */
+    private static final double MIDDLE_RUNG = 10;
 
     /**
      * The smaller step tried, in multiples of h, where an entry's best bound is still truncation (a forward that
@@ -72,11 +79,13 @@ public final class MostPreciseStep {
             return best;
         }
         Ladder ladder = new Ladder(line, h, rows, atH, outputScale, stencil);
-        for (double k : RUNGS) {
-            ladder.take(k, best);
+        Estimate[] coarse = ladder.estimates(COARSE_RUNG);
+        if (middleCouldBeChosen(best, coarse, atH)) {
+            ladder.take(ladder.estimates(MIDDLE_RUNG), best);
         }
+        ladder.take(coarse, best);
         if (java.util.Arrays.stream(best).anyMatch(MostPreciseStep::truncationBound)) {
-            ladder.take(SMALLER_RUNG, best);
+            ladder.take(ladder.estimates(SMALLER_RUNG), best);
         }
         return best;
     }
@@ -85,16 +94,42 @@ public final class MostPreciseStep {
     private record Ladder(KinkDetector.Line line, double h, Rows rows, Estimate[] atH, double outputScale,
                           Stencil stencil) {
 
-        /** The probe at k·h: each row's estimate there replaces its best where its bound is smaller and consistent. */
-        void take(double k, Estimate[] best) {
+        /** The probe at k·h: each row's estimate there (null where the row is at a kink there, or has none at h). */
+        Estimate[] estimates(double k) {
             KinkDetector.Probe p = KinkDetector.probe(line, k * h, rows.flat(), rows.analytic(), outputScale, stencil);
+            Estimate[] at = new Estimate[atH.length];
+            for (int r = 0; r < at.length; r++) {
+                at[r] = atH[r] == null ? null : Estimate.of(p, r, atH[r].rounding() / k, k * h);
+            }
+            return at;
+        }
+
+        /** Each row's estimate at a rung replaces its best where its bound is smaller and it is consistent. */
+        void take(Estimate[] at, Estimate[] best) {
             for (int r = 0; r < best.length; r++) {
-                Estimate e = best[r] == null ? null : Estimate.of(p, r, atH[r].rounding() / k, k * h);
+                Estimate e = best[r] == null ? null : at[r];
                 if (e != null && e.bound() < best[r].bound() && consistent(e, atH[r])) {
                     best[r] = e;
                 }
             }
         }
+    }
+
+    /**
+     * Whether the middle rung could give any row a different estimate than the rungs on either side of it: taken in
+     * order, h, 10·h, 100·h, a row ends at 100·h's estimate where that is consistent and its bound is below every
+     * bound 10·h can have (its rounding share, h's over 10: a bound is never below its rounding share), whatever
+     * 10·h measures; below h's bound too, which is at least h's rounding share. Where every row does, 10·h's
+     * evaluations cannot change a value, a bound or a verdict, and are not made.
+     */
+    private static boolean middleCouldBeChosen(Estimate[] best, Estimate[] coarse, Estimate[] atH) {
+        for (int r = 0; r < best.length; r++) {
+            if (best[r] != null && !(coarse[r] != null && consistent(coarse[r], atH[r])
+                    && coarse[r].bound() < atH[r].rounding() / MIDDLE_RUNG)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -39,7 +39,8 @@ final class FinerSteps {
             byGroup.computeIfAbsent(f.input() + ":" + f.group(), k -> new ArrayList<>()).add(f);
         }
         List<List<TwoSidedScreen.Flagged>> groups = new ArrayList<>(byGroup.values());
-        List<Outcome> outcomes = c.threads().run(groups.size(), new Groups(c, groups, c.sides().numerical()));
+        Output y = new Output(c.target().scale(c.out()), c.target().magnitudes(c.out()));
+        List<Outcome> outcomes = c.threads().run(groups.size(), new Groups(c, groups, c.sides().numerical(), y));
         for (int g = 0; g < groups.size(); g++) {
             List<TwoSidedScreen.Flagged> entries = groups.get(g);
             Outcome o = outcomes.get(g);
@@ -60,9 +61,12 @@ final class FinerSteps {
     /** A group's entries along its direction: each one's estimate at its chosen step, or the first at a kink. */
     private record Outcome(int kink, MostPreciseStep.Estimate[] estimates) {}
 
+    /** The output at x: its largest |y| (the probes' rounding floor) and each element's |y|, read once a run. */
+    private record Output(double scale, double[] magnitudes) {}
+
     /** The groups' entries taken along their directions, one group a task, on a side of each thread's own. */
-    private record Groups(TwoSidedRun c, List<List<TwoSidedScreen.Flagged>> groups, NumericalJacobian side)
-            implements ParallelLines.Evaluator<Outcome> {
+    private record Groups(TwoSidedRun c, List<List<TwoSidedScreen.Flagged>> groups, NumericalJacobian side,
+                          Output y) implements ParallelLines.Evaluator<Outcome> {
 
         @Override
         public Outcome evaluate(int task) {
@@ -81,29 +85,32 @@ final class FinerSteps {
             }
             Map<String, INDArray> u = Map.of(in, Flat.array(direction, d.inputs().get(in).shape()));
             String out = c.out();
-            KinkDetector.Line line = t -> Flat.values(d.atDirection(u, t).get(out));
+            int[] rows = entries.stream().mapToInt(TwoSidedScreen.Flagged::row).toArray();
+            // the line holds the entries' rows alone, in their order: the probes read nothing else
+            KinkDetector.Line line = t -> Flat.valuesAt(d.atDirection(u, t).get(out), rows);
             return judge(entries, line, step, d);
         }
 
         private Outcome judge(List<TwoSidedScreen.Flagged> entries, KinkDetector.Line line, double step,
                               NumericalDerivative d) {
             int n = entries.size();
-            int[] rows = new int[n];
+            int[] rows = new int[n]; // positions in the line, which holds the entries' rows alone
             double[] scaled = new double[n]; // the backward's values times the owner's weight: d/dt along the group
-            double[] magnitudes = c.target().magnitudes(c.out());
+            double[] magnitudes = new double[n];
             for (int k = 0; k < n; k++) {
                 TwoSidedScreen.Flagged f = entries.get(k);
-                rows[k] = f.row();
+                rows[k] = k;
+                magnitudes[k] = y.magnitudes()[f.row()];
                 scaled[k] = c.entries(f.input()).values().analytic(f.at()) * f.colWeight();
             }
-            double scale = c.target().scale(c.out());
+            double scale = y.scale();
             KinkDetector.Probe probe = KinkDetector.probe(line, step, rows, scaled, scale, d.stencil());
             MostPreciseStep.Estimate[] atH = new MostPreciseStep.Estimate[n];
             for (int k = 0; k < n; k++) {
                 if (probe.kinks()[k]) {
                     return new Outcome(k, null);
                 }
-                atH[k] = MostPreciseStep.Estimate.of(probe, k, NumericalError.rounding(d.stencil(), magnitudes[rows[k]],
+                atH[k] = MostPreciseStep.Estimate.of(probe, k, NumericalError.rounding(d.stencil(), magnitudes[k],
                         step), step);
             }
             MostPreciseStep.Estimate[] best = MostPreciseStep.choose(line, step,
@@ -116,7 +123,7 @@ final class FinerSteps {
 
         @Override
         public Groups copy(ParallelLines.Copies copies) {
-            return new Groups(c, groups, side.copy(copies));
+            return new Groups(c, groups, side.copy(copies), y);
         }
 
         @Override

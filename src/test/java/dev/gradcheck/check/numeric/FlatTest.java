@@ -33,6 +33,17 @@ class FlatTest {
         assertArrayEquals(new double[0], Flat.values(Nd4j.create(DataType.DOUBLE, 0)), 0.0, "empty");
     }
 
+    @Test
+    void valuesAtSomePositionsAreThoseOfTheRowMajorValues() {
+        INDArray c = Nd4j.createFromArray(ROW_MAJOR).reshape('c', 2, 3);
+        int[] at = {5, 0, 3};
+        assertArrayEquals(new double[] {6, 1, 4}, Flat.valuesAt(c, at), 0.0, "plain float64: read in place");
+        assertArrayEquals(new double[] {6, 1, 4}, Flat.valuesAt(c.dup('f'), at), 0.0, "column-major buffer");
+        assertArrayEquals(new double[] {6, 5}, Flat.valuesAt(c.getRow(1), new int[] {2, 1}), 0.0,
+                "a row: offset into the buffer");
+        assertArrayEquals(new double[] {6, 1, 4}, Flat.valuesAt(c.castTo(DataType.FLOAT), at), 0.0, "float32");
+    }
+
     /** Flat.array makes one array where createFromArray(...).reshape(...) made two: the same dtype, shape, values. */
     @Test
     void anArrayFromValuesIsTheOneCreateFromArrayThenReshapeMade() {

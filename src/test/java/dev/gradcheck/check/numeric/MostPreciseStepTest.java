@@ -1,0 +1,175 @@
+package dev.gradcheck.check.numeric;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gradcheck.result.Stencil;
+import dev.gradcheck.spec.Tolerance;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The most precise step probes 10·h only where it could be chosen: where every row's estimate at 100·h is
+ * consistent and bounded below what any estimate at 10·h can be, 10·h is not evaluated, and every value, bound and
+ * verdict is what probing h, 10·h and 100·h in turn gives. Lines here are synthetic: each output a cubic in t
+ * with rounding noise that depends on t alone (as a deterministic forward's does), and sometimes a kink.
+ */
+class MostPreciseStepTest {
+
+    private static final double H = 1e-6;
+    /** Evaluations of one probe: its six points and t = 0. */
+    private static final int PROBE = 7;
+
+    /** Outputs y_j(t) = y0 + c·t + k·t³ + η·noise(t) + jump·|t − at|, counting its evaluations. */
+    private static final class Cubic implements KinkDetector.Line {
+        final double[] c;
+        final double[] k;
+        final double noise;
+        final double jump;
+        final double at;
+        int calls;
+
+        Cubic(double[] c, double[] k, double noise, double jump, double at) {
+            this.c = c;
+            this.k = k;
+            this.noise = noise;
+            this.jump = jump;
+            this.at = at;
+        }
+
+        @Override
+        public double[] at(double t) {
+            calls++;
+            double[] y = new double[c.length];
+            for (int j = 0; j < y.length; j++) {
+                long bits = Double.doubleToLongBits(t) * 0x9E3779B97F4A7C15L + j;
+                double u = new SplittableRandom(bits).nextDouble(-1, 1);
+                y[j] = 3 + c[j] * t + k[j] * t * t * t + noise * u + jump * Math.abs(t - at);
+            }
+            return y;
+        }
+    }
+
+    private record Chosen(MostPreciseStep.Estimate[] best, int calls) {}
+
+    /** The rows' estimates at h from a probe there, with the rounding model given, then the choice and its calls. */
+    private static MostPreciseStep.Estimate[] atH(Cubic line, double rounding) {
+        int[] rows = rowsOf(line);
+        KinkDetector.Probe p = KinkDetector.probe(line, H, rows, new double[rows.length], 3, Stencil.CENTRAL);
+        MostPreciseStep.Estimate[] at = new MostPreciseStep.Estimate[rows.length];
+        for (int r = 0; r < rows.length; r++) {
+            at[r] = MostPreciseStep.Estimate.of(p, r, rounding, H);
+        }
+        return at;
+    }
+
+    private static Chosen choose(Cubic line, double rounding) {
+        MostPreciseStep.Estimate[] at = atH(line, rounding);
+        int before = line.calls;
+        MostPreciseStep.Estimate[] best = MostPreciseStep.choose(line, H, rows(line), at, 3, Stencil.CENTRAL);
+        return new Chosen(best, line.calls - before);
+    }
+
+    private static int[] rowsOf(Cubic line) {
+        return java.util.stream.IntStream.range(0, line.c.length).toArray();
+    }
+
+    private static MostPreciseStep.Rows rows(Cubic line) {
+        return new MostPreciseStep.Rows(rowsOf(line), new double[line.c.length]);
+    }
+
+    /** What probing h, 10·h and 100·h in turn, then h/10 where truncation is left, chooses (the rule as written). */
+    private static MostPreciseStep.Estimate[] everyRung(Cubic line, MostPreciseStep.Estimate[] atH) {
+        MostPreciseStep.Estimate[] best = atH.clone();
+        for (double k : new double[] {10, 100}) {
+            take(line, k, atH, best);
+        }
+        if (Arrays.stream(best).anyMatch(e -> e != null && e.bound() > 100 * e.rounding())) {
+            take(line, 0.1, atH, best);
+        }
+        return best;
+    }
+
+    private static void take(Cubic line, double k, MostPreciseStep.Estimate[] atH, MostPreciseStep.Estimate[] best) {
+        int[] rows = rowsOf(line);
+        KinkDetector.Probe p = KinkDetector.probe(line, k * H, rows, new double[rows.length], 3, Stencil.CENTRAL);
+        for (int r = 0; r < best.length; r++) {
+            MostPreciseStep.Estimate e = best[r] == null ? null
+                    : MostPreciseStep.Estimate.of(p, r, atH[r].rounding() / k, k * H);
+            if (e != null && e.bound() < best[r].bound()
+                    && Math.abs(e.value() - atH[r].value()) <= e.bound() + atH[r].bound()) {
+                best[r] = e;
+            }
+        }
+    }
+
+    @Test
+    void skippingTenTimesHChangesNoEstimateOfAnyRow() {
+        SplittableRandom random = new SplittableRandom(34);
+        int skipped = 0;
+        int probed = 0;
+        for (int line = 0; line < 300; line++) {
+            int n = 1 + random.nextInt(4);
+            double[] c = new double[n];
+            double[] k = new double[n];
+            for (int j = 0; j < n; j++) {
+                c[j] = random.nextDouble(-2, 2) * 1e-3;
+                k[j] = Math.pow(10, random.nextDouble(-4, 3)) * (random.nextBoolean() ? 1 : -1);
+            }
+            double noise = Math.pow(10, random.nextDouble(-16, -14));
+            boolean kink = random.nextInt(5) == 0;
+            double jump = kink ? 1e-3 : 0;
+            double at = kink ? random.nextDouble(-300, 300) * H : 0;
+            double rounding = 4 * noise / H;
+            Chosen chosen = choose(new Cubic(c, k, noise, jump, at), rounding);
+            Cubic again = new Cubic(c, k, noise, jump, at);
+            MostPreciseStep.Estimate[] expected = everyRung(again, atH(again, rounding));
+            assertArrayEquals(expected, chosen.best(), "line " + line);
+            if (chosen.calls() % (2 * PROBE) == PROBE) {
+                skipped++;
+            } else {
+                probed++;
+            }
+        }
+        assertTrue(skipped > 30 && probed > 30, "both ways taken: " + skipped + " skipped, " + probed + " probed");
+    }
+
+    /** Rounding at h (bound 1.2e-8) hides an error of 5e-9 on a derivative of 1e-3, where 1e-9 is allowed. */
+    private static final double NOISE = 3e-15;
+    private static final Tolerance RULE = new Tolerance.AllClose(0, 1e-6);
+
+    private static boolean passes(double analytic, MostPreciseStep.Estimate e) {
+        return JacobianComparison.score(RULE, analytic, e.value(), e.bound()) <= 1;
+    }
+
+    @Test
+    void aBackwardWrongUnderHsBoundStillFailsWhereOneHundredTimesHDecidesAlone() {
+        Cubic gentle = new Cubic(new double[] {1e-3}, new double[] {1e-3}, NOISE, 0, 0);
+        double rounding = 4 * NOISE / H;
+        assertTrue(passes(1e-3 * (1 + 5e-6), atH(gentle, rounding)[0]), "at h the error hides under the bound");
+        Chosen chosen = choose(gentle, rounding);
+        assertEquals(PROBE, chosen.calls(), "10·h cannot be chosen: not evaluated");
+        assertEquals(100 * H, chosen.best()[0].step());
+        assertTrue(passes(1e-3, chosen.best()[0]), "the right backward passes");
+        assertTrue(!passes(1e-3 * (1 + 5e-6), chosen.best()[0]), "the wrong one fails");
+    }
+
+    @Test
+    void aBackwardWrongWhereOnlyTenTimesHSeesItStillFails() {
+        // truncation at 100·h (k·1e-8) hides the error there; at 10·h it is 1e-10 and rounding 1.2e-9
+        Cubic curved = new Cubic(new double[] {1e-3}, new double[] {1}, NOISE, 0, 0);
+        double rounding = 4 * NOISE / H;
+        Chosen chosen = choose(curved, rounding);
+        assertEquals(2 * PROBE, chosen.calls(), "10·h could be chosen: evaluated");
+        assertEquals(10 * H, chosen.best()[0].step());
+        assertTrue(passes(1e-3, chosen.best()[0]), "the right backward passes");
+        assertTrue(!passes(1e-3 * (1 + 5e-6), chosen.best()[0]), "the wrong one fails");
+        Cubic again = new Cubic(new double[] {1e-3}, new double[] {1}, NOISE, 0, 0);
+        KinkDetector.Probe coarse = KinkDetector.probe(again, 100 * H, new int[] {0}, new double[1], 3,
+                Stencil.CENTRAL);
+        assertTrue(passes(1e-3 * (1 + 5e-6), MostPreciseStep.Estimate.of(coarse, 0, rounding / 100, 100 * H)),
+                "100·h alone would have let it pass");
+    }
+}
