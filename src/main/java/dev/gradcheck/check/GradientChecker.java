@@ -144,7 +144,7 @@ public final class GradientChecker {
                 rows.addAll(SanityChecks.rows(p.target(), p.atX().row(), null, first.notJudged(refused)));
                 return;
             }
-            rows.addAll(SanityChecks.rows(p.target(), p.atX().row(), unstable, first));
+            rows.addAll(SanityChecks.rows(p.target(), p.atX().row(), unstable, first.counting(p.owed())));
             if (spec.order() == 2 && unstable == null) {
                 SecondOrder.addRows(factory, spec, p.target(), s, rows);
             }

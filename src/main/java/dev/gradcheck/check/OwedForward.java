@@ -23,6 +23,8 @@ final class OwedForward extends ForwardingFunction {
 
     /** Copies of x, while the forward at them is owed; null when nothing is. */
     private Map<String, INDArray> owed;
+    /** Whether the owed forward was made: the determinism row counts it then. */
+    private boolean paid;
 
     OwedForward(Differentiable f) {
         super(f, OwedForward::new);
@@ -35,12 +37,17 @@ final class OwedForward extends ForwardingFunction {
         owed = copies;
     }
 
+    boolean paid() {
+        return paid;
+    }
+
     private void pay() {
         if (owed == null) {
             return;
         }
         Map<String, INDArray> at = owed;
         owed = null;
+        paid = true;
         try {
             f.forwardTransient(at);
         } catch (RuntimeException e) {

@@ -151,6 +151,11 @@ final class SanityChecks {
 
     record FirstCalls(GradientResult determinism, GradientResult linearity) {
 
+        /** The same rows, determinism counting the forward at x its forward elsewhere left owed, where it was made. */
+        FirstCalls counting(OwedForward owed) {
+            return new FirstCalls(determinism.plusEvaluations(owed.paid() ? 1 : 0), linearity);
+        }
+
         boolean broken() {
             return !determinism.verdict().passed() || !linearity.verdict().passed();
         }

@@ -60,6 +60,12 @@ public record GradientResult(
     }
 
     /** The same row without its matrices (what a report keeps once they are written or drawn). */
+    /** The same row, counting {@code more} evaluations besides its own (a call made later on its behalf). */
+    public GradientResult plusEvaluations(long more) {
+        return more == 0 ? this : new GradientResult(output, input, kind, order, verdict, maxAbsError, maxRelError,
+                maxScore, worst, evaluations + more, seconds, note, sampling, mismatches, jacobians);
+    }
+
     public GradientResult withoutJacobians() {
         return jacobians == null ? this : new GradientResult(output, input, kind, order, verdict, maxAbsError,
                 maxRelError, maxScore, worst, evaluations, seconds, note, sampling, mismatches, null);
