@@ -37,6 +37,8 @@ final class KeptBackward extends ForwardingFunction {
     private boolean recordNext;
     private Pass recorded;
     private boolean handOut;
+    /** Whether the mode was handed the kept pass: one call serving two rows, counted in the determinism row alone. */
+    private boolean handedOut;
 
     KeptBackward(Differentiable f) {
         super(f, KeptBackward::new);
@@ -57,12 +59,18 @@ final class KeptBackward extends ForwardingFunction {
         }
     }
 
+    /** Whether the kept pass went to the mode (which then made no call of its own for it). */
+    boolean handedOut() {
+        return handedOut;
+    }
+
     @Override
     public Map<String, INDArray> vjpTransient(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
                                               List<String> wrt) {
         if (handOut && recorded.sameCall(inputs, cotangents, wrt)) {
             Map<String, INDArray> kept = recorded.gradients();
             handOut = false;
+            handedOut = true;
             recorded = null;
             return kept;
         }

@@ -98,7 +98,7 @@ final class SanityChecks {
         GradientResult twice = backwardTwice(t, s, first, second, start);
         if (twice != null) {
             kept.handOut(false);
-            return new FirstCalls(twice, Linearity.row(t, s, v, null, null), null);
+            return new FirstCalls(twice, Linearity.row(t, s, v, null, null), null, null);
         }
         Elsewhere after = Elsewhere.probe(t, v, elsewhere);
         if (after.scaled() != null && !scaledAlike(t, first, after.scaled(), s.nondetTol())) {
@@ -113,7 +113,7 @@ final class SanityChecks {
         if (elsewhere != null) {
             owed.owe(t.testInputs()); // after linearity: its calls after the forward elsewhere meet that state, as before
         }
-        return new FirstCalls(determinism, linearity, elsewhere != null ? owed : null);
+        return new FirstCalls(determinism, linearity, elsewhere != null ? owed : null, kept);
     }
 
     /**
@@ -149,19 +149,26 @@ final class SanityChecks {
         }
     }
 
-    /** @param owed the function owing a forward at x after determinism's forward elsewhere, or null if it owes none */
-    record FirstCalls(GradientResult determinism, GradientResult linearity, OwedForward owed) {
+    /**
+     * @param owed the function owing a forward at x after determinism's forward elsewhere, or null if it owes none
+     * @param kept the function keeping determinism's first pass for the mode, or null where none was kept
+     */
+    record FirstCalls(GradientResult determinism, GradientResult linearity, OwedForward owed, KeptBackward kept) {
 
         boolean broken() {
             return !determinism.verdict().passed() || !linearity.verdict().passed();
         }
 
         /**
-         * Determinism's row charged with the forward at x it owed, where a later call paid it: the rows' evaluations
-         * add up to the calls the function saw on every path (a forward made first cancels the debt: no call).
+         * Determinism's row, its evaluations the calls it caused, so that the rows' evaluations add up to the calls
+         * the function saw on every path: charged with the forward at x it owed where a later call paid it (a forward
+         * made first cancels the debt: no call), and relieved of its first backward pass where that pass was handed
+         * to the mode, whose row counts it.
          */
         GradientResult determinismCounted() {
-            return owed != null && owed.paid() ? determinism.withMoreEvaluations(1) : determinism;
+            long paid = owed != null && owed.paid() ? 1 : 0;
+            long handed = kept != null && kept.handedOut() ? 1 : 0;
+            return paid == handed ? determinism : determinism.withMoreEvaluations(paid - handed);
         }
 
         /** The same rows, the broken ones saying that the mode refused to judge the Jacobian, and why. */
@@ -170,7 +177,7 @@ final class SanityChecks {
                     refused.errors().stream().map(e -> e.message()).toList());
             return new FirstCalls(determinism.verdict().passed() ? determinism : determinism.withNote(
                     determinism.note() + why), linearity.verdict().passed() ? linearity : linearity.withNote(
-                    linearity.note() + why), owed);
+                    linearity.note() + why), owed, kept);
         }
     }
 

@@ -59,7 +59,7 @@ public record GradientResult(
                 evaluations, seconds, note, sampling, found, matrices);
     }
 
-    /** The same row charged with more evaluations (a call it caused that was made later, by another step). */
+    /** The same row with {@code more} evaluations (negative: fewer), for calls another step made or counted. */
     public GradientResult withMoreEvaluations(long more) {
         return new GradientResult(output, input, kind, order, verdict, maxAbsError, maxRelError, maxScore, worst,
                 evaluations + more, seconds, note, sampling, mismatches, jacobians);

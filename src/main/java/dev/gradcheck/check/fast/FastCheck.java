@@ -123,7 +123,7 @@ public final class FastCheck implements CheckMode {
         List<Projection> projections = t.wrt().stream().map(in -> project(t, s, in, v)).toList();
         List<GradientResult> results = new ArrayList<>();
         for (String out : t.outputs()) {
-            results.addAll(checkOutput(t, s, out, v.get(out), projections));
+            results.addAll(checkOutput(t, s, out, v.get(out), projections, out.equals(t.outputs().get(0))));
         }
         return new Projected(v, projections, results);
     }
@@ -185,9 +185,13 @@ public final class FastCheck implements CheckMode {
         return new Projection(direction, d, byOutput, meter.cost());
     }
 
-    /** One output: a backward pass with cotangent v, each input's projection judged, then ties across inputs. */
+    /**
+     * One output: a backward pass with cotangent v, each input's projection judged, then ties across inputs. The
+     * pass serves every input's row and a projection every output's: each is counted in one row (the first input's,
+     * the first output's), so that the rows' evaluations add up to the calls made.
+     */
     private static List<GradientResult> checkOutput(CheckTarget t, Settings s, String out, INDArray v,
-                                                    List<Projection> projections) {
+                                                    List<Projection> projections, boolean firstOutput) {
         Meter meter = Meter.timing();
         Map<String, double[]> gradients = backward(t, out, v);
         Meter.Cost backward = meter.cost().plusEvaluations(1); // the pass itself
@@ -195,7 +199,13 @@ public final class FastCheck implements CheckMode {
         FastProbe.ProjectedOutput output = FastProbe.ProjectedOutput.of(out, v, t.refAtX().get(out));
         List<Judged> judged = projections.stream()
                 .map(p -> judge(t, s, output, gradients.get(p.in()), p, noiseFloor)).toList();
-        return withTies(t, output, judged).stream().map(j -> row(t, out, j, backward)).toList();
+        List<Judged> tied = withTies(t, output, judged);
+        List<GradientResult> rows = new ArrayList<>();
+        for (Judged j : tied) {
+            Meter.Cost shared = j == tied.get(0) ? backward : new Meter.Cost(0, 0);
+            rows.add(row(t, out, j, firstOutput ? shared.plus(j.projection().cost()) : shared));
+        }
+        return rows;
     }
 
     /**
@@ -280,11 +290,15 @@ public final class FastCheck implements CheckMode {
         return withTies;
     }
 
-    /** The report's row for one projection: its numbers, and everything it cost. */
-    private static GradientResult row(CheckTarget t, String out, Judged j, Meter.Cost backward) {
+    /**
+     * The report's row for one projection: its numbers, and what it cost.
+     *
+     * @param shared the calls it shares with other rows that this row counts (the backward pass, the projection)
+     */
+    private static GradientResult row(CheckTarget t, String out, Judged j, Meter.Cost shared) {
         FastProbe.Outcome outcome = j.outcome();
         double abs = Math.abs(outcome.analytic() - outcome.numerical());
-        Meter.Cost cost = j.projection().cost().plus(backward).plus(j.cost());
+        Meter.Cost cost = shared.plus(j.cost());
         return new GradientResult(out, j.projection().in(), CheckKind.FAST, t.order(), outcome.verdict(),
                 Double.isNaN(abs) ? Double.POSITIVE_INFINITY : abs,
                 Tolerance.relativeError(outcome.analytic(), outcome.numerical()), outcome.score(),

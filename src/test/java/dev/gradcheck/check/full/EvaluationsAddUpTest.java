@@ -15,7 +15,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * output and a column every output's block of its input, so each is counted in one row, on every path of full mode.
  * The calls the function saw are the rows' evaluations: the forward at x every check makes first is the input
  * mutation row's, and the forward at x the determinism row owes after its forward elsewhere is that row's where the
- * mode's first call paid it (a backward: the compressed paths) and made by no one where a forward came first (dense).
+ * mode's first call paid it (a backward: the compressed paths) and made by no one where a forward came first (dense,
+ * fast). Fast mode's one backward pass is determinism's first, handed over: counted in the fast row alone.
  */
 class EvaluationsAddUpTest {
 
@@ -24,7 +25,9 @@ class EvaluationsAddUpTest {
         "dense blocks (compress: false)|8|compress: false",
         "one side compressed|8|",
         "both sides compressed|64|",
-        "both sides compressed, larger|96|"})
+        "both sides compressed, larger|96|",
+        "fast mode: its one backward pass is determinism's first, handed over|8|mode: fast",
+        "fast mode, larger|96|mode: fast"})
     void theRowsEvaluationsAreTheCallsTheFunctionSaw(String path, int n, String extra) {
         String yaml = """
                 op: matmul
