@@ -169,7 +169,7 @@ public final class GradientChecker {
     private Prepared prepare(OpSpec spec, Settings s, CountingFunction.Tally calls) throws InvalidSpecException {
         budget.requireInputsFit(spec); // before any array exists
         DrawnInputs x = DrawnInputs.draw(spec, s.seed());
-        CollectingFunction.Guard garbage = new CollectingFunction.Guard(garbageLimit(budget));
+        CollectingFunction.Guard garbage = CollectingFunction.Guard.within(budget.bytes());
         // counted inside both: a forward at x owed and paid is a call the function saw, a kept pass handed out not
         OwedForward owed = new OwedForward(new CountingFunction(new CollectingFunction(factory.build(spec, x.test()),
                 garbage), calls));
@@ -187,18 +187,6 @@ public final class GradientChecker {
             throw e;
         }
     }
-
-    /**
-     * The native garbage a check's calls may leave between collections ({@link CollectingFunction}): a quarter of the
-     * budget, at least {@value #LEAST_GARBAGE} bytes, so that what the check holds and what it has let go of stay
-     * within --max-memory and the JVM's own heap.
-     */
-    static long garbageLimit(MemoryBudget budget) {
-        return Math.max(LEAST_GARBAGE, budget.bytes() / 4);
-    }
-
-    /** Below this, collections would run more often than the calls they follow (a 64 MiB floor). */
-    static final long LEAST_GARBAGE = 64L << 20;
 
     /** @param reference null when the build under test is its own reference */
     private static void closeBoth(Differentiable underTest, Differentiable reference) {

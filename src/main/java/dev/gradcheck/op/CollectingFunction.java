@@ -34,6 +34,18 @@ public final class CollectingFunction extends ForwardingFunction {
         private final AtomicLong floor = new AtomicLong(outsideHeap());
         private final AtomicLong collections = new AtomicLong();
 
+        /** Below this, collections would run more often than the calls they follow (a 64 MiB floor). */
+        static final long LEAST_GARBAGE = 64L << 20;
+
+        /**
+         * The guard of a check under a memory budget: a quarter of it, at least {@value #LEAST_GARBAGE} bytes, may
+         * be native garbage between collections, so that what the check holds and what it has let go of stay within
+         * --max-memory and the JVM's own heap.
+         */
+        public static Guard within(long budgetBytes) {
+            return new Guard(Math.max(LEAST_GARBAGE, budgetBytes / 4));
+        }
+
         /** @param limit the native garbage let grow between collections, in bytes */
         public Guard(long limit) {
             this(limit, READ_EVERY_NANOS);
@@ -80,30 +92,28 @@ public final class CollectingFunction extends ForwardingFunction {
 
     @Override
     public Map<String, INDArray> forward(Map<String, INDArray> inputs) {
-        Map<String, INDArray> out = f.forward(inputs);
-        guard.afterCall();
-        return out;
+        return afterCall(f.forward(inputs));
     }
 
     @Override
     public Map<String, INDArray> forwardTransient(Map<String, INDArray> inputs) {
-        Map<String, INDArray> out = f.forwardTransient(inputs);
-        guard.afterCall();
-        return out;
+        return afterCall(f.forwardTransient(inputs));
     }
 
     @Override
     public Map<String, INDArray> vjp(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
                                      List<String> wrt) {
-        Map<String, INDArray> out = f.vjp(inputs, cotangents, wrt);
-        guard.afterCall();
-        return out;
+        return afterCall(f.vjp(inputs, cotangents, wrt));
     }
 
     @Override
     public Map<String, INDArray> vjpTransient(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
                                               List<String> wrt) {
-        Map<String, INDArray> out = f.vjpTransient(inputs, cotangents, wrt);
+        return afterCall(f.vjpTransient(inputs, cotangents, wrt));
+    }
+
+    /** What a call gave, once the guard has looked at what it left behind. */
+    private Map<String, INDArray> afterCall(Map<String, INDArray> out) {
         guard.afterCall();
         return out;
     }

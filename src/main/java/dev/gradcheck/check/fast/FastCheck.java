@@ -201,8 +201,9 @@ public final class FastCheck implements CheckMode {
                 .map(p -> judge(t, s, output, gradients.get(p.in()), p, noiseFloor)).toList();
         List<Judged> tied = withTies(t, output, judged);
         List<GradientResult> rows = new ArrayList<>();
-        for (Judged j : tied) {
-            Meter.Cost shared = j == tied.get(0) ? backward : new Meter.Cost(0, 0);
+        for (int i = 0; i < tied.size(); i++) {
+            Judged j = tied.get(i);
+            Meter.Cost shared = i == 0 ? backward : new Meter.Cost(0, 0);
             rows.add(row(t, out, j, firstOutput ? shared.plus(j.projection().cost()) : shared));
         }
         return rows;
