@@ -58,8 +58,9 @@ public final class NetworkLayers {
     private NetworkLayers() {}
 
     /**
-     * The network's layers at their activations (a ComputationGraph's: {@link GraphLayers}). An output layer is among them when the spec gives its labels
-     * (input {@code labels}); a network DL4J cannot load or run on the input is INVALID at {@code network:}.
+     * The network's layers at their activations (a ComputationGraph's layers and other vertices: {@link
+     * GraphLayers}). An output layer is among them when the spec gives its labels (input {@code labels}); a network
+     * DL4J cannot load or run on the input is INVALID at {@code network:}.
      *
      * @param classes where the classes its configuration names are found: gradcheck's, or the plugin paths' too (a
      *                user's own layer)
