@@ -25,8 +25,8 @@ class FrozenAndAttentionTest {
 
     private static final String ATTENTION = "{type: AttentionVertex, ninQueries: 4, ninKeys: 4, ninValues: 4,"
             + " nout: 4, nheads: 2, headSize: 2, projectInput: true}";
-    private static final String QKV = "inputs:\n  q: {shape: [2, 4, 3]}\n  k: {shape: [2, 4, 3]}\n"
-            + "  v: {shape: [2, 4, 3]}\n";
+    private static final String QKV = "inputs:\n  q: {shape: [1, 4, 2]}\n  k: {shape: [1, 4, 2]}\n"
+            + "  v: {shape: [1, 4, 2]}\n";
 
     @TempDir
     Path dir;
