@@ -51,7 +51,7 @@ public final class NetworkLayers {
     }
 
     /** Why a FrozenLayer is not checked: DL4J's backward of it is, by design, no gradient at all. */
-    static final String FROZEN = "not checked: DL4J's FrozenLayer passes no gradient back by design (its"
+    static final String FROZEN = "DL4J's FrozenLayer passes no gradient back by design (its"
             + " backpropGradient returns no epsilon and no parameter gradients: the layers under it are frozen too);"
             + " FrozenLayerWithBackprop is the frozen layer that passes one on, and is checked";
 
