@@ -76,7 +76,7 @@ final class VertexFunction implements Differentiable {
 
     /**
      * The spec as checked: an input the vertex reads by name and a mask are never checked (no_grad), as a layer's
-     * labels and mask are.
+     * labels and mask are; a SameDiff-defined vertex's parameters are inputs, as a layer's ({@link VertexParams}).
      */
     static OpSpec expand(OpSpec spec, ClassLoader loader) throws InvalidSpecException {
         GraphVertex conf = VertexConfigs.read(spec.layer(), loader);
