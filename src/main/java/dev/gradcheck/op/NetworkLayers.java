@@ -28,14 +28,27 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 public final class NetworkLayers {
 
     /**
-     * One layer of the network.
+     * One layer of the network, or one of a ComputationGraph's vertices that is no layer.
      *
-     * @param index its index in the network, as DL4J's {@code getLayer(index)}
-     * @param name  its name (DL4J's layerName, or its index when it has none; a graph's vertex name)
-     * @param type  its configuration's simple class name
-     * @param spec  the layer spec that checks it
+     * @param index   a layer's index in the network, as DL4J's {@code getLayer(index)}; a vertex's index in the
+     *                graph, as {@code getVertices()[index]}
+     * @param name    its name (DL4J's layerName, or its index when it has none; a graph's vertex name)
+     * @param type    its configuration's simple class name
+     * @param spec    the layer (or vertex) spec that checks it; null when it is skipped
+     * @param vertex  whether it is a graph's vertex that is no layer
+     * @param skipped why it is not checked (a layer with no backward to check), or null
      */
-    public record Layer(int index, String name, String type, OpSpec spec) {}
+    public record Layer(int index, String name, String type, OpSpec spec, boolean vertex, String skipped) {
+
+        Layer(int index, String name, String type, OpSpec spec) {
+            this(index, name, type, spec, false, null);
+        }
+
+        /** "layer 1 (conv1, ConvolutionLayer)", "vertex 4 (merge, MergeVertex)": how reports name it. */
+        public String describe() {
+            return (vertex ? "vertex " : "layer ") + index + " (" + name + ", " + type + ")";
+        }
+    }
 
     private NetworkLayers() {}
 
@@ -144,22 +157,39 @@ public final class NetworkLayers {
                 check.add(p.getKey());
             }
         }
-        LayerSpec layerSpec = new LayerSpec(typeAt, options, spec.layer().training(), LayerSpec.Selection.DEFAULT,
-                List.of());
-        OpSpec one = new OpSpec(spec.name() + "/" + index + ":" + name, spec.pos(), new Located<>(type,
-                spec.network().pos()), Map.of(), inputs, List.of(), check, output ? List.of(LayerSpecs.LABELS)
-                : List.of(), spec.delta(), spec.tolerance(), spec.mode(), spec.order(), spec.options(),
-                spec.backends(), spec.seed(), Expectation.PASS, null, spec.timeoutSeconds(), layerSpec, null);
+        OpSpec one = partSpec(spec, index + ":" + name, type, typeAt, options, new Checked(inputs, check,
+                output ? List.of(LayerSpecs.LABELS) : List.of()));
         return new Layer(index, name, type, one);
     }
 
-    private static InputSpec values(String name, INDArray a, DType dtype, OpSpec spec) {
+    /** A part's inputs, the ones checked, and the ones never checked. */
+    record Checked(List<InputSpec> inputs, List<String> check, List<String> noGrad) {}
+
+    /**
+     * The spec of one part of a network spec (a layer, a graph's vertex): its type and options at {@code network:},
+     * the network spec's checking settings, named {@code network/part}.
+     */
+    static OpSpec partSpec(OpSpec spec, String part, String type, Located<String> typeAt,
+                           Map<String, Located<Object>> options, Checked checked) {
+        LayerSpec layerSpec = new LayerSpec(typeAt, options, spec.layer().training(), LayerSpec.Selection.DEFAULT,
+                List.of());
+        return new OpSpec(spec.name() + "/" + part, spec.pos(), new Located<>(type, spec.network().pos()),
+                Map.of(), checked.inputs(), List.of(), checked.check(), checked.noGrad(), spec.delta(),
+                spec.tolerance(), spec.mode(), spec.order(), spec.options(), spec.backends(), spec.seed(),
+                Expectation.PASS, null, spec.timeoutSeconds(), layerSpec, null);
+    }
+
+    static InputSpec values(String name, INDArray a, DType dtype, OpSpec spec) {
         return new InputSpec(name, a.shape(), dtype, new Init.Values(a.dup('c').castTo(
                 org.nd4j.linalg.api.buffer.DataType.DOUBLE).data().asDouble()), spec.network().pos());
     }
 
-    /** A network's status from its layers' statuses: the first that needs attention, else passed. */
+    /**
+     * A network's status from its layers' statuses: the first that needs attention, else passed. A part skipped
+     * (with its reason in its finding) needs none.
+     */
     public static Status status(List<Status> layers) {
-        return layers.stream().filter(s -> s != Status.PASSED).findFirst().orElse(Status.PASSED);
+        return layers.stream().filter(s -> s != Status.PASSED && s != Status.SKIPPED).findFirst()
+                .orElse(Status.PASSED);
     }
 }

@@ -78,6 +78,32 @@ final class VertexConfigs {
         }
     }
 
+    /**
+     * A vertex configuration's options, as a vertex spec writes them: its JSON's fields that DL4J's JSON reads back
+     * (a field it writes and does not read, a derived getter's, is left out), nested values as plain maps and lists
+     * ({@code "@class"} naming a nested preprocessor or vertex).
+     */
+    static Map<String, Object> optionsOf(GraphVertex config, SourcePos at) throws InvalidSpecException {
+        ObjectMapper mapper = STRICT.copy();
+        mapper.setTypeFactory(mapper.getTypeFactory().withClassLoader(config.getClass().getClassLoader()));
+        ObjectNode json = mapper.valueToTree(config);
+        for (int tries = json.size(); tries > 0; tries--) {
+            try {
+                mapper.treeToValue(json, GraphVertex.class);
+                break;
+            } catch (UnrecognizedPropertyException e) {
+                json.remove(e.getPropertyName()); // written, not read back: no option
+            } catch (Exception e) {
+                throw new InvalidSpecException(at, config.getClass().getSimpleName()
+                        + ": DL4J cannot read back its own JSON: " + GraphBuilder.firstLine(e));
+            }
+        }
+        json.remove("@class");
+        Map<String, Object> options = new java.util.LinkedHashMap<>();
+        json.fields().forEachRemaining(f -> options.put(f.getKey(), mapper.convertValue(f.getValue(), Object.class)));
+        return options;
+    }
+
     private static ObjectNode json(String className, Map<String, Located<Object>> options, ClassLoader loader)
             throws InvalidSpecException {
         ObjectNode json = STRICT.createObjectNode().put("@class", className);

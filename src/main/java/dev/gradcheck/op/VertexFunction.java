@@ -29,7 +29,7 @@ final class VertexFunction implements Differentiable {
     /** The vertex's name in its graph. */
     private static final String NAME = "vertex";
     /** The option naming a graph input a vertex reads by name, not one it is fed (DuplicateToTimeSeriesVertex). */
-    private static final String READ_BY_NAME = "inputName";
+    static final String READ_BY_NAME = "inputName";
 
     private final OpSpec spec;
     private final Map<String, INDArray> builtOn;
@@ -58,7 +58,10 @@ final class VertexFunction implements Differentiable {
      * labels and mask are.
      */
     static OpSpec expand(OpSpec spec) {
-        List<String> fixed = fixed(spec);
+        return expand(spec, fixed(spec));
+    }
+
+    private static OpSpec expand(OpSpec spec, List<String> fixed) {
         List<String> check = spec.check().stream().filter(n -> !fixed.contains(n)).toList();
         List<String> noGrad = new ArrayList<>(spec.noGrad());
         fixed.stream().filter(n -> !noGrad.contains(n)).forEach(noGrad::add);
@@ -78,9 +81,9 @@ final class VertexFunction implements Differentiable {
      */
     static VertexFunction build(OpSpec spec, Map<String, INDArray> inputs, ClassLoader loader)
             throws InvalidSpecException {
-        OpSpec expanded = expand(spec);
+        List<String> fixed = fixed(spec);
+        OpSpec expanded = expand(spec, fixed);
         GraphVertex conf = VertexConfigs.read(spec.layer(), loader);
-        List<String> fixed = fixed(expanded);
         List<String> fed = expanded.inputs().stream().map(InputSpec::name).filter(n -> !fixed.contains(n)).toList();
         requireInputCount(spec, conf, fed);
         List<String> graphInputs = new ArrayList<>(fed);

@@ -46,12 +46,17 @@ final class NetworkCheck {
         List<NodeFinding> nodes = new ArrayList<>();
         String message = null;
         for (NetworkLayers.Layer layer : layers) {
+            if (layer.skipped() != null) { // said in the report, never a reason for the network to fail
+                nodes.add(new NodeFinding(layer.index(), layer.type(), layer.name(), spec.pos().toString(),
+                        Status.SKIPPED, null, layer.skipped()));
+                continue;
+            }
             CheckResult r = checker.check(LayerSpecs.withParams(layer.spec(), loader), capture);
             rows.addAll(r.gradients());
             nodes.add(new NodeFinding(layer.index(), layer.type(), layer.name(), spec.pos().toString(), r.status(),
                     worst(r), r.message()));
             if (message == null && r.status() != Status.PASSED) {
-                message = "layer " + layer.index() + " (" + layer.name() + ", " + layer.type() + ") is wrong"
+                message = layer.describe() + " is wrong"
                         + (r.message() == null ? "" : ": " + r.message());
             }
         }
