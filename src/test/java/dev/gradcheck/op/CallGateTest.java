@@ -83,7 +83,8 @@ class CallGateTest {
 
     /** The largest number of calls that were in {@code f} at once, two threads making four backwards each. */
     private static int mostAtOnce(long bytes, long budget) throws Exception {
-        CollectingFunction.Guard guard = new CollectingFunction.Guard(64 * MIB, 0, budget);
+        // garbage let grow to the whole budget: no collection after each call slows the test
+        CollectingFunction.Guard guard = new CollectingFunction.Guard(budget, 0, budget);
         AtomicInteger inCall = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
         AtomicInteger done = new AtomicInteger();
@@ -136,12 +137,24 @@ class CallGateTest {
 
     @Test
     void theSameCallUnderABudgetThatHoldsItRuns() {
-        CollectingFunction.Guard guard = new CollectingFunction.Guard(64 * MIB, 0, 1024 * MIB);
+        CollectingFunction.Guard guard = new CollectingFunction.Guard(1024 * MIB, 0, 1024 * MIB);
         CollectingFunction f = new CollectingFunction(new Meeting(160 * MIB, new AtomicInteger(), new AtomicInteger(),
                 new AtomicInteger(), null), guard);
         backward(f);
         backward(f);
         assertTrue(guard.calls().need(CallGate.Kind.BACKWARD) >= 128 * MIB);
+    }
+
+    @Test
+    void aCallMeasuredLargerThanTheGarbageLimitIsCollectedAfterEveryTime() {
+        // the resident size is read once (the first call's measurement): only the calls' measured size can ask
+        CollectingFunction.Guard guard = new CollectingFunction.Guard(64 * MIB, Long.MAX_VALUE / 4, 1024 * MIB);
+        CollectingFunction f = new CollectingFunction(new Meeting(96 * MIB, new AtomicInteger(), new AtomicInteger(),
+                new AtomicInteger(), null), guard);
+        backward(f);
+        backward(f);
+        backward(f);
+        assertEquals(3, guard.collections());
     }
 
     @Test
