@@ -158,6 +158,19 @@ class CallGateTest {
     }
 
     @Test
+    void theGarbageOfSmallCallsIsCollectedBeforeALargeOne() {
+        CollectingFunction.Guard guard = new CollectingFunction.Guard(64 * MIB, Long.MAX_VALUE / 4, 1024 * MIB);
+        CollectingFunction f = new CollectingFunction(new Meeting(96 * MIB, new AtomicInteger(), new AtomicInteger(),
+                new AtomicInteger(), null), guard);
+        backward(f);
+        assertEquals(1, guard.collections(), "after the first, measured larger than the limit");
+        f.forward(Map.of("x", Nd4j.scalar(1.0)));
+        assertEquals(1, guard.collections(), "a small call: no collection of its own");
+        backward(f);
+        assertEquals(3, guard.collections(), "before the large call (the small one's garbage) and after it");
+    }
+
+    @Test
     void aLayerWhoseOneBackwardPassesTheBudgetIsRefusedWithTheFigureThatWouldFit() {
         // LocallyConnected2D's backward writes a full-size input gradient per output position: 196 of 400 KB here,
         // and their running sums, over 150 MB in one call, while its inputs and fast mode's arrays fit in 64 MiB
