@@ -85,11 +85,18 @@ final class GraphVertices {
                 inputs.add(NetworkLayers.values(LayerSpecs.MASK, mask, dtype, spec));
             }
         }
+        List<String> check = new ArrayList<>(fed);
+        for (String p : VertexParams.names(config)) { // the network's own values, trained unless frozen
+            inputs.add(NetworkLayers.values(p, vertex.paramTable(false).get(p), dtype, spec));
+            if (!(config instanceof org.deeplearning4j.nn.conf.graph.FrozenVertex)) {
+                check.add(p);
+            }
+        }
         Map<String, Located<Object>> located = new LinkedHashMap<>();
         options.forEach((k, v) -> located.put(k, new Located<>(v, spec.network().pos())));
         Located<String> typeAt = new Located<>(config.getClass().getName(), spec.network().pos());
         OpSpec one = NetworkLayers.partSpec(spec, vertex.getVertexIndex() + ":" + name, type, typeAt, located,
-                new NetworkLayers.Checked(inputs, fed, List.of()));
+                new NetworkLayers.Checked(inputs, check, List.of(), List.of()));
         return new NetworkLayers.Layer(vertex.getVertexIndex(), name, type, one, true, null);
     }
 

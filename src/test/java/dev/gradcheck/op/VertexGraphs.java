@@ -65,4 +65,29 @@ final class VertexGraphs {
         return graph;
     }
 
+
+    /**
+     * A frozen recurrent layer (DL4J's FrozenLayer), one frozen with backprop, then, if asked, self-attention over
+     * its steps (an AttentionVertex, unprojected), then a FrozenVertex adding the two.
+     */
+    static ComputationGraph frozen(boolean attention) {
+        var g = new NeuralNetConfiguration.Builder().seed(7).dataType(DataType.DOUBLE).graphBuilder()
+                .addInputs("in")
+                .addLayer("frozen", new org.deeplearning4j.nn.conf.layers.misc.FrozenLayer(new SimpleRnn.Builder()
+                        .nIn(4).nOut(4).activation(Activation.TANH).build()), "in")
+                .addLayer("thawed", new org.deeplearning4j.nn.conf.layers.misc.FrozenLayerWithBackprop(
+                        new SimpleRnn.Builder().nIn(4).nOut(4).activation(Activation.TANH).build()), "frozen");
+        String into = "thawed";
+        if (attention) {
+            g.addVertex("att", new org.deeplearning4j.nn.conf.graph.AttentionVertex.Builder().nInQueries(4)
+                    .nInKeys(4).nInValues(4).nOut(4).nHeads(1).projectInput(false).build(), "thawed", "thawed",
+                    "thawed");
+            into = "att";
+        }
+        g.addVertex("fadd", new org.deeplearning4j.nn.conf.graph.FrozenVertex(new ElementWiseVertex(
+                ElementWiseVertex.Op.Add)), into, "thawed").setOutputs("fadd");
+        ComputationGraph graph = new ComputationGraph(g.build());
+        graph.init();
+        return graph;
+    }
 }

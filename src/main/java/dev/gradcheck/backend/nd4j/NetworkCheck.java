@@ -20,9 +20,10 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * A network spec's check: each layer checked as a layer spec at the activations the network's forward pass gave
- * it ({@link NetworkLayers}), the layers' rows together in one result, and one {@link NodeFinding} per layer (its
- * index, name and type) so that a wrong layer is named as a graph's wrong node is.
+ * A network spec's check: each layer (and each other vertex of a graph) checked as a spec at the activations the
+ * forward pass gave it ({@link NetworkLayers}), their rows together in one result, and one {@link NodeFinding} per
+ * layer or vertex (its index, name and type) so that a wrong one is named as a graph's wrong node is; a skipped
+ * one (a FrozenLayer) is a finding with its reason.
  */
 final class NetworkCheck {
 
