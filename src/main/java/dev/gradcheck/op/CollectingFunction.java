@@ -69,9 +69,14 @@ public final class CollectingFunction extends ForwardingFunction {
          *                  ({@link CallGate})
          */
         Guard(long limit, long readEvery, long budget) {
+            this(limit, readEvery, new CallGate(budget, readEvery));
+        }
+
+        /** @param calls the gate, with its own meter in a test */
+        Guard(long limit, long readEvery, CallGate calls) {
             this.limit = limit;
             this.readEvery = readEvery;
-            this.calls = new CallGate(budget, readEvery);
+            this.calls = calls;
         }
 
         /** How many collections this guard ran. */
