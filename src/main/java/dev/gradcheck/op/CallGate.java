@@ -10,7 +10,7 @@ import org.bytedeco.javacpp.Pointer;
  * allocate inside a call what no budget weighed before it (LocallyConnected2D on 8x64x28x28: 1.4 GB in one backward,
  * docs/benchmarks-scale.md): two such calls on two threads together passed the default budget where one alone did
  * not. So each kind of call (forward, backward) is measured on its first call, which runs alone, and again now and
- * then on a later one that ran alone: the growth of the process's resident memory outside the heap across the call,
+ * then on a later one that ran alone: the growth of the process's resident memory across the call,
  * or of its peak resident size where the call raised it. Calls run side by side only while their measured sizes
  * together stay within half the budget (the other half for what the check holds and the garbage between
  * collections); a call larger than that runs alone. A call that took more than the whole budget by itself (and
