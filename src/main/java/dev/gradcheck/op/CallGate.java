@@ -10,7 +10,7 @@ import org.bytedeco.javacpp.Pointer;
  * allocate inside a call what no budget weighed before it (LocallyConnected2D on 8x64x28x28: 1.4 GB in one backward,
  * docs/benchmarks-scale.md): two such calls on two threads together passed the default budget where one alone did
  * not. So each kind of call (forward, backward) is measured on its first call, which runs alone, and again now and
- * then on a later one that ran alone: the growth of the process's resident memory outside the heap across the call,
+ * then on a later one that ran alone: the growth of the process's resident memory across the call,
  * or of its peak resident size where the call raised it. Calls run side by side only while their measured sizes
  * together stay within half the budget (the other half for what the check holds and the garbage between
  * collections); a call larger than that runs alone. A call that took more than the whole budget by itself (and
@@ -34,6 +34,7 @@ final class CallGate {
 
     private final long budget;
     private final long measureEvery;
+    private final java.util.function.Supplier<Reading> meter;
     private final long[] need = {UNKNOWN, UNKNOWN};
     private int inFlight;
     private int unmeasuredInFlight;
@@ -48,8 +49,14 @@ final class CallGate {
      * @param measureEvery the least nanoseconds between two measured calls of a kind already measured
      */
     CallGate(long budget, long measureEvery) {
+        this(budget, measureEvery, Reading::now);
+    }
+
+    /** @param meter what reads the process's memory: the system's, or a test's own count */
+    CallGate(long budget, long measureEvery, java.util.function.Supplier<Reading> meter) {
         this.budget = budget;
         this.measureEvery = measureEvery;
+        this.meter = meter;
     }
 
     /** A call let in: what it was counted as, and the reading before it when it is measured. */
@@ -81,7 +88,7 @@ final class CallGate {
         inFlight++;
         unmeasuredInFlight += known == UNKNOWN ? 1 : 0;
         inFlightBytes += Math.max(known, 0);
-        return new Ticket(kind, known, ++entries, measure ? Reading.now() : null);
+        return new Ticket(kind, known, ++entries, measure ? meter.get() : null);
     }
 
     private boolean admits(Kind kind) {
@@ -91,7 +98,7 @@ final class CallGate {
 
     /** What the call took, read now that it returned: {@link #UNKNOWN} where it was not measured. */
     long measure(Ticket t) {
-        return t.before() == null ? UNKNOWN : t.before().grownBy(Reading.now());
+        return t.before() == null ? UNKNOWN : t.before().grownBy(meter.get());
     }
 
     /**
@@ -131,20 +138,20 @@ final class CallGate {
         return need[kind.ordinal()];
     }
 
-    /**
-     * The process's resident memory outside the committed heap (ND4J's arrays, mostly), and its peak resident size
-     * so far (0 where the system does not tell it).
-     */
-    record Reading(long outside, long resident, long peak) {
+    /** The process's resident memory, and its peak resident size so far (0 where the system does not tell it). */
+    record Reading(long resident, long peak) {
 
         static Reading now() {
-            long resident = Pointer.physicalBytes();
-            return new Reading(resident - Runtime.getRuntime().totalMemory(), resident, peakResident());
+            return new Reading(Pointer.physicalBytes(), peakResident());
         }
 
-        /** What a call took between this reading and {@code after}: what it left, or the peak it reached. */
+        /**
+         * What a call took between this reading and {@code after}: the resident memory it left, or the peak it
+         * reached. Resident, not outside the heap: the heap the JVM commits (and gives back after a collection) is
+         * mostly not resident, so subtracting it would hide a call's growth when the heap grew beside it.
+         */
         long grownBy(Reading after) {
-            long left = after.outside - outside;
+            long left = after.resident - resident;
             return after.peak > peak ? Math.max(left, after.peak - resident) : left;
         }
 
