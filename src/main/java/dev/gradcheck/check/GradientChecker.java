@@ -10,6 +10,7 @@ import dev.gradcheck.check.target.CheckTarget;
 import dev.gradcheck.check.target.Defaults;
 import dev.gradcheck.check.target.OverBudget;
 import dev.gradcheck.check.target.Settings;
+import dev.gradcheck.op.CallOverBudget;
 import dev.gradcheck.op.CollectingFunction;
 import dev.gradcheck.op.CountingFunction;
 import dev.gradcheck.op.Differentiable;
@@ -107,6 +108,8 @@ public final class GradientChecker {
             }
         } catch (OverBudget e) {
             refuse(spec, e);
+        } catch (CallOverBudget e) {
+            refuse(spec, e);
         }
     }
 
@@ -119,6 +122,15 @@ public final class GradientChecker {
         throw new IllegalStateException("over the budget, yet within it", e);
     }
 
+    /** One call that took more than the budget by itself ({@link CallOverBudget}): INVALID, with what would fit. */
+    private void refuse(OpSpec spec, CallOverBudget e) throws InvalidSpecException {
+        MemoryBudget.BudgetThatFits fits = MemoryBudget.optionAndHeap(e.needed());
+        budget.require(spec.pos(), e.needed(), "one " + e.kind() + " call of " + spec.op().value() + " (measured"
+                + " across the call)", "--max-memory " + fits.maxMemory() + " would let its calls run one at a time, in"
+                + " a heap of twice that (GRADCHECK_OPTS=-Xmx" + fits.heap() + "); or a smaller shape fits");
+        throw new IllegalStateException("over the budget, yet within it", e);
+    }
+
     /**
      * One draw of the inputs, checked in the spec's mode, then the sanity checks, then order 2. Rows are added to
      * {@code rows} as they are made, so a later step that throws leaves the earlier ones in the report. Determinism
@@ -128,27 +140,34 @@ public final class GradientChecker {
     private void checkOnce(OpSpec spec, Settings s, List<GradientResult> rows, List<String> defaulted,
                            CountingFunction.Tally calls) throws InvalidSpecException {
         try (Prepared p = prepare(spec, s, calls)) {
-            defaulted.clear();
-            defaulted.addAll(p.underTest().attributesLeftAtDefault());
-            Map<String, INDArray> modesCotangents = spec.mode() == Mode.FAST
-                    ? FastCheck.backwardCotangents(p.target(), s) : null;
-            SanityChecks.FirstCalls first = SanityChecks.firstCalls(p.target(), s, elsewhere(spec, s, p.x()),
-                    p.owed(), p.underTest(), modesCotangents);
-            UnstableOutputException unstable;
-            try {
-                unstable = modeRows(spec, p.target(), s, rows);
-            } catch (InvalidSpecException refused) {
-                if (!first.broken()) {
-                    throw refused;
-                }
-                // the backward is already shown wrong: a failure with that row, not a refusal of the spec
-                rows.addAll(SanityChecks.rows(p.target(), p.atX().row(), null, first.notJudged(refused)));
-                return;
+            checkPrepared(spec, s, rows, defaulted, p);
+        } catch (CallOverBudget e) {
+            refuse(spec, e);
+        }
+    }
+
+    private void checkPrepared(OpSpec spec, Settings s, List<GradientResult> rows, List<String> defaulted,
+                               Prepared p) throws InvalidSpecException {
+        defaulted.clear();
+        defaulted.addAll(p.underTest().attributesLeftAtDefault());
+        Map<String, INDArray> modesCotangents = spec.mode() == Mode.FAST
+                ? FastCheck.backwardCotangents(p.target(), s) : null;
+        SanityChecks.FirstCalls first = SanityChecks.firstCalls(p.target(), s, elsewhere(spec, s, p.x()),
+                p.owed(), p.underTest(), modesCotangents);
+        UnstableOutputException unstable;
+        try {
+            unstable = modeRows(spec, p.target(), s, rows);
+        } catch (InvalidSpecException refused) {
+            if (!first.broken()) {
+                throw refused;
             }
-            rows.addAll(SanityChecks.rows(p.target(), p.atX().row(), unstable, first));
-            if (spec.order() == 2 && unstable == null) {
-                SecondOrder.addRows(factory, spec, p.target(), s, rows);
-            }
+            // the backward is already shown wrong: a failure with that row, not a refusal of the spec
+            rows.addAll(SanityChecks.rows(p.target(), p.atX().row(), null, first.notJudged(refused)));
+            return;
+        }
+        rows.addAll(SanityChecks.rows(p.target(), p.atX().row(), unstable, first));
+        if (spec.order() == 2 && unstable == null) {
+            SecondOrder.addRows(factory, spec, p.target(), s, rows);
         }
     }
 

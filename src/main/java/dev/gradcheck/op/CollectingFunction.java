@@ -3,6 +3,7 @@ package dev.gradcheck.op;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.bytedeco.javacpp.Pointer;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -15,7 +16,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * at most every {@link #READ_EVERY_NANOS}, the process's resident memory outside the committed heap is read; where it
  * has grown by more than the limit above the least read since the last collection, the collector runs (ND4J frees
  * what it found on its own threads). What the check holds alive is not garbage, and it is not collected: the limit is
- * counted from what was left after the last collection. Copies (other threads) share one guard.
+ * counted from what was left after the last collection. Copies (other threads) share one guard. What one call makes
+ * before it returns no collection can reach: the guard's {@link CallGate} measures it, lets calls run side by side
+ * only while they fit half the budget together, and stops the check ({@link CallOverBudget}) where one call alone
+ * took more than the budget.
  */
 public final class CollectingFunction extends ForwardingFunction {
 
@@ -33,6 +37,7 @@ public final class CollectingFunction extends ForwardingFunction {
          */
         private final AtomicLong floor = new AtomicLong(outsideHeap());
         private final AtomicLong collections = new AtomicLong();
+        private final CallGate calls;
 
         /** Below this, collections would run more often than the calls they follow (a 64 MiB floor). */
         static final long LEAST_GARBAGE = 64L << 20;
@@ -43,23 +48,38 @@ public final class CollectingFunction extends ForwardingFunction {
          * --max-memory and the JVM's own heap.
          */
         public static Guard within(long budgetBytes) {
-            return new Guard(Math.max(LEAST_GARBAGE, budgetBytes / 4));
+            return new Guard(Math.max(LEAST_GARBAGE, budgetBytes / 4), READ_EVERY_NANOS, budgetBytes);
         }
 
-        /** @param limit the native garbage let grow between collections, in bytes */
+        /** @param limit the native garbage let grow between collections, in bytes; calls under no budget */
         public Guard(long limit) {
-            this(limit, READ_EVERY_NANOS);
+            this(limit, READ_EVERY_NANOS, Long.MAX_VALUE);
         }
 
-        /** @param readEvery the least nanoseconds between two reads of the resident size */
+        /** @param readEvery the least nanoseconds between two reads of the resident size; calls under no budget */
         Guard(long limit, long readEvery) {
+            this(limit, readEvery, Long.MAX_VALUE);
+        }
+
+        /**
+         * @param readEvery the least nanoseconds between two reads of the resident size
+         * @param budget    the check's --max-memory: what one call may take, and calls at once half of it
+         *                  ({@link CallGate})
+         */
+        Guard(long limit, long readEvery, long budget) {
             this.limit = limit;
             this.readEvery = readEvery;
+            this.calls = new CallGate(budget, readEvery);
         }
 
         /** How many collections this guard ran. */
         public long collections() {
             return collections.get();
+        }
+
+        /** What lets the calls in and measures them. */
+        CallGate calls() {
+            return calls;
         }
 
         void afterCall() {
@@ -92,29 +112,48 @@ public final class CollectingFunction extends ForwardingFunction {
 
     @Override
     public Map<String, INDArray> forward(Map<String, INDArray> inputs) {
-        return afterCall(f.forward(inputs));
+        return call(CallGate.Kind.FORWARD, () -> f.forward(inputs));
     }
 
     @Override
     public Map<String, INDArray> forwardTransient(Map<String, INDArray> inputs) {
-        return afterCall(f.forwardTransient(inputs));
+        return call(CallGate.Kind.FORWARD, () -> f.forwardTransient(inputs));
     }
 
     @Override
     public Map<String, INDArray> vjp(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
                                      List<String> wrt) {
-        return afterCall(f.vjp(inputs, cotangents, wrt));
+        return call(CallGate.Kind.BACKWARD, () -> f.vjp(inputs, cotangents, wrt));
     }
 
     @Override
     public Map<String, INDArray> vjpTransient(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
                                               List<String> wrt) {
-        return afterCall(f.vjpTransient(inputs, cotangents, wrt));
+        return call(CallGate.Kind.BACKWARD, () -> f.vjpTransient(inputs, cotangents, wrt));
     }
 
-    /** What a call gave, once the guard has looked at what it left behind. */
-    private Map<String, INDArray> afterCall(Map<String, INDArray> out) {
-        guard.afterCall();
+    /**
+     * The call, let in by the guard's {@link CallGate} beside the calls running, and what it gave once the guard has
+     * measured it and looked at what it left behind (collecting it, where that is due, before another call is let
+     * in).
+     *
+     * @throws CallOverBudget where this call or an earlier one took more than the budget by itself
+     */
+    private Map<String, INDArray> call(CallGate.Kind kind, Supplier<Map<String, INDArray>> call) {
+        CallGate.Ticket ticket = guard.calls.enter(kind);
+        Map<String, INDArray> out;
+        long took = CallGate.UNKNOWN;
+        try {
+            out = call.get();
+            took = guard.calls.measure(ticket);
+        } finally {
+            try {
+                guard.afterCall(); // before the next call comes in: its arrays would meet this one's garbage
+            } finally {
+                guard.calls.leave(ticket, took);
+            }
+        }
+        guard.calls.requireWithin();
         return out;
     }
 }

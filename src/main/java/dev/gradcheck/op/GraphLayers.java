@@ -13,15 +13,16 @@ import org.deeplearning4j.nn.conf.ComputationGraphConfiguration;
 import org.deeplearning4j.nn.conf.InputPreProcessor;
 import org.deeplearning4j.nn.conf.graph.LayerVertex;
 import org.deeplearning4j.nn.graph.ComputationGraph;
+import org.deeplearning4j.nn.graph.vertex.GraphVertex;
 import org.deeplearning4j.nn.workspace.LayerWorkspaceMgr;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * A ComputationGraph as one layer spec per layer vertex: one forward pass on the spec's inputs records every
- * vertex's activations, and each layer is checked at the activation of the vertex that feeds it (after its
- * preprocessor). A layer fed by several vertices is fed by the vertex that joins them (a MergeVertex, an
- * ElementWiseVertex, ...), whose activation is the one it sees. Non-layer vertices have no parameters and a
- * backward of DL4J's own arithmetic; they are not checked one by one.
+ * A ComputationGraph as one spec per vertex: one forward pass on the spec's inputs records every vertex's
+ * activations; each layer vertex is checked as a layer spec at the activation of the vertex that feeds it (after its
+ * preprocessor), and each vertex that is no layer (MergeVertex, ElementWiseVertex, a user's own, ...) as a vertex
+ * spec at the activations of all the vertices that feed it ({@link GraphVertices}). In the graph's topological
+ * order, so that the first wrong one named is the first the data meets.
  */
 final class GraphLayers {
 
@@ -48,25 +49,44 @@ final class GraphLayers {
                     + graph.getNumOutputArrays() + " outputs " + conf.getNetworkOutputs() + ": one 'labels' input"
                     + " cannot say whose labels they are; leave labels out to check every other layer");
         }
-        List<NetworkLayers.Layer> layers = new ArrayList<>();
-        Layer[] all = graph.getLayers();
-        for (int i = 0; i < all.length; i++) {
-            Layer layer = all[i];
+        GraphVertices.Recorded recorded = new GraphVertices.Recorded(conf, activations, inputs, masks);
+        List<Layer> all = List.of(graph.getLayers());
+        List<NetworkLayers.Layer> parts = new ArrayList<>();
+        for (int v : graph.topologicalSortOrder()) {
+            GraphVertex vertex = graph.getVertices()[v];
+            if (vertex.isInputVertex()) {
+                continue; // the spec's own input: nothing of DL4J's to check
+            }
+            if (!vertex.hasLayer()) {
+                parts.add(GraphVertices.of(spec, vertex, recorded));
+                continue;
+            }
+            int i = indexOf(all, vertex.getLayer());
+            Layer layer = all.get(i);
             boolean output = layer instanceof IOutputLayer;
             if (!output || labels) { // an output layer's backward starts from labels
-                layers.add(NetworkLayers.layerOf(spec, i, layer, new NetworkLayers.Seen(inputOf(conf, layer,
+                parts.add(NetworkLayers.layerOf(spec, i, layer, new NetworkLayers.Seen(inputOf(conf, layer,
                         activations, inputs), seen.get(i)), output));
             }
         }
-        return layers;
+        return parts;
+    }
+
+    /** A layer's index in the graph's layers, as {@code getLayer(index)}: found by identity. */
+    private static int indexOf(List<Layer> layers, Layer layer) {
+        for (int i = 0; i < layers.size(); i++) {
+            if (layers.get(i) == layer) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("a layer vertex whose layer is not among the graph's layers");
     }
 
     /** The activation a layer vertex sees: its one input vertex's (or the graph's input), preprocessed. */
     private static INDArray inputOf(ComputationGraphConfiguration conf, Layer layer, Map<String, INDArray> acts,
                                     Map<String, INDArray> inputs) {
         String name = layer.conf().getLayer().getLayerName();
-        String from = conf.getVertexInputs().get(name).get(0);
-        INDArray input = acts.containsKey(from) ? acts.get(from) : inputs.get(from);
+        INDArray input = GraphVertices.Recorded.activation(conf.getVertexInputs().get(name).get(0), acts, inputs);
         InputPreProcessor pre = conf.getVertices().get(name) instanceof LayerVertex v ? v.getPreProcessor() : null;
         return pre == null ? input : pre.preProcess(input.dup(), (int) input.size(0),
                 LayerWorkspaceMgr.noWorkspaces());

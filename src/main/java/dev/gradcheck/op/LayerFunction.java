@@ -35,6 +35,7 @@ final class LayerFunction implements Differentiable {
     private final String input;
     private final List<String> params;
     private final LayerWorkspaceMgr workspaces = LayerWorkspaceMgr.noWorkspaces();
+    private final SameDiffSessions sessions;
 
     private LayerFunction(OpSpec spec, Map<String, INDArray> builtOn, ClassLoader loader, LayerBuild build,
                           String input) {
@@ -44,6 +45,7 @@ final class LayerFunction implements Differentiable {
         this.layer = build.layer();
         this.input = input;
         this.params = build.trainable();
+        this.sessions = SameDiffSessions.of(layer);
     }
 
     /**
@@ -87,6 +89,14 @@ final class LayerFunction implements Differentiable {
 
     @Override
     public Map<String, INDArray> forward(Map<String, INDArray> inputs) {
+        try {
+            return forwardKeepingSessions(inputs);
+        } finally {
+            sessions.release(layer);
+        }
+    }
+
+    private Map<String, INDArray> forwardKeepingSessions(Map<String, INDArray> inputs) {
         load(inputs);
         if (layer instanceof IOutputLayer output) {
             double score = output.computeScore(0, spec.layer().training(), workspaces);
@@ -96,10 +106,22 @@ final class LayerFunction implements Differentiable {
         return Map.of(OUTPUT, out.dup());
     }
 
-    /** The forward again (DL4J's backward reads what its forward kept), then the layer's backpropGradient. */
+    /**
+     * The forward again (DL4J's backward reads what its forward kept), then the layer's backpropGradient. A
+     * SameDiff-defined layer's sessions are dropped after each call, forward or backward ({@link SameDiffSessions}).
+     */
     @Override
     public Map<String, INDArray> vjp(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
                                      List<String> wrt) {
+        try {
+            return vjpKeepingSessions(inputs, cotangents, wrt);
+        } finally {
+            sessions.release(layer);
+        }
+    }
+
+    private Map<String, INDArray> vjpKeepingSessions(Map<String, INDArray> inputs, Map<String, INDArray> cotangents,
+                                                     List<String> wrt) {
         load(inputs);
         boolean loss = layer instanceof IOutputLayer;
         if (!loss) {

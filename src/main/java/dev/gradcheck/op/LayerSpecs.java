@@ -53,7 +53,7 @@ public final class LayerSpecs {
     /** {@link #withParams}, or why DL4J refuses the layer or the spec's check and no_grad name no parameter. */
     static OpSpec expand(OpSpec spec, ClassLoader loader) throws InvalidSpecException {
         if (VertexConfigs.isVertex(spec.layer(), loader)) {
-            return VertexFunction.expand(spec); // a graph's vertex: no parameters, every input it is fed
+            return VertexFunction.expand(spec, loader); // a graph's vertex: every input it is fed, its parameters
         }
         if (!spec.layer().parameters().isEmpty()) {
             return spec; // already has them
@@ -135,7 +135,7 @@ public final class LayerSpecs {
         }
     }
 
-    private static List<String> checked(OpSpec spec, List<String> params) throws InvalidSpecException {
+    static List<String> checked(OpSpec spec, List<String> params) throws InvalidSpecException {
         LayerSpec.Selection named = spec.layer().params();
         List<String> noGrad = noGrad(spec, params);
         List<String> check = new ArrayList<>(spec.check());
@@ -160,7 +160,7 @@ public final class LayerSpecs {
         return check;
     }
 
-    private static List<String> noGrad(OpSpec spec, List<String> params) throws InvalidSpecException {
+    static List<String> noGrad(OpSpec spec, List<String> params) throws InvalidSpecException {
         List<String> noGrad = new ArrayList<>(spec.noGrad());
         for (String name : List.of(LABELS, MASK)) {
             if (spec.inputs().stream().anyMatch(i -> i.name().equals(name)) && !noGrad.contains(name)) {

@@ -28,20 +28,39 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 public final class NetworkLayers {
 
     /**
-     * One layer of the network.
+     * One layer of the network, or one of a ComputationGraph's vertices that is no layer.
      *
-     * @param index its index in the network, as DL4J's {@code getLayer(index)}
-     * @param name  its name (DL4J's layerName, or its index when it has none; a graph's vertex name)
-     * @param type  its configuration's simple class name
-     * @param spec  the layer spec that checks it
+     * @param index   a layer's index in the network, as DL4J's {@code getLayer(index)}; a vertex's index in the
+     *                graph, as {@code getVertices()[index]}
+     * @param name    its name (DL4J's layerName, or its index when it has none; a graph's vertex name)
+     * @param type    its configuration's simple class name
+     * @param spec    the layer (or vertex) spec that checks it; null when it is skipped
+     * @param vertex  whether it is a graph's vertex that is no layer
+     * @param skipped why it is not checked (a layer with no backward to check), or null
      */
-    public record Layer(int index, String name, String type, OpSpec spec) {}
+    public record Layer(int index, String name, String type, OpSpec spec, boolean vertex, String skipped) {
+
+        Layer(int index, String name, String type, OpSpec spec) {
+            this(index, name, type, spec, false, null);
+        }
+
+        /** "layer 1 (conv1, ConvolutionLayer)", "vertex 4 (merge, MergeVertex)": how reports name it. */
+        public String describe() {
+            return (vertex ? "vertex " : "layer ") + index + " (" + name + ", " + type + ")";
+        }
+    }
+
+    /** Why a FrozenLayer is not checked: DL4J's backward of it is, by design, no gradient at all. */
+    static final String FROZEN = "DL4J's FrozenLayer passes no gradient back by design (its"
+            + " backpropGradient returns no epsilon and no parameter gradients: the layers under it are frozen too);"
+            + " FrozenLayerWithBackprop is the frozen layer that passes one on, and is checked";
 
     private NetworkLayers() {}
 
     /**
-     * The network's layers at their activations (a ComputationGraph's: {@link GraphLayers}). An output layer is among them when the spec gives its labels
-     * (input {@code labels}); a network DL4J cannot load or run on the input is INVALID at {@code network:}.
+     * The network's layers at their activations (a ComputationGraph's layers and other vertices: {@link
+     * GraphLayers}). An output layer is among them when the spec gives its labels (input {@code labels}); a network
+     * DL4J cannot load or run on the input is INVALID at {@code network:}.
      *
      * @param classes where the classes its configuration names are found: gradcheck's, or the plugin paths' too (a
      *                user's own layer)
@@ -122,9 +141,14 @@ public final class NetworkLayers {
     static Layer layerOf(OpSpec spec, int index, org.deeplearning4j.nn.api.Layer layer, Seen seen,
                                  boolean output) throws InvalidSpecException {
         INDArray input = seen.input();
+        // DL4J's frozen layers answer conf() with the layer they wrap: told apart by the layer itself
         org.deeplearning4j.nn.conf.layers.Layer config = layer.conf().getLayer();
         String type = config.getClass().getSimpleName();
         String name = config.getLayerName() != null ? config.getLayerName() : String.valueOf(index);
+        if (layer instanceof org.deeplearning4j.nn.layers.FrozenLayer) {
+            return new Layer(index, name, "FrozenLayer", null, false, FROZEN);
+        }
+        boolean frozen = layer instanceof org.deeplearning4j.nn.layers.FrozenLayerWithBackprop;
         Located<String> typeAt = new Located<>(config.getClass().getName(), spec.network().pos());
         Map<String, Located<Object>> options = new LinkedHashMap<>();
         LayerConfigs.optionsOf(config).forEach((k, v) -> options.put(k, new Located<>(v, spec.network().pos())));
@@ -138,28 +162,50 @@ public final class NetworkLayers {
             inputs.add(values(LayerSpecs.MASK, seen.mask(), dtype, spec));
         }
         List<String> check = new ArrayList<>(List.of("x"));
+        List<String> untrained = new ArrayList<>(); // a frozen layer's: its values given, never checked
         for (Map.Entry<String, INDArray> p : layer.paramTable().entrySet()) {
             if (LayerBuild.trained(config, p.getKey())) {
                 inputs.add(values(p.getKey(), p.getValue(), dtype, spec));
-                check.add(p.getKey());
+                (frozen ? untrained : check).add(p.getKey());
             }
         }
-        LayerSpec layerSpec = new LayerSpec(typeAt, options, spec.layer().training(), LayerSpec.Selection.DEFAULT,
-                List.of());
-        OpSpec one = new OpSpec(spec.name() + "/" + index + ":" + name, spec.pos(), new Located<>(type,
-                spec.network().pos()), Map.of(), inputs, List.of(), check, output ? List.of(LayerSpecs.LABELS)
-                : List.of(), spec.delta(), spec.tolerance(), spec.mode(), spec.order(), spec.options(),
-                spec.backends(), spec.seed(), Expectation.PASS, null, spec.timeoutSeconds(), layerSpec, null);
-        return new Layer(index, name, type, one);
+        OpSpec one = partSpec(spec, index + ":" + name, type, typeAt, options, new Checked(inputs, check,
+                output ? List.of(LayerSpecs.LABELS) : List.of(), untrained));
+        return new Layer(index, name, frozen ? "FrozenLayerWithBackprop" : type, one);
     }
 
-    private static InputSpec values(String name, INDArray a, DType dtype, OpSpec spec) {
+    /**
+     * A part's inputs, the ones checked, the ones never checked, and its parameters that are not trained (a frozen
+     * layer's).
+     */
+    record Checked(List<InputSpec> inputs, List<String> check, List<String> noGrad, List<String> untrained) {}
+
+    /**
+     * The spec of one part of a network spec (a layer, a graph's vertex): its type and options at {@code network:},
+     * the network spec's checking settings, named {@code network/part}.
+     */
+    static OpSpec partSpec(OpSpec spec, String part, String type, Located<String> typeAt,
+                           Map<String, Located<Object>> options, Checked checked) {
+        LayerSpec.Selection frozen = new LayerSpec.Selection(null, checked.untrained().stream()
+                .map(p -> new Located<>(p, spec.network().pos())).toList());
+        LayerSpec layerSpec = new LayerSpec(typeAt, options, spec.layer().training(), frozen, List.of());
+        return new OpSpec(spec.name() + "/" + part, spec.pos(), new Located<>(type, spec.network().pos()),
+                Map.of(), checked.inputs(), List.of(), checked.check(), checked.noGrad(), spec.delta(),
+                spec.tolerance(), spec.mode(), spec.order(), spec.options(), spec.backends(), spec.seed(),
+                Expectation.PASS, null, spec.timeoutSeconds(), layerSpec, null);
+    }
+
+    static InputSpec values(String name, INDArray a, DType dtype, OpSpec spec) {
         return new InputSpec(name, a.shape(), dtype, new Init.Values(a.dup('c').castTo(
                 org.nd4j.linalg.api.buffer.DataType.DOUBLE).data().asDouble()), spec.network().pos());
     }
 
-    /** A network's status from its layers' statuses: the first that needs attention, else passed. */
+    /**
+     * A network's status from its layers' statuses: the first that needs attention, else passed. A part skipped
+     * (with its reason in its finding) needs none.
+     */
     public static Status status(List<Status> layers) {
-        return layers.stream().filter(s -> s != Status.PASSED).findFirst().orElse(Status.PASSED);
+        return layers.stream().filter(s -> s != Status.PASSED && s != Status.SKIPPED).findFirst()
+                .orElse(Status.PASSED);
     }
 }

@@ -11,6 +11,8 @@ import java.util.Optional;
 import org.deeplearning4j.nn.conf.InputPreProcessor;
 import org.deeplearning4j.nn.conf.NeuralNetConfiguration;
 import org.deeplearning4j.nn.conf.graph.GraphVertex;
+import org.deeplearning4j.nn.conf.layers.samediff.SameDiffVertex;
+import org.deeplearning4j.nn.weights.WeightInit;
 import org.nd4j.shade.jackson.databind.DeserializationFeature;
 import org.nd4j.shade.jackson.databind.JsonMappingException;
 import org.nd4j.shade.jackson.databind.ObjectMapper;
@@ -28,6 +30,7 @@ final class VertexConfigs {
     /** Where DL4J keeps its vertex configurations; a simple type name is looked up in each. */
     private static final List<String> PACKAGES = List.of("org.deeplearning4j.nn.conf.graph.",
             "org.deeplearning4j.nn.conf.graph.rnn.");
+    private static final String WEIGHT_INIT = "weightInit";
     private static final String PREPROCESSORS = "org.deeplearning4j.nn.conf.preprocessor.";
     private static final ObjectMapper STRICT = NeuralNetConfiguration.mapper().copy()
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -78,12 +81,44 @@ final class VertexConfigs {
         }
     }
 
+    /**
+     * A vertex configuration's options, as a vertex spec writes them: its JSON's fields that DL4J's JSON reads back
+     * (a field it writes and does not read, a derived getter's, is left out), nested values as plain maps and lists
+     * ({@code "@class"} naming a nested preprocessor or vertex).
+     */
+    static Map<String, Object> optionsOf(GraphVertex config, SourcePos at) throws InvalidSpecException {
+        ObjectMapper mapper = STRICT.copy();
+        mapper.setTypeFactory(mapper.getTypeFactory().withClassLoader(config.getClass().getClassLoader()));
+        ObjectNode json = mapper.valueToTree(config);
+        for (int tries = json.size(); tries > 0; tries--) {
+            try {
+                mapper.treeToValue(json, GraphVertex.class);
+                break;
+            } catch (UnrecognizedPropertyException e) {
+                json.remove(e.getPropertyName()); // written, not read back: no option
+            } catch (Exception e) {
+                throw new InvalidSpecException(at, config.getClass().getSimpleName()
+                        + ": DL4J cannot read back its own JSON: " + GraphBuilder.firstLine(e));
+            }
+        }
+        json.remove("@class");
+        Map<String, Object> options = new java.util.LinkedHashMap<>();
+        json.fields().forEachRemaining(f -> options.put(f.getKey(), mapper.convertValue(f.getValue(), Object.class)));
+        return options;
+    }
+
     private static ObjectNode json(String className, Map<String, Located<Object>> options, ClassLoader loader)
             throws InvalidSpecException {
         ObjectNode json = STRICT.createObjectNode().put("@class", className);
+        if (!options.containsKey(WEIGHT_INIT) && type(className, loader).filter(SameDiffVertex.class::isAssignableFrom)
+                .isPresent()) {
+            json.put(WEIGHT_INIT, WeightInit.XAVIER.name()); // its builder's; its JSON constructor leaves none
+        }
         for (Map.Entry<String, Located<Object>> option : options.entrySet()) {
-            if (option.getValue().value() instanceof LayerSpec inner) {
-                json.set(option.getKey(), json(preprocessor(inner.type(), loader), inner.options(), loader));
+            if (option.getValue().value() instanceof LayerSpec inner) { // FrozenVertex's vertex, or a preprocessor
+                Optional<Class<? extends GraphVertex>> vertex = type(inner.type().value(), loader);
+                String nested = vertex.isPresent() ? vertex.get().getName() : preprocessor(inner.type(), loader);
+                json.set(option.getKey(), json(nested, inner.options(), loader));
             } else {
                 json.set(option.getKey(), STRICT.valueToTree(option.getValue().value()));
             }
@@ -91,7 +126,7 @@ final class VertexConfigs {
         return json;
     }
 
-    /** An input preprocessor's class, by its simple name in DL4J's package or its full name. */
+    /** An input preprocessor's class, by its simple name in DL4J's package or its full name (or a vertex's). */
     private static String preprocessor(Located<String> name, ClassLoader loader) throws InvalidSpecException {
         String full = name.value().contains(".") ? name.value() : PREPROCESSORS + name.value();
         try {
@@ -101,8 +136,9 @@ final class VertexConfigs {
         } catch (ClassNotFoundException | LinkageError e) {
             // said below
         }
-        throw new InvalidSpecException(name.pos(), "unknown DL4J input preprocessor '" + name.value() + "' (a class"
-                + " of " + PREPROCESSORS + "*, e.g. CnnToFeedForwardPreProcessor)");
+        throw new InvalidSpecException(name.pos(), "unknown DL4J input preprocessor or vertex '" + name.value()
+                + "' (a class of " + PREPROCESSORS + "*, e.g. CnnToFeedForwardPreProcessor; FrozenVertex's underlying"
+                + " is a vertex: ElementWiseVertex, ...)");
     }
 
     private static SourcePos blamed(LayerSpec spec, JsonMappingException e) {

@@ -29,7 +29,7 @@ final class VertexFunction implements Differentiable {
     /** The vertex's name in its graph. */
     private static final String NAME = "vertex";
     /** The option naming a graph input a vertex reads by name, not one it is fed (DuplicateToTimeSeriesVertex). */
-    private static final String READ_BY_NAME = "inputName";
+    static final String READ_BY_NAME = "inputName";
 
     private final OpSpec spec;
     private final Map<String, INDArray> builtOn;
@@ -40,25 +40,53 @@ final class VertexFunction implements Differentiable {
     private final List<String> fed;
     /** Every input of the graph: the fed ones, then one read by name. */
     private final List<String> graphInputs;
+    /** The vertex's parameters, each an input of the spec ({@link VertexParams}). */
+    private final List<String> params;
     private final LayerWorkspaceMgr workspaces = LayerWorkspaceMgr.noWorkspaces();
 
     private VertexFunction(OpSpec spec, Map<String, INDArray> builtOn, ClassLoader loader, ComputationGraph graph,
-                           List<String> fed, List<String> graphInputs) {
+                           Wiring wiring) {
         this.spec = spec;
         this.builtOn = builtOn;
         this.loader = loader;
         this.graph = graph;
         this.vertex = graph.getVertex(NAME);
-        this.fed = fed;
-        this.graphInputs = graphInputs;
+        this.fed = wiring.fed();
+        this.graphInputs = wiring.graphInputs();
+        this.params = wiring.params();
+    }
+
+    /**
+     * How the spec's inputs reach the vertex.
+     *
+     * @param fed         fed to it, in the order written
+     * @param graphInputs its graph's inputs: the fed ones, then one read by name
+     * @param params      its parameters
+     */
+    record Wiring(List<String> fed, List<String> graphInputs, List<String> params) {
+
+        static Wiring of(OpSpec spec, List<String> fixed, List<String> params) {
+            List<String> fed = spec.inputs().stream().map(InputSpec::name)
+                    .filter(n -> !fixed.contains(n) && !params.contains(n)).toList();
+            List<String> graphInputs = new ArrayList<>(fed);
+            fixed.stream().filter(n -> !n.equals(LayerSpecs.MASK)).forEach(graphInputs::add);
+            return new Wiring(fed, graphInputs, params);
+        }
     }
 
     /**
      * The spec as checked: an input the vertex reads by name and a mask are never checked (no_grad), as a layer's
      * labels and mask are.
      */
-    static OpSpec expand(OpSpec spec) {
-        List<String> fixed = fixed(spec);
+    static OpSpec expand(OpSpec spec, ClassLoader loader) throws InvalidSpecException {
+        GraphVertex conf = VertexConfigs.read(spec.layer(), loader);
+        return expand(spec, fixed(spec), conf);
+    }
+
+    private static OpSpec expand(OpSpec spec, List<String> fixed, GraphVertex conf) throws InvalidSpecException {
+        if (!VertexParams.names(conf).isEmpty()) {
+            return VertexParams.expand(spec, conf, fixed);
+        }
         List<String> check = spec.check().stream().filter(n -> !fixed.contains(n)).toList();
         List<String> noGrad = new ArrayList<>(spec.noGrad());
         fixed.stream().filter(n -> !noGrad.contains(n)).forEach(noGrad::add);
@@ -78,22 +106,14 @@ final class VertexFunction implements Differentiable {
      */
     static VertexFunction build(OpSpec spec, Map<String, INDArray> inputs, ClassLoader loader)
             throws InvalidSpecException {
-        OpSpec expanded = expand(spec);
+        List<String> fixed = fixed(spec);
         GraphVertex conf = VertexConfigs.read(spec.layer(), loader);
-        List<String> fixed = fixed(expanded);
-        List<String> fed = expanded.inputs().stream().map(InputSpec::name).filter(n -> !fixed.contains(n)).toList();
-        requireInputCount(spec, conf, fed);
-        List<String> graphInputs = new ArrayList<>(fed);
-        fixed.stream().filter(n -> !n.equals(LayerSpecs.MASK)).forEach(graphInputs::add);
+        OpSpec expanded = expand(spec, fixed, conf);
+        Wiring wiring = Wiring.of(expanded, fixed, VertexParams.names(conf));
+        requireInputCount(spec, conf, wiring.fed());
         try {
-            ComputationGraphConfiguration cg = new NeuralNetConfiguration.Builder().seed(spec.seed())
-                    .dataType(inputs.get(fed.get(0)).dataType()).graphBuilder()
-                    .addInputs(graphInputs.toArray(String[]::new))
-                    .addVertex(NAME, conf, fed.toArray(String[]::new)).setOutputs(NAME)
-                    .allowDisconnected(true).build(); // an input read by name feeds no vertex
-            ComputationGraph graph = new ComputationGraph(cg);
-            graph.init();
-            VertexFunction f = new VertexFunction(expanded, inputs, loader, graph, fed, graphInputs);
+            ComputationGraph graph = graphOf(spec, conf, wiring, inputs.get(wiring.fed().get(0)).dataType());
+            VertexFunction f = new VertexFunction(expanded, inputs, loader, graph, wiring);
             f.forward(inputs);
             return f;
         } catch (RuntimeException e) {
@@ -101,15 +121,36 @@ final class VertexFunction implements Differentiable {
                 throw e;
             }
             throw new InvalidSpecException(spec.layer().type().pos(), "DL4J refuses " + spec.op().value() + " on"
-                    + " inputs " + shapes(inputs, fed) + ": " + GraphBuilder.firstLine(e));
+                    + " inputs " + shapes(inputs, wiring.fed()) + ": " + GraphBuilder.firstLine(e));
         }
+    }
+
+    /** The vertex in a graph of its own, its parameters (if any) initialised under the spec's seed. */
+    static ComputationGraph graphOf(OpSpec spec, GraphVertex conf, Wiring wiring,
+                                    org.nd4j.linalg.api.buffer.DataType dtype) {
+        ComputationGraphConfiguration cg = new NeuralNetConfiguration.Builder().seed(spec.seed())
+                .dataType(dtype).graphBuilder()
+                .addInputs(wiring.graphInputs().toArray(String[]::new))
+                .addVertex(NAME, conf, wiring.fed().toArray(String[]::new)).setOutputs(NAME)
+                .allowDisconnected(true).build(); // an input read by name feeds no vertex
+        ComputationGraph graph = new ComputationGraph(cg);
+        graph.init();
+        if (!wiring.params().isEmpty()) {
+            graph.initGradientsView(); // where a vertex with parameters writes their gradients
+        }
+        return graph;
+    }
+
+    /** The vertex's parameters as DL4J initialised them in its own graph. */
+    static Map<String, INDArray> paramsOf(ComputationGraph graph) {
+        return graph.getVertex(NAME).paramTable(false);
     }
 
     /** DL4J's graph builder does not hold a vertex to the inputs it takes (L2Vertex's two): refused here. */
     private static void requireInputCount(OpSpec spec, GraphVertex conf, List<String> fed)
             throws InvalidSpecException {
         int min = conf.minVertexInputs();
-        int max = conf.maxVertexInputs();
+        int max = conf.maxVertexInputs() < 0 ? Integer.MAX_VALUE : conf.maxVertexInputs(); // SameDiff's: -1
         if (fed.size() < min || fed.size() > max) {
             String takes = min == max ? String.valueOf(min) : max == Integer.MAX_VALUE ? min + " or more"
                     : min + " to " + max;
@@ -147,6 +188,8 @@ final class VertexFunction implements Differentiable {
             graph.setLayerMaskArrays(graphInputs.stream().map(n -> mask.dup()).toArray(INDArray[]::new), null);
         }
         vertex.setInputs(fed.stream().map(n -> inputs.get(n).dup()).toArray(INDArray[]::new));
+        Map<String, INDArray> table = vertex.paramTable(false);
+        params.forEach(p -> table.get(p).assign(inputs.get(p)));
         return vertex.doForward(spec.layer().training(), workspaces);
     }
 
@@ -161,6 +204,12 @@ final class VertexFunction implements Differentiable {
         for (int i = 0; i < fed.size(); i++) {
             if (wrt.contains(fed.get(i)) && back.getSecond()[i] != null) {
                 grads.put(fed.get(i), back.getSecond()[i].dup());
+            }
+        }
+        for (String p : params) {
+            INDArray g = back.getFirst() == null ? null : back.getFirst().getGradientFor(p);
+            if (wrt.contains(p) && g != null) {
+                grads.put(p, g.dup());
             }
         }
         return grads;

@@ -37,6 +37,7 @@ public final class DetailLines {
                 // masked entries were not judged either
                 r.gradients().stream().filter(g -> g.mismatches() != null && g.mismatches().masked() > 0)
                         .forEach(g -> lines.add(maskedLine(g)));
+                lines.addAll(NodeLines.skipped(r.nodes())); // and parts of a network not checked, with why
             }
             // Expected outcomes still name their reason: a known bug must stay visible in every run.
             case EXPECTED_FAIL, EXPECTED_ERROR -> {

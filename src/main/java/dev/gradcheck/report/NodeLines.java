@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * The table's lines for a failing graph's nodes, each checked on its own: one line per node whose own backward
- * is wrong, or one line saying that every node is right alone (then the graph's combination is what is wrong).
+ * is wrong, or one line saying that every node is right alone (then the graph's combination is what is wrong);
+ * then one per node skipped with its reason (a network's FrozenLayer), which a passing network shows too.
  */
 final class NodeLines {
 
@@ -19,7 +20,7 @@ final class NodeLines {
         }
         List<String> lines = new ArrayList<>();
         for (NodeFinding n : nodes) {
-            if (n.wrong()) {
+            if (n.wrong()) { // a skipped node is not wrong: listed below
                 lines.add(line(n));
             }
         }
@@ -27,7 +28,14 @@ final class NodeLines {
             lines.add("every node's own backward agrees (" + nodes.size() + " checked on their own): the mismatch"
                     + " is in how the graph combines them (summed paths or clips)");
         }
+        lines.addAll(skipped(nodes));
         return lines;
+    }
+
+    /** "node 0 (FrozenLayer, out=frozen): skipped: why": a node not checked, which a reader would look for. */
+    static List<String> skipped(List<NodeFinding> nodes) {
+        return nodes.stream().filter(n -> n.status() == dev.gradcheck.result.Status.SKIPPED)
+                .map(n -> n.describe() + ": skipped" + (n.message() == null ? "" : ": " + n.message())).toList();
     }
 
     /** "node 3 (cumsum, out=h2): backward mismatch, max rel err 1.00e+00 (d0/dx)". */

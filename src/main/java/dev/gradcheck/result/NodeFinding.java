@@ -15,9 +15,9 @@ package dev.gradcheck.result;
 public record NodeFinding(int node, String op, String out, String location, Status status, GradientResult worst,
                           String message) {
 
-    /** Whether this node's own backward is wrong (or could not be checked). */
+    /** Whether this node's own backward is wrong (or could not be checked; one skipped for a reason is not). */
     public boolean wrong() {
-        return status != Status.PASSED;
+        return status != Status.PASSED && status != Status.SKIPPED;
     }
 
     /** "node 3 (cumsum, out=h2)". */

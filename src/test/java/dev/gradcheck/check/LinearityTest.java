@@ -103,8 +103,15 @@ class LinearityTest {
         specs.put("matmul 256², fast", MATMUL_256);
         specs.forEach((name, yaml) -> {
             cases.add(Arguments.of(name + ", one-hot path x1.01", yaml, (Wrong) LinearityTest::oneHotPathWrong));
-            cases.add(Arguments.of(name + ", dense path x1.01", yaml, (Wrong) LinearityTest::densePathWrong));
+            if (!yaml.equals(SOFTMAX_64x1000)) {
+                cases.add(Arguments.of(name + ", dense path x1.01", yaml, (Wrong) LinearityTest::densePathWrong));
+            }
         });
+        // softmax's dense path x1.01 is left out at this size: every row of its Jacobian is wrong there but right
+        // one-hot, so fast mode narrows to nothing and rechecks 64,000 columns (55 s of the suite, quiet) to show
+        // what the three other ops show at size in a second or two
+        cases.add(Arguments.of("softmax [16,100], fast, dense path x1.01", SOFTMAX_64x1000.replace("[64, 1000]",
+                "[16, 100]"), (Wrong) LinearityTest::densePathWrong));
         cases.add(Arguments.of("tanh [256,256], |g|", TANH_256, (Wrong) LinearityTest::absOfCotangent));
         cases.add(Arguments.of("tanh [256,256], max(g, 0)", TANH_256, (Wrong) LinearityTest::reluOfCotangent));
         cases.add(Arguments.of("softmax [64,1000], g clipped to [-3, 3]", SOFTMAX_64x1000,

@@ -71,10 +71,11 @@ class GraphNetworkTest {
         ModelSerializer.writeModel(graph("none"), new File(dir.resolve("graph.zip").toString()), false);
         CheckResult r = check("graph.zip", "  labels: {shape: [2, 2]}\n");
         assertEquals(Status.PASSED, r.status(), r::message);
-        assertEquals(java.util.Set.of("left", "right", "fc", "out"), r.nodes().stream().map(NodeFinding::out)
-                .collect(java.util.stream.Collectors.toSet()));
-        assertEquals(List.of(0, 1, 2, 3), r.nodes().stream().map(NodeFinding::node).sorted().toList(),
-                "each by its index in the graph's layers, as getLayer(index)");
+        assertEquals(java.util.Set.of("left", "right", "merge", "fc", "out"), r.nodes().stream()
+                .map(NodeFinding::out).collect(java.util.stream.Collectors.toSet()));
+        assertEquals(List.of(0, 1, 2, 3), r.nodes().stream().filter(n -> !n.op().equals("MergeVertex"))
+                .map(NodeFinding::node).sorted().toList(), "each layer by its index in the graph's layers, as"
+                + " getLayer(index)");
         assertTrue(r.nodes().stream().allMatch(n -> n.status() == Status.PASSED));
     }
 
@@ -97,7 +98,7 @@ class GraphNetworkTest {
         CheckResult r = check("graph.json", "");
         assertEquals(Status.FAILED, r.status());
         assertTrue(r.message().matches("layer \\d \\(right, WrongConvolution\\) is wrong.*"), r.message());
-        assertEquals(3, r.nodes().size(), "no labels: the output layer is left out");
+        assertEquals(4, r.nodes().size(), "no labels: the output layer is left out (the merge vertex is in)");
         NodeFinding right = r.nodes().stream().filter(n -> n.out().equals("right")).findFirst().orElseThrow();
         assertEquals(Status.FAILED, right.status());
         assertEquals("W", right.worst().input());

@@ -34,8 +34,12 @@ final class LayerChecks {
     }
 
     private static CheckResult check(String file, String yaml) {
-        try (InProcessBackend backend = InProcessBackend.withPlugins(Engine.CPU, PluginSet.EMPTY,
-                MemoryBudget.UNLIMITED)) {
+        return check(file, yaml, MemoryBudget.UNLIMITED);
+    }
+
+    /** Checked under {@code budget}, as --max-memory gives one. */
+    static CheckResult check(String file, String yaml, MemoryBudget budget) {
+        try (InProcessBackend backend = InProcessBackend.withPlugins(Engine.CPU, PluginSet.EMPTY, budget)) {
             var loaded = new SpecLoader().loadText(file, "layer", yaml).get(0);
             assertTrue(loaded.isValid(), () -> "spec invalid: " + loaded.errors());
             return backend.run(CheckRequest.of(loaded.spec()));

@@ -38,6 +38,19 @@ class NodeLinesTest {
                 + " combines them (summed paths or clips)", lines.get(0));
     }
 
+    /** A network's FrozenLayer is skipped with its reason: not wrong, and listed last, under a pass too. */
+    @Test
+    void aSkippedNodeIsListedWithItsReasonAndIsNotWrong() {
+        NodeFinding frozen = new NodeFinding(0, "FrozenLayer", "frozen", "g.yaml:1:1", Status.SKIPPED, null,
+                "not checked: no gradient by design");
+        List<String> lines = NodeLines.of(List.of(frozen, node(3, "cumsum", "h2", Status.FAILED, Verdict.MISMATCH)));
+        assertEquals(2, lines.size());
+        assertEquals("node 0 (FrozenLayer, out=frozen): skipped: not checked: no gradient by design", lines.get(1));
+        assertEquals(List.of(lines.get(1)), NodeLines.skipped(List.of(frozen, node(1, "tanh", "h1", Status.PASSED,
+                Verdict.PASS))));
+        org.junit.jupiter.api.Assertions.assertFalse(frozen.wrong());
+    }
+
     @Test
     void noFindingsNoLines() {
         assertEquals(List.of(), NodeLines.of(List.of()));

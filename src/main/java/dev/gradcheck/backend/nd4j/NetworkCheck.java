@@ -20,9 +20,10 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * A network spec's check: each layer checked as a layer spec at the activations the network's forward pass gave
- * it ({@link NetworkLayers}), the layers' rows together in one result, and one {@link NodeFinding} per layer (its
- * index, name and type) so that a wrong layer is named as a graph's wrong node is.
+ * A network spec's check: each layer (and each other vertex of a graph) checked as a spec at the activations the
+ * forward pass gave it ({@link NetworkLayers}), their rows together in one result, and one {@link NodeFinding} per
+ * layer or vertex (its index, name and type) so that a wrong one is named as a graph's wrong node is; a skipped
+ * one (a FrozenLayer) is a finding with its reason.
  */
 final class NetworkCheck {
 
@@ -46,12 +47,17 @@ final class NetworkCheck {
         List<NodeFinding> nodes = new ArrayList<>();
         String message = null;
         for (NetworkLayers.Layer layer : layers) {
+            if (layer.skipped() != null) { // said in the report, never a reason for the network to fail
+                nodes.add(new NodeFinding(layer.index(), layer.type(), layer.name(), spec.pos().toString(),
+                        Status.SKIPPED, null, layer.skipped()));
+                continue;
+            }
             CheckResult r = checker.check(LayerSpecs.withParams(layer.spec(), loader), capture);
             rows.addAll(r.gradients());
             nodes.add(new NodeFinding(layer.index(), layer.type(), layer.name(), spec.pos().toString(), r.status(),
                     worst(r), r.message()));
             if (message == null && r.status() != Status.PASSED) {
-                message = "layer " + layer.index() + " (" + layer.name() + ", " + layer.type() + ") is wrong"
+                message = layer.describe() + " is wrong"
                         + (r.message() == null ? "" : ": " + r.message());
             }
         }

@@ -9,6 +9,8 @@ import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Guesses an output's {@link WindowPattern} from a few rows of the analytic Jacobian, each one backward pass: rows at
@@ -29,6 +31,9 @@ public final class PatternProbe {
      */
     private static final int FAR_STEPS = 4;
 
+    /** The plan a guess gives, at debug level: what a run will evaluate, before a long run makes it. */
+    private static final Logger LOG = LoggerFactory.getLogger(PatternProbe.class);
+
     private PatternProbe() {}
 
     /** One probed row: its output index and its spread in each input. */
@@ -41,6 +46,15 @@ public final class PatternProbe {
      */
     public static WindowPattern guess(AnalyticJacobian side, String out, long[] outShape, List<String> inputs,
                                Map<String, long[]> inShapes) {
+        WindowPattern guessed = guessed(side, out, outShape, inputs, inShapes);
+        if (guessed != null && LOG.isDebugEnabled()) {
+            LOG.debug("{}: {}", out, guessed.plan());
+        }
+        return guessed;
+    }
+
+    private static WindowPattern guessed(AnalyticJacobian side, String out, long[] outShape, List<String> inputs,
+                                         Map<String, long[]> inShapes) {
         Map<Long, Probe> probed = new LinkedHashMap<>();
         java.util.function.Function<int[], Probe> at = row -> probed.computeIfAbsent(flat(row, outShape),
                 p -> probeRow(side, out, row, p, inputs, inShapes));

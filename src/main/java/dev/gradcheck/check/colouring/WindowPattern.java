@@ -362,6 +362,25 @@ public final class WindowPattern {
                 classOf);
     }
 
+    /**
+     * What a run over this pattern evaluates, in words: its groups of rows (a backward pass each) and each input's
+     * groups of columns (a stencil each), with the windows guessed, e.g. "200,704 rows in 3,136 groups; columns of
+     * x in 576 groups, of w in 576".
+     */
+    public String plan() {
+        StringBuilder s = new StringBuilder(String.format(java.util.Locale.ROOT, "%,d rows in %,d groups; columns",
+                rows(), rowGroups().length));
+        for (Input x : inputs) {
+            s.append(String.format(java.util.Locale.ROOT, "%s of %s in %,d groups", x == inputs.get(0) ? "" : ",",
+                    x.name(), columnGroups(x).length));
+        }
+        s.append("; windows");
+        for (Input x : inputs) {
+            s.append(' ').append(x.name()).append(java.util.Arrays.toString(x.dims()));
+        }
+        return s.toString();
+    }
+
     /** Groups of input x's columns no window holds two of: by residue per bounded dimension and whole coordinates. */
     public int[][] columnGroups(Input x) {
         return columnGroups.computeIfAbsent(x, WindowPattern::colourColumns);

@@ -5,6 +5,7 @@ import dev.gradcheck.check.dense.TieCheck;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.JacobianComparison;
 import dev.gradcheck.check.numeric.KinkDetector;
+import dev.gradcheck.check.numeric.LineNoise;
 import dev.gradcheck.check.numeric.MostPreciseStep;
 import dev.gradcheck.check.numeric.NumericalDerivative;
 import dev.gradcheck.check.numeric.NumericTuning;
@@ -189,19 +190,21 @@ final class FastProbe {
         double h = direction.step();
         KinkDetector.Probe p = probe(u, h, analytic);
         if (!p.kinks()[0]) {
-            MostPreciseStep.Estimate precise = mostPrecise(u, h, p, analytic);
-            double n = precise.step() == h ? numerical : precise.value();
-            double bound = precise.bound();
-            double score = JacobianComparison.score(rule, analytic, n, bound);
-            String at = precise.step() == h ? "" : " at the more precise step " + figure(precise.step());
-            if (score > 1) {
-                return new Outcome(Verdict.MISMATCH, analytic, n, score, at.isEmpty() ? null : "fast mode: v'Ju"
-                        + " judged" + at + ", where the finite differences' own error is " + figure(bound));
+            Outcome modelled = smooth(analytic, numerical, p, roundingError(h));
+            if (modelled.verdict() != Verdict.MISMATCH) {
+                return modelled;
             }
-            return new Outcome(Verdict.PASS, analytic, n, score, !(rule.score(analytic, n) > 1)
-                    ? (at.isEmpty() ? null : "fast mode: v'Ju judged" + at)
-                    : "fast mode: v'Ju differs by more than the tolerance but less than the finite differences' own"
-                    + " error (" + figure(bound) + ")" + at);
+            // only a failure is judged again with the noise measured: a pass keeps the model's bound, so no passing
+            // verdict moves, and a projection that agrees costs no more evaluations
+            KinkDetector.Line phi = line(u);
+            double noise = LineNoise.level(t -> phi.at(t)[0], h, 0);
+            double measured = NumericalError.fromNoise(derivative.stencil(), noise, h);
+            if (!(measured > roundingError(h))) {
+                return modelled;
+            }
+            return smooth(analytic, numerical, p, measured).noting("fast mode: the forward's noise along u, measured"
+                    + " (standard deviation " + figure(noise) + "), bounds the finite differences at "
+                    + figure(measured / roundingError(h)) + " times the rounding model's bound");
         }
         List<KinkEntry> kinks = new ArrayList<>();
         List<String> wrong = new ArrayList<>();
@@ -242,22 +245,53 @@ final class FastProbe {
                         + " still disagrees (v'Ju analytic " + figure(a) + ", numerical " + figure(n) + ")", kinks);
     }
 
-    /** φ′ along u at the step whose error bound is smallest ({@link MostPreciseStep}), from the probe at h. */
-    private MostPreciseStep.Estimate mostPrecise(INDArray u, double h, KinkDetector.Probe p, double analytic) {
-        MostPreciseStep.Estimate atH = MostPreciseStep.Estimate.of(p, 0, roundingError(h), h);
-        Map<String, INDArray> direction = Map.of(in, u);
+    /**
+     * The verdict on a projection along which φ is smooth, judged at its most precise step.
+     *
+     * @param rounding the bound on φ′'s rounding at the step h along u: the model's, or the forward's measured noise
+     */
+    private Outcome smooth(double analytic, double numerical, KinkDetector.Probe p, double rounding) {
+        double h = direction.step();
+        MostPreciseStep.Estimate precise = mostPrecise(direction.u(), h, p, analytic, rounding);
+        double n = precise.step() == h ? numerical : precise.value();
+        double bound = precise.bound();
+        double score = JacobianComparison.score(rule, analytic, n, bound);
+        String at = precise.step() == h ? "" : " at the more precise step " + figure(precise.step());
+        if (score > 1) {
+            return new Outcome(Verdict.MISMATCH, analytic, n, score, at.isEmpty() ? null : "fast mode: v'Ju"
+                    + " judged" + at + ", where the finite differences' own error is " + figure(bound));
+        }
+        return new Outcome(Verdict.PASS, analytic, n, score, !(rule.score(analytic, n) > 1)
+                ? (at.isEmpty() ? null : "fast mode: v'Ju judged" + at)
+                : "fast mode: v'Ju differs by more than the tolerance but less than the finite differences' own"
+                + " error (" + figure(bound) + ")" + at);
+    }
+
+    /**
+     * φ′ along u at the step whose error bound is smallest ({@link MostPreciseStep}), from the probe at h.
+     *
+     * @param rounding the rounding share of φ′'s bound at h, which the other steps' shares scale from
+     */
+    private MostPreciseStep.Estimate mostPrecise(INDArray u, double h, KinkDetector.Probe p, double analytic,
+                                                 double rounding) {
+        MostPreciseStep.Estimate atH = MostPreciseStep.Estimate.of(p, 0, rounding, h);
+        return MostPreciseStep.choose(line(u), h, new MostPreciseStep.Rows(new int[] {0}, new double[] {analytic}),
+                new MostPreciseStep.Estimate[] {atH}, output.magnitude(), derivative.stencil())[0];
+    }
+
+    /** φ(t) − φ(0) along u, as Σ vⱼ·(yⱼ(t) − yⱼ(0)): one row. */
+    private KinkDetector.Line line(INDArray u) {
+        Map<String, INDArray> along = Map.of(in, u);
         double[] v = output.v();
         double[] base = output.base();
-        KinkDetector.Line phi = t -> {
-            double[] y = Flat.values(derivative.atDirection(direction, t).get(output.out()));
+        return t -> {
+            double[] y = Flat.values(derivative.atDirection(along, t).get(output.out()));
             double sum = 0;
             for (int j = 0; j < base.length; j++) {
                 sum += v[j] * (y[j] - base[j]);
             }
             return new double[] {sum};
         };
-        return MostPreciseStep.choose(phi, h, new MostPreciseStep.Rows(new int[] {0}, new double[] {analytic}),
-                new MostPreciseStep.Estimate[] {atH}, output.magnitude(), derivative.stencil())[0];
     }
 
     /**

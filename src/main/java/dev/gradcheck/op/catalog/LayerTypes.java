@@ -171,11 +171,18 @@ public record LayerTypes(String name, String input, List<String> params, String 
             vertex("ReverseTimeSeriesVertex", "the steps reversed (within the real ones under a mask)", "",
                     "a: {shape: [2, 3, 5]}"),
             vertex("PoolHelperVertex", "drops the first row and column (imported GoogLeNet pooling)", "",
-                    "a: {shape: [2, 3, 4, 4]}"));
+                    "a: {shape: [2, 3, 4, 4]}"),
+            vertex("AttentionVertex", "dot-product attention of queries, keys, values (SameDiff-defined; with"
+                    + " projectInput: true its parameters Wq, Wk, Wv, Wo are checked too)",
+                    "ninQueries: 4, ninKeys: 4, ninValues: 4, nout: 4, nheads: 1, projectInput: false",
+                    "q: {shape: [2, 4, 3]}\n  k: {shape: [2, 4, 3]}\n  v: {shape: [2, 4, 3]}\nexpect: {fail:"
+                    + " [jacobian]}\nreason: its gradients are doubled (docs/dl4j-findings.md)"),
+            vertex("FrozenVertex", "the vertex underlying, its parameters not trained (not checked)",
+                    "underlying: {type: ElementWiseVertex, op: Add}", TWO_2X3));
 
     /**
-     * A ComputationGraph vertex that is no layer: fed every input the spec writes (in order), no parameters
-     * (docs/dl4j.md#a-graphs-vertices).
+     * A ComputationGraph vertex that is no layer: fed every input the spec writes (in order), no parameters but a
+     * SameDiff-defined vertex's (docs/dl4j.md#a-graphs-vertices).
      */
     private static LayerTypes vertex(String name, String summary, String options, String inputs) {
         return new LayerTypes(name, VERTEX_INPUT, List.of(), summary, options, inputs);

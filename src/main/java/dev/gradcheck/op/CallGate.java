@@ -1,0 +1,165 @@
+package dev.gradcheck.op;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.bytedeco.javacpp.Pointer;
+
+/**
+ * How much memory one call of a check's function takes by itself, and how many calls may run at once. ND4J and DL4J
+ * allocate inside a call what no budget weighed before it (LocallyConnected2D on 8x64x28x28: 1.4 GB in one backward,
+ * docs/benchmarks-scale.md): two such calls on two threads together passed the default budget where one alone did
+ * not. So each kind of call (forward, backward) is measured on its first call, which runs alone, and again now and
+ * then on a later one that ran alone: the growth of the process's resident memory outside the heap across the call,
+ * or of its peak resident size where the call raised it. Calls run side by side only while their measured sizes
+ * together stay within half the budget (the other half for what the check holds and the garbage between
+ * collections); a call larger than that runs alone. A call that took more than the whole budget by itself (and
+ * more than {@link CollectingFunction.Guard#LEAST_GARBAGE}, below which the JVM's own growth cannot be told from a
+ * call's) stops the check: {@link CallOverBudget}, after it and before any later call. The growth is the
+ * process's: a check running beside this one in the same JVM (--jobs) is counted too.
+ */
+final class CallGate {
+
+    /** The calls measured apart: a backward usually makes far more than a forward. */
+    enum Kind {
+        FORWARD, BACKWARD;
+
+        String word() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** A size not measured. */
+    static final long UNKNOWN = -1;
+
+    private final long budget;
+    private final long measureEvery;
+    private final long[] need = {UNKNOWN, UNKNOWN};
+    private int inFlight;
+    private int unmeasuredInFlight;
+    private int waiting;
+    private long inFlightBytes;
+    private long entries;
+    private long lastMeasured = System.nanoTime() - Long.MAX_VALUE / 2;
+    private CallOverBudget refused;
+
+    /**
+     * @param budget       the check's --max-memory, in bytes
+     * @param measureEvery the least nanoseconds between two measured calls of a kind already measured
+     */
+    CallGate(long budget, long measureEvery) {
+        this.budget = budget;
+        this.measureEvery = measureEvery;
+    }
+
+    /** A call let in: what it was counted as, and the reading before it when it is measured. */
+    record Ticket(Kind kind, long weight, long entry, Reading before) { }
+
+    /** Waits until the call may run beside those running, then counts it in. */
+    synchronized Ticket enter(Kind kind) {
+        boolean interrupted = false;
+        waiting++;
+        while (refused == null && !admits(kind) && !interrupted) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                interrupted = true; // a check stopped at its time limit: the call runs and the check ends
+            }
+        }
+        waiting--;
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        requireWithin();
+        long known = need[kind.ordinal()];
+        boolean alone = inFlight == 0;
+        long now = System.nanoTime();
+        boolean measure = alone && (known == UNKNOWN || now - lastMeasured >= measureEvery);
+        if (measure) {
+            lastMeasured = now;
+        }
+        inFlight++;
+        unmeasuredInFlight += known == UNKNOWN ? 1 : 0;
+        inFlightBytes += Math.max(known, 0);
+        return new Ticket(kind, known, ++entries, measure ? Reading.now() : null);
+    }
+
+    private boolean admits(Kind kind) {
+        long known = need[kind.ordinal()];
+        return inFlight == 0 || unmeasuredInFlight == 0 && known != UNKNOWN && inFlightBytes + known <= budget / 2;
+    }
+
+    /** What the call took, read now that it returned: {@link #UNKNOWN} where it was not measured. */
+    long measure(Ticket t) {
+        return t.before() == null ? UNKNOWN : t.before().grownBy(Reading.now());
+    }
+
+    /**
+     * Counts the call out, and where it was measured and ran alone (no call came in while it ran), keeps its size;
+     * one over the budget refuses every later call. Never throws: the call's own failure, if any, stays the one.
+     *
+     * @param took what {@link #measure} read, or {@link #UNKNOWN}
+     */
+    synchronized void leave(Ticket t, long took) {
+        inFlight--;
+        unmeasuredInFlight -= t.weight() == UNKNOWN ? 1 : 0;
+        inFlightBytes -= Math.max(t.weight(), 0);
+        if (took != UNKNOWN && entries == t.entry()) {
+            int k = t.kind().ordinal();
+            need[k] = Math.max(need[k], Math.max(took, 0));
+            if (took > Math.max(budget, CollectingFunction.Guard.LEAST_GARBAGE) && refused == null) {
+                refused = new CallOverBudget(t.kind().word(), took);
+            }
+        }
+        notifyAll();
+    }
+
+    /** @throws CallOverBudget once a call took more than the budget by itself */
+    synchronized void requireWithin() {
+        if (refused != null) {
+            throw refused;
+        }
+    }
+
+    /** How many calls wait to be let in (each entering call counts while it is checked, however briefly). */
+    synchronized int waiting() {
+        return waiting;
+    }
+
+    /** The most a call of the kind was measured to take, or -1 before its first call. */
+    synchronized long need(Kind kind) {
+        return need[kind.ordinal()];
+    }
+
+    /**
+     * The process's resident memory outside the committed heap (ND4J's arrays, mostly), and its peak resident size
+     * so far (0 where the system does not tell it).
+     */
+    record Reading(long outside, long resident, long peak) {
+
+        static Reading now() {
+            long resident = Pointer.physicalBytes();
+            return new Reading(resident - Runtime.getRuntime().totalMemory(), resident, peakResident());
+        }
+
+        /** What a call took between this reading and {@code after}: what it left, or the peak it reached. */
+        long grownBy(Reading after) {
+            long left = after.outside - outside;
+            return after.peak > peak ? Math.max(left, after.peak - resident) : left;
+        }
+
+        /** VmHWM of /proc/self/status, in bytes. */
+        private static long peakResident() {
+            try {
+                for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                    if (line.startsWith("VmHWM:")) {
+                        return Long.parseLong(line.replaceAll("\\D", "")) * 1024;
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // not Linux, or no such line: the growth left after the call is all that is measured
+            }
+            return 0;
+        }
+    }
+}
