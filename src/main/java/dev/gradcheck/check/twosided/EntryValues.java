@@ -12,7 +12,9 @@ import java.util.BitSet;
 
 /**
  * Both sides' values of an input's entries, the one home of an entry's value: the analytic value, held for every
- * entry from the row pass to the column pass; and the numerical value, kept one of two ways.
+ * entry from the row pass to the column pass (a double each, or, in a block judged as it comes whose doubles would
+ * take more than a quarter of the budget, mostly a float each: {@link CompactAnalytic}); and the numerical value,
+ * kept one of two ways.
  * <ul>
  *   <li><b>held</b>, where the block's rule reads the block's scale (float32's default), which is known only once
  *       every numerical value is: every entry's numerical value as its difference from the analytic one, a float
