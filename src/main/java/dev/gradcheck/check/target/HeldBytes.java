@@ -25,7 +25,11 @@ public final class HeldBytes {
      */
     public static final long ONE_SIDED = 88;
 
-    /** Both sides compressed, entries judged as they come: the analytic double. Measured 8.1 B. */
+    /**
+     * Both sides compressed, entries judged as they come: the analytic double. Measured 8.1 B. Where these would take
+     * more than a quarter of the budget the run holds them in about 4 bytes ({@code twosided.CompactAnalytic}, at most
+     * 6), but may need to be taken again with doubles: the budget counts this.
+     */
     public static final long TWO_SIDED_JUDGED = Double.BYTES;
 
     /** Both sides compressed, entries held (a rule that reads the block's scale): a float more. Not measured apart. */

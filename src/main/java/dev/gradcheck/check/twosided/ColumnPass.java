@@ -16,11 +16,15 @@ final class ColumnPass {
     private final TwoSidedRun run;
     private final Entries e;
     private final Screen screen;
+    /** Where the analytic values are held compactly: the entries let through on a rounded one; else null. */
+    private final RoundedMaxima rounded;
 
     private ColumnPass(TwoSidedRun run, Entries e) {
         this.run = run;
         this.e = e;
         this.screen = run.screen(e.index());
+        this.rounded = e.values().compact()
+                ? new RoundedMaxima(run.sides().judging().rule(run.out(), e.name(), 0), e.tally()) : null;
     }
 
     /** Input e's groups of columns, drawn and evaluated a batch at a time; returns the groups and their weights. */
@@ -41,6 +45,9 @@ final class ColumnPass {
         GroupBatches.Groups taken = new GroupBatches.Groups(run.sides().numerical(), in, groups, weights);
         GroupBatches.run(taken, run.batch(), run.screen(), run.threads(), (g, values) -> attribute(g,
                 groups[g], run.sides().numerical().applied(in, groups[g], weights[g]), values.get(run.out())));
+        if (rounded != null && run.screen().clean()) {
+            RowsAgain.exactly(run, e, rounded);
+        }
         return taken;
     }
 
@@ -94,11 +101,36 @@ final class ColumnPass {
         double value = difference / group.applied()[member];
         owned[p] = true;
         int col = group.members()[member];
-        if (screen(p, at, group, member, value) && e.tally() != null) {
-            e.tally().add(p, col, e.values().analytic(at), value, e.errors().at(p, col));
+        double a = e.values().analytic(at);
+        double rounding = e.values().rounding(at, a);
+        if (rounding != 0) {
+            takeRounded(p, group, member, a, rounding, value);
+        } else if (screen(p, at, group, member, value) && e.tally() != null) {
+            e.tally().add(p, col, a, value, e.errors().at(p, col));
+            if (rounded != null) {
+                rounded.exact(a, value, e.errors().at(p, col));
+            }
             e.values().judged(value);
         } else {
             e.values().numerical(at, p, col, value);
+        }
+    }
+
+    /**
+     * An entry whose analytic value is held rounded: let through where the screen passes it at the end of the
+     * value's interval farthest from the numerical value n (every figure the screen reads grows with |a − n|, so it
+     * passes wherever the exact value lies, and has no side effect); any other needs its exact value, and the run is
+     * taken again with exact values ({@link TwoSidedCompression}).
+     */
+    private void takeRounded(int p, ColumnGroup group, int member, double a, double rounding, double n) {
+        int col = group.members()[member];
+        double far = a >= n ? a + rounding : a - rounding;
+        if (passesOutright(p, group, member, far, n)) {
+            rounded.rounded(p, col, a, rounding, n, e.errors().at(p, col));
+            e.values().judged(n);
+        } else {
+            run.screen().needsExact(EntryNames.entry(run.out(), p, e.name(), col) + ": a rounded analytic value "
+                    + a + " against numerical " + n);
         }
     }
 
@@ -107,9 +139,40 @@ final class ColumnPass {
      * one, one of them the rest and the other 0, judged with entry (row, col)'s bound where the rule alone does
      * not pass it (no supplier per entry: this runs for every entry of the pattern).
      */
-    private boolean restPasses(double analytic, double numerical, int row, int col) {
+    private boolean restPasses(double analytic, double numerical, int row, int col, boolean withBound) {
         return screen.passesAsZero(analytic - numerical)
-                || Screen.passes(screen.score(analytic, numerical, e.errors().at(row, col)));
+                || Screen.passes(withBound ? screen.score(analytic, numerical, e.errors().at(row, col))
+                        : screen.rule().score(analytic, numerical));
+    }
+
+    /**
+     * Whether the screen lets entry (p, group's member) through on analytic value a, by figures that each grow with
+     * |a − n| (the rests by the rule alone, without the error bound that can let a larger rest pass where a smaller
+     * one does not): passing at the end of an interval farthest from n, it passes anywhere in it, as
+     * {@link #screen} would. No side effect.
+     */
+    private boolean passesOutright(int p, ColumnGroup group, int member, double a, double n) {
+        return rowRestPasses(p, group.members()[member], a, n, false)
+                && columnRestPasses(p, group, member, a, n, false)
+                && screen.rule().score(a, n) <= NumericTuning.AGAIN_ABOVE;
+    }
+
+    /**
+     * Whether what row p's backward pass holds beyond entry (p, col) passes as its strictest other member's value,
+     * with that member's error bound where {@code withBound}.
+     */
+    private boolean rowRestPasses(int p, int col, double a, double n, boolean withBound) {
+        RowGroups rows = run.rowGroups();
+        int otherRow = rows.strictestOther()[p];
+        return otherRow < 0 || restPasses(rows.weightOf()[p] * (a - n) / rows.weightOf()[otherRow], 0,
+                rows.quietestOther()[p], col, withBound);
+    }
+
+    /** Whether what the group's difference holds at row p beyond its member's entry passes as zero. */
+    private boolean columnRestPasses(int p, ColumnGroup group, int member, double a, double n, boolean withBound) {
+        int otherCol = group.light().otherThan(member);
+        return otherCol < 0 || restPasses(0, group.applied()[member] * (n - a) / group.applied()[otherCol], p,
+                group.members()[group.coarse().otherThan(member)], withBound);
     }
 
     /**
@@ -122,14 +185,10 @@ final class ColumnPass {
         int col = group.members()[member];
         double[] applied = group.applied();
         double a = e.values().analytic(at);
-        RowGroups rows = run.rowGroups();
-        int otherRow = rows.strictestOther()[p];
         int otherCol = group.light().otherThan(member);
         int boundCol = otherCol < 0 ? -1 : group.members()[group.coarse().otherThan(member)];
-        boolean rowRestPasses = otherRow < 0 || restPasses(
-                rows.weightOf()[p] * (a - n) / rows.weightOf()[otherRow], 0, rows.quietestOther()[p], col);
-        boolean columnRestPasses = otherCol < 0 || restPasses(
-                0, applied[member] * (n - a) / applied[otherCol], p, boundCol);
+        boolean rowRestPasses = rowRestPasses(p, col, a, n, true);
+        boolean columnRestPasses = columnRestPasses(p, group, member, a, n, true);
         boolean restsPass = rowRestPasses && columnRestPasses;
         double byTolerance = screen.rule().score(a, n);
         if (restsPass && byTolerance <= NumericTuning.AGAIN_ABOVE) {

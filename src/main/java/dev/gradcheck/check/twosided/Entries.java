@@ -22,6 +22,14 @@ record Entries(int index, WindowPattern.Input input, int[] rowStart, EntryValues
         return rowStart[rowStart.length - 1] + extras.index(p, l);
     }
 
+    /**
+     * Takes entry (row, col)'s analytic value, stored at {@code at}: where the values are held compactly, rounded by
+     * no more than the entry's numerical rounding bound, below what the entry's two sides can be told apart by.
+     */
+    void analytic(int at, int row, int col, double a) {
+        values.analytic(at, a, values.compact() ? errors.rounding(row, col) : 0);
+    }
+
     String name() {
         return input.name();
     }

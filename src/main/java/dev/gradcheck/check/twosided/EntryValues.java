@@ -12,7 +12,9 @@ import java.util.BitSet;
 
 /**
  * Both sides' values of an input's entries, the one home of an entry's value: the analytic value, held for every
- * entry from the row pass to the column pass; and the numerical value, kept one of two ways.
+ * entry from the row pass to the column pass (a double each, or, in a block judged as it comes whose doubles would
+ * take more than a quarter of the budget, mostly a float each: {@link CompactAnalytic}); and the numerical value,
+ * kept one of two ways.
  * <ul>
  *   <li><b>held</b>, where the block's rule reads the block's scale (float32's default), which is known only once
  *       every numerical value is: every entry's numerical value as its difference from the analytic one, a float
@@ -28,7 +30,12 @@ import java.util.BitSet;
  * {@code NumericalError.Block#atPreciseStep}).
  */
 final class EntryValues {
+    /** Every entry's analytic value, exactly; null where they are held compactly. */
     private final double[] analytic;
+    /** Judged as they come, in a block too large to hold doubles for: the analytic values, mostly as floats. */
+    private final CompactAnalytic compact;
+    /** The largest finite |analytic value| taken, where they are held compactly. */
+    private final LargestFinite largestAnalytic = new LargestFinite();
     /** Held: every entry's analytic minus numerical value; null where entries are judged as they come. */
     private final float[] gap;
     /** Judged as they come: the entries the screen sent on, their value at the run's step and their position. */
@@ -49,7 +56,19 @@ final class EntryValues {
      *             judged as it comes
      */
     EntryValues(int n, boolean held) {
-        analytic = new double[n];
+        this(n, held, false);
+    }
+
+    /**
+     * @param compact whether the analytic values are held compactly ({@link CompactAnalytic}): only where they are
+     *                judged as they come
+     */
+    EntryValues(int n, boolean held, boolean compact) {
+        if (compact && held) {
+            throw new IllegalArgumentException("held values are judged by the report, which needs them exactly");
+        }
+        analytic = compact ? null : new double[n];
+        this.compact = compact ? new CompactAnalytic(n) : null;
         gap = held ? new float[n] : null;
     }
 
@@ -62,12 +81,48 @@ final class EntryValues {
         return gap != null;
     }
 
+    /** Entry {@code at}'s analytic value: exact, or rounded where {@link #rounding} is not 0. */
     double analytic(int at) {
-        return analytic[at];
+        return compact != null ? compact.get(at) : analytic[at];
     }
 
-    void analytic(int at, double a) {
-        analytic[at] = a;
+    /**
+     * How far entry {@code at}'s exact analytic value may lie from {@code a}, its value as {@link #analytic} gave it:
+     * 0 where it is exact.
+     */
+    double rounding(int at, double a) {
+        return compact != null ? compact.rounding(at, a) : 0;
+    }
+
+    /** Whether analytic values may be held rounded ({@link CompactAnalytic}). */
+    boolean compact() {
+        return compact != null;
+    }
+
+    /** Whether they are, but so many of them exactly that the run is better taken again with exact values. */
+    boolean tooExact() {
+        return compact != null && compact.tooExact();
+    }
+
+    /**
+     * Takes entry {@code at}'s analytic value; where they are held compactly, rounded only by less than
+     * {@code resolution}.
+     */
+    void analytic(int at, double a, double resolution) {
+        if (compact == null) {
+            analytic[at] = a;
+        } else {
+            compact.put(at, a, resolution);
+            largestAnalytic.add(a);
+        }
+    }
+
+    private void exactAnalytic(int at, double a) {
+        if (compact == null) {
+            analytic[at] = a;
+        } else {
+            compact.putExact(at, a);
+        }
     }
 
     /** An entry's numerical value: held, recomputed, or sent on by the screen (no other is kept). */
@@ -110,7 +165,7 @@ final class EntryValues {
 
     /** An entry's values as the dense check computes them. */
     void exact(int at, double a, double n) {
-        analytic[at] = a;
+        exactAnalytic(at, a);
         exact.put(at, n);
         isExact.set(at);
     }
@@ -135,7 +190,7 @@ final class EntryValues {
 
     /** The largest finite |analytic value|, the scale of the screen's rule. */
     double largestAnalytic() {
-        return LargestFinite.of(analytic);
+        return compact != null ? largestAnalytic.value() : LargestFinite.of(analytic);
     }
 
     /**

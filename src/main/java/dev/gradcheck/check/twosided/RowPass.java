@@ -42,15 +42,20 @@ final class RowPass {
             boolean[] owned = new boolean[a.length];
             for (int k = 0; k < members.length; k++) {
                 int member = k;
-                int[] at = {e.rowStart()[members[k]]};
-                WindowPattern.forEach(run.pattern().window(members[k], e.input()), e.input().shape(), l -> {
-                    e.values().analytic(at[0]++, a[l] / w[member]);
+                int row = members[k];
+                int[] at = {e.rowStart()[row]};
+                WindowPattern.forEach(run.pattern().window(row, e.input()), e.input().shape(), l -> {
+                    e.analytic(at[0]++, row, l, a[l] / w[member]);
                     owned[l] = true;
                 });
-                for (int l : e.extras().ofRow(members[k])) {
-                    e.values().analytic(e.extraAt(members[k], l), a[l] / w[member]);
+                for (int l : e.extras().ofRow(row)) {
+                    e.analytic(e.extraAt(row, l), row, l, a[l] / w[member]);
                     owned[l] = true;
                 }
+            }
+            if (e.values().tooExact()) {
+                run.screen().needsExact("more than " + CompactAnalytic.MAX_EXACT_SHARE + " of " + e.name()
+                        + "'s analytic values need more than a float");
             }
             for (int l = 0; l < a.length; l++) {
                 if (!owned[l] && a[l] != 0) { // NaN too

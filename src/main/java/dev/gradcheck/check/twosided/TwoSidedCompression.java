@@ -41,9 +41,10 @@ public final class TwoSidedCompression {
     private double analyticSeconds;
     private final Map<String, Double> numericalSeconds = new LinkedHashMap<>();
 
-    private TwoSidedCompression(TwoSidedRun.Setup setup, LocatedLines located, double analyticSeconds) {
+    private TwoSidedCompression(TwoSidedRun.Setup setup, LocatedLines located, double analyticSeconds,
+                                boolean compact) {
         this.setup = setup;
-        this.run = TwoSidedRun.start(setup, located);
+        this.run = TwoSidedRun.start(setup, located, compact);
         this.analyticSeconds = analyticSeconds;
     }
 
@@ -55,8 +56,25 @@ public final class TwoSidedCompression {
     /** The same check again, the located lines taken alone: this run's entries let go of first. */
     private TwoSidedCompression again(LocatedLines lines) {
         release(); // a run's entries are as large as the check's: one held at a time
-        return new TwoSidedCompression(setup, lines, analyticSeconds);
+        return new TwoSidedCompression(setup, lines, analyticSeconds, false);
     }
+
+    /**
+     * This run checked: where its analytic values were held compactly and a rounded one could not settle an entry,
+     * the same run again with exact values (its evaluations counted too), whose result is the one without compact
+     * values by construction.
+     */
+    private static Checked checked(TwoSidedCompression c) {
+        List<GradientResult> rows = c.check();
+        if (c.run.screen().needsExact() == null) {
+            return new Checked(c, rows);
+        }
+        TwoSidedCompression exact = c.again(c.run.located());
+        return new Checked(exact, exact.check());
+    }
+
+    /** A run and what it gave. */
+    private record Checked(TwoSidedCompression run, List<GradientResult> rows) {}
 
     /**
      * What trying this path gave: the rows, or null with why it was declined or what the screen sent back.
@@ -98,13 +116,22 @@ public final class TwoSidedCompression {
      *               settle ({@link Culprits}), rather than leave them to the paths that need dense blocks (set where
      *               those do not fit)
      */
-    public record Gate(double minKnownCost, double maxShare, boolean locate) {
-        public static final Gate DEFAULT = new Gate(TwoSidedTuning.MIN_KNOWN_COST, TwoSidedTuning.MAX_SHARE, false);
+    public record Gate(double minKnownCost, double maxShare, boolean locate, double compactShare) {
+        public static final Gate DEFAULT = new Gate(TwoSidedTuning.MIN_KNOWN_COST, TwoSidedTuning.MAX_SHARE, false,
+                TwoSidedTuning.COMPACT_SHARE);
         /** Whatever the costs (tests, on shapes dense mode can check too). */
-        public static final Gate ALWAYS = new Gate(0, Double.POSITIVE_INFINITY, false);
+        public static final Gate ALWAYS = new Gate(0, Double.POSITIVE_INFINITY, false, TwoSidedTuning.COMPACT_SHARE);
 
         public Gate locating(boolean yes) {
-            return new Gate(minKnownCost, maxShare, yes);
+            return new Gate(minKnownCost, maxShare, yes, compactShare);
+        }
+
+        /**
+         * The same gate, holding analytic values compactly ({@link CompactAnalytic}) where the exact values of the
+         * entries judged as they come would take more than this share of the budget (0: always; infinite: never).
+         */
+        public Gate compactAbove(double share) {
+            return new Gate(minKnownCost, maxShare, locate, share);
         }
     }
 
@@ -115,9 +142,10 @@ public final class TwoSidedCompression {
         if (plan.declined() != null) {
             return new Attempt(null, plan.declined(), null, plan.needs());
         }
-        TwoSidedCompression c = new TwoSidedCompression(new TwoSidedRun.Setup(t, s, plan.sides(), plan.pattern(),
-                threads, plan.batchThreads()), new LocatedLines(), start.seconds());
-        List<GradientResult> rows = c.check();
+        Checked checked = checked(new TwoSidedCompression(new TwoSidedRun.Setup(t, s, plan.sides(), plan.pattern(),
+                threads, plan.batchThreads()), new LocatedLines(), start.seconds(), plan.compact()));
+        TwoSidedCompression c = checked.run();
+        List<GradientResult> rows = checked.rows();
         return rows == null && gate.locate() && !c.run.screen().clean() ? locateAndRunAgain(c) : c.attempt(rows);
     }
 
@@ -162,10 +190,11 @@ public final class TwoSidedCompression {
      *
      * @param declined why a gate declined, or null with the run's sides, pattern and batches held at once
      */
-    private record Plan(String declined, Sides sides, WindowPattern pattern, int batchThreads, long oneThread) {
+    private record Plan(String declined, Sides sides, WindowPattern pattern, int batchThreads, long oneThread,
+                        boolean compact) {
 
         Plan(String declined, Sides sides, WindowPattern pattern, int batchThreads) {
-            this(declined, sides, pattern, batchThreads, 0);
+            this(declined, sides, pattern, batchThreads, 0, false);
         }
 
         /** What the pattern's entries and one thread's evaluations need where they are over the budget; else 0. */
@@ -195,7 +224,8 @@ public final class TwoSidedCompression {
                 : TwoSidedRun.cost(pattern, points) > gate.maxShare() * known ? "too little to gain"
                 : batchThreads == 0 ? Attempt.OVER_BUDGET + ": its pattern's " + holds(sides, out, pattern)
                         + " and one thread's evaluations would need " + MemoryBudget.human(oneThread) : null;
-        return new Plan(declined, sides, pattern, batchThreads, oneThread);
+        boolean compact = pattern != null && judgedBytes(sides, out, pattern) > gate.compactShare() * budget.bytes();
+        return new Plan(declined, sides, pattern, batchThreads, oneThread, compact);
     }
 
     /**
@@ -278,6 +308,17 @@ public final class TwoSidedCompression {
             entries += WindowPattern.size(pattern.window(p, x));
         }
         return entries;
+    }
+
+    /** What the entries of the inputs judged as they come take with exact analytic values. */
+    private static long judgedBytes(Sides sides, String out, WindowPattern pattern) {
+        long bytes = 0;
+        for (WindowPattern.Input x : pattern.inputs()) {
+            if (!TwoSidedRun.held(sides, out, x.name())) {
+                bytes += EntryValues.bytes(entries(pattern, x), false);
+            }
+        }
+        return bytes;
     }
 
     /**

@@ -40,6 +40,8 @@ final class TwoSidedScreen {
     private final List<Spoiled> spoiled = new ArrayList<>();
     private long hard;
     private String first;
+    /** Where a rounded analytic value left an entry unsettled ({@link CompactAnalytic}): the first such; or null. */
+    private String needsExact;
     /**
      * Whether an entry failing with its rests is taken as one whose rests only its own difference's error spoils
      * ({@link SplitRests}, then {@link FinerSteps}) rather than sent back: set for a last run, once every entry
@@ -74,9 +76,24 @@ final class TwoSidedScreen {
         }
     }
 
-    /** Nothing sent back that a recomputation of single entries cannot settle. */
+    /** Nothing sent back that a recomputation of single entries cannot settle, nor that needs exact values. */
     boolean clean() {
-        return hard == 0 && entries.size() <= TwoSidedTuning.MAX_RECOMPUTED;
+        return needsExact == null && hard == 0 && entries.size() <= TwoSidedTuning.MAX_RECOMPUTED;
+    }
+
+    /**
+     * An entry held rounded that the screen cannot let through on that value, or one that might be a block's
+     * maximum: the run stops, and is taken again with exact values ({@link TwoSidedCompression}).
+     */
+    void needsExact(String what) {
+        if (needsExact == null) {
+            needsExact = what;
+        }
+    }
+
+    /** Why the run needs its analytic values exactly, or null where it does not. */
+    String needsExact() {
+        return needsExact;
     }
 
     List<Flagged> entries() {

@@ -51,4 +51,11 @@ public final class TwoSidedTuning {
      * least. Equal to {@link #MIN_KNOWN_COST} by chance: the two limits are unrelated.
      */
     static final double MIN_BUDGET = 4096;
+
+    /**
+     * The share of the memory budget above which the analytic values of a block judged as its entries come are held
+     * compactly ({@link CompactAnalytic}): below it memory is not what limits a check, and a run that meets an
+     * entry its rounded value cannot settle (one near the tolerance) is not taken twice.
+     */
+    static final double COMPACT_SHARE = 0.25;
 }

@@ -454,6 +454,12 @@ class TwoSidedCompressionTest {
 
     /** The two-sided path forced on the function {@code build} makes for a spec, whatever its size. */
     static TwoSidedCompression.Attempt attempt(String yaml, FunctionFactory build, boolean locate) throws Exception {
+        return attempt(yaml, build, TwoSidedCompression.Gate.ALWAYS.locating(locate));
+    }
+
+    /** The two-sided path forced on the function {@code build} makes for a spec, through this gate. */
+    static TwoSidedCompression.Attempt attempt(String yaml, FunctionFactory build, TwoSidedCompression.Gate gate)
+            throws Exception {
         OpSpec spec = Specs.parse(yaml);
         Settings s = Settings.of(spec);
         DrawnInputs x = DrawnInputs.draw(spec, s.seed());
@@ -462,8 +468,7 @@ class TwoSidedCompressionTest {
             Map<String, INDArray> atX = f.forward(x.test());
             List<String> outputs = OutputSelection.select(spec, f.outputNames(), atX);
             CheckTarget t = new CheckTarget(1, f, f, x.test(), x.reference(), spec.check(), outputs, atX, atX);
-            return TwoSidedCompression.attempt(t, s, spec.check(), threads, MemoryBudget.UNLIMITED,
-                    TwoSidedCompression.Gate.ALWAYS.locating(locate));
+            return TwoSidedCompression.attempt(t, s, spec.check(), threads, MemoryBudget.UNLIMITED, gate);
         }
     }
 

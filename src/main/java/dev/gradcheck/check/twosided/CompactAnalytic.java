@@ -1,0 +1,80 @@
+package dev.gradcheck.check.twosided;
+
+import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
+
+/**
+ * A block's analytic values held in about half of a double each: every value a float, and exactly only where its
+ * float's rounding is larger than the entry's resolution (its numerical side's rounding bound, which no comparison
+ * sees through) or where the float is not a normal number. A value held as a float is {@code rounded}: the exact value
+ * lies within {@link #rounding} of it, and the column pass judges it as that interval
+ * ({@link ColumnPass}, {@link RoundedMaxima}); a value recomputed later is held exactly.
+ *
+ * <p>One array of floats, contiguous as the double array it replaces (the column pass reads it a column at a time,
+ * an entry per row: one cache miss per entry, and no other), and the exact values in a map. Where more than
+ * {@link #MAX_EXACT_SHARE} of the values need to be exact the map would outgrow the doubles it saves:
+ * {@link #tooExact} says so, and the run is taken again with exact values (what it holds stays under a double an
+ * entry: 4 bytes, and at most a sixteenth of the entries at up to 32 bytes each in a map being resized).
+ */
+final class CompactAnalytic {
+    static final double MAX_EXACT_SHARE = 1.0 / 16;
+    /** Below this many exact values the map is never too large: a small block may hold them all exactly. */
+    private static final int EXACT_FLOOR = 4096;
+    /**
+     * What the float array holds where the value is exact, in {@link #exactValues}: a NaN no conversion of a finite
+     * value makes, so that the one float read tells whether the map holds the value.
+     */
+    private static final int EXACT_MARK = 0x7fc0_e4ac;
+
+    private final float[] floats;
+    /** The exact values of the entries marked in {@link #floats}. */
+    private final Int2DoubleOpenHashMap exactValues = new Int2DoubleOpenHashMap();
+    private final int maxExact;
+
+    CompactAnalytic(int n) {
+        floats = new float[n];
+        maxExact = (int) Math.max(EXACT_FLOOR, n * MAX_EXACT_SHARE);
+    }
+
+    /**
+     * Holds entry {@code at}'s value: as a float where that float is finite, and normal with an ulp no larger than
+     * {@code resolution} (twice its rounding, {@link #rounding}) or equal to the value; else exactly.
+     */
+    void put(int at, double a, double resolution) {
+        float f = (float) a;
+        if (Float.isFinite(f) && (f == a || Math.abs(f) >= Float.MIN_NORMAL && Math.ulp(f) <= resolution)) {
+            if (Float.floatToRawIntBits(floats[at]) == EXACT_MARK) {
+                exactValues.remove(at);
+            }
+            floats[at] = f;
+        } else {
+            putExact(at, a);
+        }
+    }
+
+    /** Holds entry {@code at}'s value exactly, whatever it was held as before. */
+    void putExact(int at, double a) {
+        exactValues.put(at, a);
+        floats[at] = Float.intBitsToFloat(EXACT_MARK);
+    }
+
+    /** Whether so many values are held exactly that their map outgrows what the floats save. */
+    boolean tooExact() {
+        return exactValues.size() > maxExact;
+    }
+
+    /** Entry {@code at}'s value: exact, or its float where {@link #rounding} is not 0. */
+    double get(int at) {
+        float f = floats[at];
+        return Float.floatToRawIntBits(f) == EXACT_MARK ? exactValues.get(at) : f;
+    }
+
+    /**
+     * How far entry {@code at}'s exact value may lie from {@code value}, what {@link #get} gave: 0 where it is held
+     * exactly, else half its float's ulp (rounding to nearest; exactly representable beside the float in a double,
+     * as is the float plus or minus it). A float equal to its value counts as rounded too: that only widens its
+     * interval.
+     */
+    double rounding(int at, double value) {
+        return Float.floatToRawIntBits(floats[at]) == EXACT_MARK ? 0 : Math.ulp((float) value) / 2;
+    }
+}
