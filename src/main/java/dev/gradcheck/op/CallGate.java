@@ -128,6 +128,11 @@ final class CallGate {
         }
     }
 
+    /** Whether a call of the kind would be let in now, beside those running (for tests that make calls meet). */
+    synchronized boolean wouldAdmit(Kind kind) {
+        return admits(kind);
+    }
+
     /** How many calls wait to be let in (each entering call counts while it is checked, however briefly). */
     synchronized int waiting() {
         return waiting;
@@ -140,28 +145,30 @@ final class CallGate {
 
     /**
      * The process's resident memory, its peak resident size so far (0 where the system does not tell it), and the
-     * heap the JVM has committed.
+     * heap the JVM has committed and uses.
      */
-    record Reading(long resident, long peak, long heap) {
+    record Reading(long resident, long peak, long heapCommitted, long heapUsed) {
 
         /** A reading with no heap of its own: a test's count of what calls made. */
         Reading(long resident, long peak) {
-            this(resident, peak, 0);
+            this(resident, peak, 0, 0);
         }
 
         static Reading now() {
-            return new Reading(Pointer.physicalBytes(), peakResident(), Runtime.getRuntime().totalMemory());
+            Runtime jvm = Runtime.getRuntime();
+            long committed = jvm.totalMemory();
+            return new Reading(Pointer.physicalBytes(), peakResident(), committed, committed - jvm.freeMemory());
         }
 
         /**
          * What a call took between this reading and {@code after}: the resident memory it left, or the peak it
-         * reached, less what the JVM's heap grew by meanwhile. The heap grows with the Java objects of the whole
-         * process (a forward of a 1000x1000 graph in a busy test JVM read 1.3 GiB when it was counted): a call's
-         * own arrays are native. Where the heap grew but its new pages were never touched this counts too little,
-         * never too much, so no check is refused for memory the call did not make.
+         * reached, less what the Java heap grew by meanwhile (committed, or used where the heap's own pages were
+         * touched for the first time). The heap holds the whole process's Java objects: counted, a forward of a
+         * 1000x1000 graph in a busy test JVM read 1.3 GiB and its spec was refused; a call's own arrays are native.
+         * This can count too little (a collection in the call), never the heap's growth as the call's.
          */
         long grownBy(Reading after) {
-            long heapGrowth = Math.max(0, after.heap - heap);
+            long heapGrowth = Math.max(0, Math.max(after.heapCommitted - heapCommitted, after.heapUsed - heapUsed));
             long left = after.resident - resident;
             long grown = after.peak > peak ? Math.max(left, after.peak - resident) : left;
             return grown - heapGrowth;
