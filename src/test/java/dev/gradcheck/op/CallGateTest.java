@@ -181,6 +181,21 @@ class CallGateTest {
         assertEquals(1, inner.calls.get(), "no call after the one over the budget");
     }
 
+    /** Under the refusal floor a reading over the budget is not a call's: the JVM's own growth reaches it. */
+    @Test
+    void aReadingUnderTheRefusalFloorRefusesNothing() {
+        long[] resident = {0};
+        CallGate gate = new CallGate(4 * MIB, 0, () -> new CallGate.Reading(resident[0], 0));
+        CallGate.Ticket t = gate.enter(CallGate.Kind.BACKWARD);
+        resident[0] += 70 * MIB; // what a busy test JVM's matmul backward once read under a 3.5 MiB budget
+        gate.leave(t, gate.measure(t));
+        gate.requireWithin();
+        t = gate.enter(CallGate.Kind.BACKWARD);
+        resident[0] += CallGate.REFUSAL_FLOOR + MIB;
+        gate.leave(t, gate.measure(t));
+        assertThrows(CallOverBudget.class, gate::requireWithin, "over the floor and the budget");
+    }
+
     @Test
     void theSameCallUnderABudgetThatHoldsItRuns() {
         CollectingFunction.Guard guard = guard(1024 * MIB, 0, 1024 * MIB);
