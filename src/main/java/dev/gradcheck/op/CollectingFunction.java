@@ -90,13 +90,6 @@ public final class CollectingFunction extends ForwardingFunction {
         }
 
         /**
-         * After a call of the kind ({@code took}: what it was measured to take, or {@link CallGate#UNKNOWN}): a
-         * collection where the native garbage grew past the limit, and always after a call, or a kind of call,
-         * measured to make more than the limit by itself. Such a call's arrays were alive, not garbage,
-         * while a collection beside it (another thread's call) set the floor: counted from that floor, they would
-         * be let grow to the limit again on top of it (LocallyConnected2D: 3.4 GB where one backward makes 1.5 GB).
-         */
-        /**
          * Before a call of a kind measured to make more than the limit by itself (it runs alone, or beside small
          * ones): the garbage the calls before it left is collected first, else the two together would pass the
          * limit (LocallyConnected2D: 0.7 GB of forwards' garbage under the limit, then a 1.5 GB backward on it).
@@ -107,6 +100,13 @@ public final class CollectingFunction extends ForwardingFunction {
             }
         }
 
+        /**
+         * After a call of the kind ({@code took}: what it was measured to take, or {@link CallGate#UNKNOWN}): a
+         * collection where the native garbage grew past the limit, and always after a call, or a kind of call,
+         * measured to make more than the limit by itself. Such a call's arrays were alive, not garbage,
+         * while a collection beside it (another thread's call) set the floor: counted from that floor, they would
+         * be let grow to the limit again on top of it (LocallyConnected2D: 3.4 GB where one backward makes 1.5 GB).
+         */
         void afterCall(CallGate.Kind kind, long took) {
             callsSinceCollection.incrementAndGet();
             if (Math.max(took, calls.need(kind)) > limit) {
