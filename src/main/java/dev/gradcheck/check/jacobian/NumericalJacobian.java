@@ -148,9 +148,14 @@ public final class NumericalJacobian implements JacobianSide {
      */
     @Override
     public Map<String, double[]> evaluate(String in, int[] lines, double[] weights) {
+        return points(in, lines, weights).derivatives();
+    }
+
+    /** As {@link #evaluate}, with the outputs at the stencil's points kept beside the derivative they give. */
+    public NumericalDerivative.Points points(String in, int[] lines, double[] weights) {
         NumericalDerivative d = derivatives.get(in);
         if (lines.length == 1 && weights[0] == 1) {
-            return d.alongElement(in, lines[0]);
+            return d.pointsAlongElement(in, lines[0]);
         }
         double[] a = applied(in, lines, weights);
         double[] direction = new double[lineCount(in)];
@@ -158,7 +163,7 @@ public final class NumericalJacobian implements JacobianSide {
             direction[lines[k]] = a[k];
         }
         INDArray u = Flat.array(direction, inputShapes.get(in));
-        return d.along(Map.of(in, u), largestStep(d, in, lines));
+        return d.pointsAlong(Map.of(in, u), largestStep(d, in, lines));
     }
 
     /**

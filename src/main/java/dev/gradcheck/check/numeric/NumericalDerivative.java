@@ -106,18 +106,35 @@ public final class NumericalDerivative {
         return this;
     }
 
+    /**
+     * The outputs at a stencil's points, flat per output, {@code values.get(out)[k]} at offsets[k]·h
+     * ({@link FiniteDifferences#offsets}) along a line through x, and the derivative they give: a caller that probes
+     * the same line again reads these points instead of evaluating them anew.
+     */
+    public record Points(Stencil stencil, double h, Map<String, double[][]> values) {
+
+        /** d output / dt along the line, flat. */
+        public double[] derivative(String out) {
+            return FiniteDifferences.derivative(stencil, h, values.get(out));
+        }
+
+        /** The derivative of every output, flat per output. */
+        public Map<String, double[]> derivatives() {
+            Map<String, double[]> d = new HashMap<>();
+            values.keySet().forEach(out -> d.put(out, derivative(out)));
+            return d;
+        }
+    }
+
     /** d outputs / d input[i], flat per output. */
     public Map<String, double[]> alongElement(String input, int i) {
+        return pointsAlongElement(input, i).derivatives();
+    }
+
+    /** The outputs at the stencil's points along input[i] alone, moved by its own step. */
+    public Points pointsAlongElement(String input, int i) {
         double h = stepAt(input, i);
-        double[] offsets = FiniteDifferences.offsets(stencil);
-        double[][][] values = new double[outputs.size()][offsets.length][];
-        for (int k = 0; k < offsets.length; k++) {
-            Map<String, INDArray> y = atElement(input, i, offsets[k] * h);
-            for (int o = 0; o < outputs.size(); o++) {
-                values[o][k] = Flat.values(y.get(outputs.get(o)));
-            }
-        }
-        return combine(values, h);
+        return points(t -> atElement(input, i, t), h);
     }
 
     /**
@@ -129,15 +146,25 @@ public final class NumericalDerivative {
 
     /** d/dt outputs(x + t·u), flat per output, with the step t = h as given (u already scaled to the steps wanted). */
     public Map<String, double[]> along(Map<String, INDArray> directions, double h) {
+        return pointsAlong(directions, h).derivatives();
+    }
+
+    /** The outputs at the stencil's points along u with the step t = h as given. */
+    public Points pointsAlong(Map<String, INDArray> directions, double h) {
+        return points(t -> atDirection(directions, t), h);
+    }
+
+    private Points points(java.util.function.DoubleFunction<Map<String, INDArray>> at, double h) {
         double[] offsets = FiniteDifferences.offsets(stencil);
-        double[][][] values = new double[outputs.size()][offsets.length][];
+        Map<String, double[][]> values = new HashMap<>();
+        outputs.forEach(out -> values.put(out, new double[offsets.length][]));
         for (int k = 0; k < offsets.length; k++) {
-            Map<String, INDArray> y = atDirection(directions, offsets[k] * h);
-            for (int o = 0; o < outputs.size(); o++) {
-                values[o][k] = Flat.values(y.get(outputs.get(o)));
+            Map<String, INDArray> y = at.apply(offsets[k] * h);
+            for (String out : outputs) {
+                values.get(out)[k] = Flat.values(y.get(out));
             }
         }
-        return combine(values, h);
+        return new Points(stencil, h, values);
     }
 
     /**
@@ -241,14 +268,6 @@ public final class NumericalDerivative {
             }
         }
         return y;
-    }
-
-    private Map<String, double[]> combine(double[][][] values, double h) {
-        Map<String, double[]> d = new HashMap<>();
-        for (int o = 0; o < outputs.size(); o++) {
-            d.put(outputs.get(o), FiniteDifferences.derivative(stencil, h, values[o]));
-        }
-        return d;
     }
 
     private static String describe(long[] shape, DataType dtype) {

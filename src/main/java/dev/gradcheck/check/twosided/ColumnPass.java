@@ -4,15 +4,22 @@ import dev.gradcheck.check.colouring.CompressedJacobians;
 import dev.gradcheck.check.colouring.Lightest;
 import dev.gradcheck.check.colouring.Screen;
 import dev.gradcheck.check.colouring.WindowPattern;
+import dev.gradcheck.check.jacobian.NumericalJacobian;
+import dev.gradcheck.check.numeric.FiniteDifferences;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.NumericalDerivative;
 import dev.gradcheck.check.numeric.NumericTuning;
+import dev.gradcheck.result.Stencil;
 
 /**
  * The run's second phase, an input at a time: its directional differences attributed to their columns inside the
  * pattern, each entry screened against the row pass's value, and every value outside the pattern against zero.
  */
 final class ColumnPass {
+    /** Where the central stencil's points lie in its evaluation ({@link FiniteDifferences#offsets}): +H, −H. */
+    private static final int PLUS = 0;
+    private static final int MINUS = 1;
+
     private final TwoSidedRun run;
     private final Entries e;
     private final Screen screen;
@@ -42,9 +49,17 @@ final class ColumnPass {
                     : CompressedJacobians.weights(run.settings().seed(), "two-sided:columns:" + in + ":" + g,
                             groups[g].length, bits);
         }
-        GroupBatches.Groups taken = new GroupBatches.Groups(run.sides().numerical(), in, groups, weights);
-        GroupBatches.run(taken, run.batch(), run.screen(), run.threads(), (g, values) -> attribute(g,
-                groups[g], run.sides().numerical().applied(in, groups[g], weights[g]), values.get(run.out())));
+        NumericalJacobian side = run.sides().numerical();
+        GroupBatches.Groups taken = new GroupBatches.Groups(side, in, groups, weights);
+        if (keepsPoints(side, in)) {
+            GroupBatches.run(taken, (s, unit, lines, w) -> ((NumericalJacobian) s).points(unit, lines, w),
+                    run.batch(), run.screen(), run.threads(), (g, points) -> attribute(g, groups[g],
+                            side.applied(in, groups[g], weights[g]), points.derivative(run.out()),
+                            points.values().get(run.out())));
+        } else {
+            GroupBatches.run(taken, run.batch(), run.screen(), run.threads(), (g, values) -> attribute(g,
+                    groups[g], side.applied(in, groups[g], weights[g]), values.get(run.out()), null));
+        }
         if (rounded != null && run.screen().clean()) {
             RowsAgain.exactly(run, e, rounded);
         }
@@ -52,10 +67,27 @@ final class ColumnPass {
     }
 
     /**
-     * A group of columns with the weights its difference applied, its two lightest members, and its two members with
-     * the largest steps (the smallest error bounds: {@link #coarsest}).
+     * Whether the groups' outputs at the stencil's points are kept beside their differences, for the probe at h of
+     * the entries near the tolerance ({@link FinerSteps}), which reads them instead of evaluating them again: for
+     * the central stencil, whose two points are then what a batch holds per group in place of one difference, and
+     * only where the output is no larger than the inputs, so that this stays within what the memory estimate counts
+     * for a batch (an output and the inputs per evaluation: {@link TwoSidedCompression#bytes}).
      */
-    private record ColumnGroup(int index, int[] members, double[] applied, Lightest light, Lightest coarse) {}
+    private boolean keepsPoints(NumericalJacobian side, String in) {
+        long inputs = 0;
+        for (Entries x : run.entries()) {
+            inputs += Flat.size(x.input().shape());
+        }
+        return side.derivative(in).stencil() == Stencil.CENTRAL && run.pattern().rows() <= inputs;
+    }
+
+    /**
+     * A group of columns with the weights its difference applied, its two lightest members, its two members with
+     * the largest steps (the smallest error bounds: {@link #coarsest}), and the outputs at its stencil's points
+     * ({@code points[k]} at offset k, flat; null where not kept).
+     */
+    private record ColumnGroup(int index, int[] members, double[] applied, Lightest light, Lightest coarse,
+                               double[][] points) {}
 
     /**
      * Of these columns of input {@code in}, the two with the largest steps, as a {@link Lightest} of their
@@ -67,10 +99,10 @@ final class ColumnPass {
         return Lightest.of(java.util.Arrays.stream(columns).mapToDouble(l -> -d.stepAt(in, l)).toArray());
     }
 
-    private void attribute(int g, int[] members, double[] applied, double[] n) {
+    private void attribute(int g, int[] members, double[] applied, double[] n, double[][] points) {
         boolean[] owned = new boolean[n.length];
         ColumnGroup group = new ColumnGroup(g, members, applied, Lightest.of(applied),
-                coarsest(run, e.name(), members));
+                coarsest(run, e.name(), members), points);
         int[] boxes = run.pattern().rowBoxes(e.input());
         for (int k = 0; k < members.length; k++) {
             int member = k;
@@ -195,7 +227,9 @@ final class ColumnPass {
             return true;
         }
         TwoSidedScreen.Flagged f = new TwoSidedScreen.Flagged(e.index(), group.index(), p, col, at, applied[member],
-                otherCol < 0 ? -1 : group.members()[otherCol], otherCol < 0 ? 1 : applied[otherCol], boundCol);
+                otherCol < 0 ? -1 : group.members()[otherCol], otherCol < 0 ? 1 : applied[otherCol], boundCol,
+                group.points() == null ? Double.NaN : group.points()[PLUS][p],
+                group.points() == null ? Double.NaN : group.points()[MINUS][p]);
         String what = EntryNames.entry(run.out(), p, e.name(), col) + ": analytic " + a + ", numerical " + n;
         if (restsPass) {
             run.screen().near(f); // near or beyond the tolerance: judged at its most precise step, as densely

@@ -18,17 +18,29 @@ final class GroupBatches {
 
     /** Takes group g's evaluation: one vector per cross unit. */
     @FunctionalInterface
-    interface Use {
-        void accept(int group, Map<String, double[]> values);
+    interface Use<R> {
+        void accept(int group, R values);
+    }
+
+    /** What one group's evaluation is: a side's evaluation of its lines with their weights. */
+    @FunctionalInterface
+    interface Evaluation<R> {
+        R of(JacobianSide side, String unit, int[] lines, double[] weights);
     }
 
     /** A unit's groups of lines on one side, with each group's weights. */
     record Groups(JacobianSide side, String unit, int[][] lines, double[][] weights) {}
 
-    static void run(Groups groups, int batch, TwoSidedScreen screen, ParallelLines threads, Use use) {
+    static void run(Groups groups, int batch, TwoSidedScreen screen, ParallelLines threads,
+                    Use<Map<String, double[]>> use) {
+        run(groups, JacobianSide::evaluate, batch, screen, threads, use);
+    }
+
+    static <R> void run(Groups groups, Evaluation<R> evaluation, int batch, TwoSidedScreen screen,
+                        ParallelLines threads, Use<R> use) {
         for (int from = 0; from < groups.lines().length && screen.clean(); from += batch) {
             int count = Math.min(batch, groups.lines().length - from);
-            List<Map<String, double[]>> results = threads.run(count, new Batch(groups, from));
+            List<R> results = threads.run(count, new Batch<>(groups, evaluation, from));
             for (int k = 0; k < count; k++) {
                 use.accept(from + k, results.get(k));
                 results.set(k, null);
@@ -36,16 +48,18 @@ final class GroupBatches {
         }
     }
 
-    private record Batch(Groups groups, int from) implements ParallelLines.Evaluator<Map<String, double[]>> {
+    private record Batch<R>(Groups groups, Evaluation<R> evaluation, int from)
+            implements ParallelLines.Evaluator<R> {
         @Override
-        public Map<String, double[]> evaluate(int task) {
-            return groups.side().evaluate(groups.unit(), groups.lines()[from + task], groups.weights()[from + task]);
+        public R evaluate(int task) {
+            return evaluation.of(groups.side(), groups.unit(), groups.lines()[from + task],
+                    groups.weights()[from + task]);
         }
 
         @Override
-        public Batch copy(ParallelLines.Copies copies) {
-            return new Batch(new Groups(groups.side().copy(copies), groups.unit(), groups.lines(), groups.weights()),
-                    from);
+        public Batch<R> copy(ParallelLines.Copies copies) {
+            return new Batch<>(new Groups(groups.side().copy(copies), groups.unit(), groups.lines(), groups.weights()),
+                    evaluation, from);
         }
 
         @Override
