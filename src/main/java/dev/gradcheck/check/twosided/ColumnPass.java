@@ -18,6 +18,8 @@ final class ColumnPass {
     private final Screen screen;
     /** Where the analytic values are held compactly: the entries let through on a rounded one; else null. */
     private final RoundedMaxima rounded;
+    /** The rows a group's members reach, cleared for each group: no garbage per difference. */
+    private boolean[] owned = new boolean[0];
 
     private ColumnPass(TwoSidedRun run, Entries e) {
         this.run = run;
@@ -68,7 +70,10 @@ final class ColumnPass {
     }
 
     private void attribute(int g, int[] members, double[] applied, double[] n) {
-        boolean[] owned = new boolean[n.length];
+        if (owned.length != n.length) {
+            owned = new boolean[n.length];
+        }
+        java.util.Arrays.fill(owned, false);
         ColumnGroup group = new ColumnGroup(g, members, applied, Lightest.of(applied),
                 coarsest(run, e.name(), members));
         int[] boxes = run.pattern().rowBoxes(e.input());
