@@ -4,12 +4,14 @@ import dev.gradcheck.check.colouring.CompressedJacobians;
 import dev.gradcheck.check.colouring.Lightest;
 import dev.gradcheck.check.colouring.Screen;
 import dev.gradcheck.check.colouring.WindowPattern;
+import dev.gradcheck.check.jacobian.JacobianSide;
 import dev.gradcheck.check.jacobian.NumericalJacobian;
 import dev.gradcheck.check.numeric.FiniteDifferences;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.NumericalDerivative;
 import dev.gradcheck.check.numeric.NumericTuning;
 import dev.gradcheck.result.Stencil;
+import java.util.List;
 
 /**
  * The run's second phase, an input at a time: its directional differences attributed to their columns inside the
@@ -20,18 +22,35 @@ final class ColumnPass {
     private static final int PLUS = 0;
     private static final int MINUS = 1;
 
+    /** A group's evaluation as the outputs at its stencil's points, given back to the side's pool once read. */
+    private static final GroupBatches.Evaluation<NumericalDerivative.Points> POINTS = new GroupBatches.Evaluation<>() {
+        @Override
+        public NumericalDerivative.Points of(JacobianSide side, String unit, int[] lines, double[] weights) {
+            return ((NumericalJacobian) side).points(unit, lines, weights);
+        }
+
+        @Override
+        public void giveBack(JacobianSide side, NumericalDerivative.Points points) {
+            ((NumericalJacobian) side).giveBack(points);
+        }
+    };
+
     private final TwoSidedRun run;
     private final Entries e;
     private final Screen screen;
     /** Where the analytic values are held compactly: the entries let through on a rounded one; else null. */
     private final RoundedMaxima rounded;
+    /** The rows a group's members reach, cleared for each group: no garbage per difference. */
+    private boolean[] owned = new boolean[0];
+    /** Whether each entry taken is one judged before, whose kept value, if any, is forgotten first. */
+    private boolean again;
 
     private ColumnPass(TwoSidedRun run, Entries e) {
         this.run = run;
         this.e = e;
         this.screen = run.screen(e.index());
         this.rounded = e.values().compact()
-                ? new RoundedMaxima(run.sides().judging().rule(run.out(), e.name(), 0), e.tally()) : null;
+                ? new RoundedMaxima(run.sides().judging().rule(run.out(), e.name(), 0), e.tallies().rounded()) : null;
     }
 
     /** Input e's groups of columns, drawn and evaluated a batch at a time; returns the groups and their weights. */
@@ -49,21 +68,76 @@ final class ColumnPass {
                     : CompressedJacobians.weights(run.settings().seed(), "two-sided:columns:" + in + ":" + g,
                             groups[g].length, bits);
         }
-        NumericalJacobian side = run.sides().numerical();
-        GroupBatches.Groups taken = new GroupBatches.Groups(side, in, groups, weights);
-        if (keepsPoints(side, in)) {
-            GroupBatches.run(taken, (s, unit, lines, w) -> ((NumericalJacobian) s).points(unit, lines, w),
-                    run.batch(), run.screen(), run.threads(), (g, points) -> attribute(g, groups[g],
-                            side.applied(in, groups[g], weights[g]), points.derivative(run.out()),
-                            points.values().get(run.out())));
-        } else {
-            GroupBatches.run(taken, run.batch(), run.screen(), run.threads(), (g, values) -> attribute(g,
-                    groups[g], side.applied(in, groups[g], weights[g]), values.get(run.out()), null));
-        }
+        GroupBatches.Groups taken = new GroupBatches.Groups(run.sides().numerical(), in, groups, weights);
+        evaluate(taken, g -> g);
         if (rounded != null && run.screen().clean()) {
             RowsAgain.exactly(run, e, rounded);
         }
         return taken;
+    }
+
+    /**
+     * A round that evaluates only the groups its located lines touch ({@link TouchedGroups}): input e's groups
+     * {@code again} of the run's columns, evaluated and attributed as a full pass does (their entries' kept values
+     * forgotten first, their tallies dropped by the caller); then the entries the run before sent on whose groups
+     * are not taken again, screened again on their kept values, since the rows' side may have changed under them.
+     */
+    static void retake(TwoSidedRun run, Entries e, int[] again, List<EntryValues.SentOn> before) {
+        ColumnPass pass = new ColumnPass(run, e);
+        pass.again = true;
+        String in = e.name();
+        GroupBatches.Groups all = run.columns().get(in);
+        int[][] lines = java.util.Arrays.stream(again).mapToObj(g -> all.lines()[g]).toArray(int[][]::new);
+        double[][] weights = java.util.Arrays.stream(again).mapToObj(g -> all.weights()[g]).toArray(double[][]::new);
+        pass.evaluate(new GroupBatches.Groups(run.sides().numerical(), in, lines, weights), k -> again[k]);
+        int[] groupOf = new int[(int) Flat.size(e.input().shape())];
+        int[] memberOf = new int[groupOf.length];
+        for (int g = 0; g < all.lines().length; g++) {
+            for (int k = 0; k < all.lines()[g].length; k++) {
+                groupOf[all.lines()[g][k]] = g;
+                memberOf[all.lines()[g][k]] = k;
+            }
+        }
+        java.util.Map<Integer, ColumnGroup> groups = new java.util.HashMap<>();
+        for (EntryValues.SentOn s : before) {
+            int g = groupOf[s.col()];
+            if (java.util.Arrays.binarySearch(again, g) < 0 && run.screen().clean()) {
+                ColumnGroup group = groups.computeIfAbsent(g, k -> pass.group(k, all.lines()[k],
+                        run.sides().numerical().applied(in, all.lines()[k], all.weights()[k])));
+                pass.take(s.row(), s.at(), group, memberOf[s.col()], s.numerical());
+            }
+        }
+    }
+
+    /**
+     * These groups' differences, a batch at a time, each attributed as it comes to the run's group {@code index(k)}
+     * ({@link #attribute}), with the outputs at its stencil's points where they are kept ({@link #keepsPoints}).
+     */
+    private void evaluate(GroupBatches.Groups groups, java.util.function.IntUnaryOperator index) {
+        NumericalJacobian side = run.sides().numerical();
+        String in = e.name();
+        int[][] lines = groups.lines();
+        double[][] weights = groups.weights();
+        if (keepsPoints(side, in)) {
+            GroupBatches.run(groups, POINTS, run.batch(), run.screen(), run.threads(), (k, points) -> {
+                double[] n = side.derivative(points, run.out());
+                attribute(index.applyAsInt(k), lines[k], side.applied(in, lines[k], weights[k]), n,
+                        points.values().get(run.out()));
+                side.giveBack(java.util.Map.of(run.out(), n));
+            });
+        } else {
+            GroupBatches.run(groups, run.batch(), run.screen(), run.threads(), (k, values) -> attribute(
+                    index.applyAsInt(k), lines[k], side.applied(in, lines[k], weights[k]), values.get(run.out()),
+                    null));
+        }
+    }
+
+    private ColumnGroup group(int g, int[] members, double[] applied) {
+        return group(g, members, applied, null);
+    }
+
+    private ColumnGroup group(int g, int[] members, double[] applied, double[][] points) {
+        return new ColumnGroup(g, members, applied, Lightest.of(applied), coarsest(run, e.name(), members), points);
     }
 
     /**
@@ -100,18 +174,24 @@ final class ColumnPass {
     }
 
     private void attribute(int g, int[] members, double[] applied, double[] n, double[][] points) {
-        boolean[] owned = new boolean[n.length];
-        ColumnGroup group = new ColumnGroup(g, members, applied, Lightest.of(applied),
-                coarsest(run, e.name(), members), points);
+        if (owned.length != n.length) {
+            owned = new boolean[n.length];
+        }
+        java.util.Arrays.fill(owned, false);
+        ColumnGroup group = group(g, members, applied, points);
         int[] boxes = run.pattern().rowBoxes(e.input());
         for (int k = 0; k < members.length; k++) {
             int member = k;
             int col = members[k];
             long[] colAt = Flat.unravel(col, e.input().shape());
-            WindowPattern.forEach(run.pattern().column(e.input(), col), run.pattern().outShape(), p -> take(p,
-                    e.rowStart()[p] + WindowPattern.rankInRow(p, boxes, colAt, e.input().shape()), group, member, n[p], owned));
+            WindowPattern.forEach(run.pattern().column(e.input(), col), run.pattern().outShape(), p -> {
+                owned[p] = true;
+                take(p, e.rowStart()[p] + WindowPattern.rankInRow(p, boxes, colAt, e.input().shape()), group, member,
+                        n[p] / applied[member]);
+            });
             for (int p : e.extras().ofColumn(col)) {
-                take(p, e.extraAt(p, col), group, member, n[p], owned);
+                owned[p] = true;
+                take(p, e.extraAt(p, col), group, member, n[p] / applied[member]);
             }
         }
         int lightest = group.light().first();
@@ -129,16 +209,17 @@ final class ColumnPass {
      * Row p's value in the group's difference, as the member's entry stored at {@code at}: screened, and then kept,
      * or judged at once where the screen let it through and the block's entries are judged as they come.
      */
-    private void take(int p, int at, ColumnGroup group, int member, double difference, boolean[] owned) {
-        double value = difference / group.applied()[member];
-        owned[p] = true;
+    private void take(int p, int at, ColumnGroup group, int member, double value) {
         int col = group.members()[member];
+        if (again) {
+            e.values().forget(at, p, col);
+        }
         double a = e.values().analytic(at);
         double rounding = e.values().rounding(at, a);
         if (rounding != 0) {
             takeRounded(p, group, member, a, rounding, value);
-        } else if (screen(p, at, group, member, value) && e.tally() != null) {
-            e.tally().add(p, col, a, value, e.errors().at(p, col));
+        } else if (screen(p, at, group, member, value) && e.tallies() != null) {
+            e.tallies().of(group.index()).add(p, col, a, value, e.errors().at(p, col));
             if (rounded != null) {
                 rounded.exact(a, value, e.errors().at(p, col));
             }

@@ -9,8 +9,9 @@ import java.util.Map;
 /**
  * Evaluates a unit's groups of lines along their weights, a batch at a time (on the run's threads), and hands each
  * result to {@code use} on the calling thread in group order, so that no more than a batch of evaluations is held
- * at once. Stops after the batch in which the screen first sends back what single entries cannot settle: the caller then
- * takes another path.
+ * at once; what {@code use} was handed is given back to the side once it returns ({@code use} keeps none of it), to
+ * be handed out again. Stops after the batch in which the screen first sends back what single entries cannot
+ * settle: the caller then takes another path.
  */
 final class GroupBatches {
 
@@ -18,31 +19,52 @@ final class GroupBatches {
 
     /** Takes group g's evaluation: one vector per cross unit. */
     @FunctionalInterface
-    interface Use<R> {
+    interface Use {
+        void accept(int group, Map<String, double[]> values);
+    }
+
+    /** Takes group g's evaluation, of the kind its {@link Evaluation} makes. */
+    @FunctionalInterface
+    interface UseOf<R> {
         void accept(int group, R values);
     }
 
-    /** What one group's evaluation is: a side's evaluation of its lines with their weights. */
-    @FunctionalInterface
+    /** What one group's evaluation is, and how what {@code use} was handed goes back to the side that made it. */
     interface Evaluation<R> {
         R of(JacobianSide side, String unit, int[] lines, double[] weights);
+
+        void giveBack(JacobianSide side, R values);
     }
+
+    /** A side's own evaluation: one vector per cross unit. */
+    private static final Evaluation<Map<String, double[]>> VECTORS = new Evaluation<>() {
+        @Override
+        public Map<String, double[]> of(JacobianSide side, String unit, int[] lines, double[] weights) {
+            return side.evaluate(unit, lines, weights);
+        }
+
+        @Override
+        public void giveBack(JacobianSide side, Map<String, double[]> values) {
+            side.giveBack(values);
+        }
+    };
 
     /** A unit's groups of lines on one side, with each group's weights. */
     record Groups(JacobianSide side, String unit, int[][] lines, double[][] weights) {}
 
     static void run(Groups groups, int batch, TwoSidedScreen screen, ParallelLines threads,
-                    Use<Map<String, double[]>> use) {
-        run(groups, JacobianSide::evaluate, batch, screen, threads, use);
+                    Use use) {
+        run(groups, VECTORS, batch, screen, threads, use::accept);
     }
 
     static <R> void run(Groups groups, Evaluation<R> evaluation, int batch, TwoSidedScreen screen,
-                        ParallelLines threads, Use<R> use) {
+                        ParallelLines threads, UseOf<R> use) {
         for (int from = 0; from < groups.lines().length && screen.clean(); from += batch) {
             int count = Math.min(batch, groups.lines().length - from);
             List<R> results = threads.run(count, new Batch<>(groups, evaluation, from));
             for (int k = 0; k < count; k++) {
                 use.accept(from + k, results.get(k));
+                evaluation.giveBack(groups.side(), results.get(k));
                 results.set(k, null);
             }
         }
