@@ -4,6 +4,7 @@ import dev.gradcheck.check.numeric.Counter;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.Jacobian;
 import dev.gradcheck.check.numeric.Precision;
+import dev.gradcheck.check.numeric.VectorPool;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.Nd4jTypes;
 import java.util.Arrays;
@@ -26,6 +27,8 @@ public final class AnalyticJacobian implements JacobianSide {
     private final List<String> outputs;
     private final List<String> wrt;
     private final Map<String, Counter> passes;
+    /** Where the vectors {@link #evaluate} returns come from and go back to: shared with this side's copies. */
+    private VectorPool pool = VectorPool.reusing();
 
     /**
      * @param zeroCotangents one zero array per floating output, in that output's shape and dtype; the one of the
@@ -56,7 +59,9 @@ public final class AnalyticJacobian implements JacobianSide {
         Map<String, INDArray> cotangents = new LinkedHashMap<>();
         zeroCotangents.forEach((out, c) -> cotangents.put(out, org.nd4j.linalg.factory.Nd4j.zeros(c.dataType(),
                 c.shape())));
-        return new AnalyticJacobian(copies.of(f), inputs, cotangents, outputs, wrt, passes);
+        AnalyticJacobian copy = new AnalyticJacobian(copies.of(f), inputs, cotangents, outputs, wrt, passes);
+        copy.pool = pool;
+        return copy;
     }
 
     @Override
@@ -133,9 +138,15 @@ public final class AnalyticJacobian implements JacobianSide {
         Map<String, double[]> byInput = new LinkedHashMap<>();
         for (String in : wrt) {
             INDArray g = grads.get(in);
-            byInput.put(in, g == null ? new double[crossLength(in)] : flatGradient(g, inputs.get(in), in));
+            byInput.put(in, g == null ? new double[crossLength(in)] : flatGradient(g, inputs.get(in), in, pool));
         }
         return byInput;
+    }
+
+    /** The vectors of an evaluation read and done with: they are handed out again. */
+    @Override
+    public void giveBack(Map<String, double[]> values) {
+        values.values().forEach(pool::giveBack);
     }
 
     /** The mantissa bits of the output's dtype: weights on that grid are cotangent values exactly. */
@@ -151,11 +162,15 @@ public final class AnalyticJacobian implements JacobianSide {
 
     /** A gradient must have its input's shape; anything else is the backward's error, said plainly. */
     public static double[] flatGradient(INDArray g, INDArray input, String name) {
+        return flatGradient(g, input, name, VectorPool.NONE);
+    }
+
+    private static double[] flatGradient(INDArray g, INDArray input, String name, VectorPool pool) {
         if (g.length() != input.length()) {
             throw new IllegalStateException("the backward returned a gradient of shape "
                     + Arrays.toString(g.shape()) + " for input '" + name + "' of shape "
                     + Arrays.toString(input.shape()));
         }
-        return Flat.values(g);
+        return Flat.values(g, pool);
     }
 }

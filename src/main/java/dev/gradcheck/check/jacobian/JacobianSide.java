@@ -34,6 +34,13 @@ public interface JacobianSide {
     Map<String, double[]> evaluate(String unit, int[] lines, double[] weights);
 
     /**
+     * The vectors of an {@link #evaluate} that its caller has read and will not touch again: the side may hand them
+     * out again (nothing else may still hold them).
+     */
+    default void giveBack(Map<String, double[]> values) {
+    }
+
+    /**
      * The weights an evaluation of these lines with these weights applies to each line. The analytic side applies
      * them as given; the numerical side moves each element of a group by its own step times its weight, so it
      * applies each weight times its column's step over the group's largest (docs/checking.md, "Compressed

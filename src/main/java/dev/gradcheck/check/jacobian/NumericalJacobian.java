@@ -4,6 +4,7 @@ import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.Jacobian;
 import dev.gradcheck.check.numeric.NumericalDerivative;
 import dev.gradcheck.check.numeric.Precision;
+import dev.gradcheck.check.numeric.VectorPool;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.spec.DType;
 import java.util.HashMap;
@@ -28,6 +29,13 @@ public final class NumericalJacobian implements JacobianSide {
     private final Differentiable reference;
     /** The inputs as they were before any evaluation: the arrays the derivatives perturb change meanwhile. */
     private final Map<String, INDArray> unperturbed;
+    /** Where the vectors {@link #evaluate} returns come from and go back to: shared with this side's copies. */
+    private VectorPool pool = VectorPool.reusing();
+    /**
+     * Per input, the direction a group of columns is differentiated along: zero but for the group's elements while
+     * it is taken, so that a difference makes no input-sized vector (this side's own: a copy has its own).
+     */
+    private final Map<String, INDArray> directions = new HashMap<>();
 
     /**
      * @param derivatives     one derivative of {@code reference} per input in {@code wrt}, each counting its
@@ -59,7 +67,9 @@ public final class NumericalJacobian implements JacobianSide {
         unperturbed.forEach((name, x) -> inputs.put(name, x.dup()));
         Map<String, NumericalDerivative> copied = new HashMap<>();
         derivatives.forEach((in, d) -> copied.put(in, d.on(f, inputs)));
-        return new NumericalJacobian(copied, wrt, outputs, outputShapes, f, inputs);
+        NumericalJacobian copy = new NumericalJacobian(copied, wrt, outputs, outputShapes, f, inputs);
+        copy.pool = pool;
+        return copy;
     }
 
     @Override
@@ -150,15 +160,26 @@ public final class NumericalJacobian implements JacobianSide {
     public Map<String, double[]> evaluate(String in, int[] lines, double[] weights) {
         NumericalDerivative d = derivatives.get(in);
         if (lines.length == 1 && weights[0] == 1) {
-            return d.alongElement(in, lines[0]);
+            return d.alongElement(in, lines[0], pool);
         }
         double[] a = applied(in, lines, weights);
-        double[] direction = new double[lineCount(in)];
-        for (int k = 0; k < lines.length; k++) {
-            direction[lines[k]] = a[k];
+        INDArray u = directions.computeIfAbsent(in, k -> Flat.array(new double[lineCount(k)], inputShapes.get(k)));
+        try {
+            for (int k = 0; k < lines.length; k++) {
+                u.putScalar(lines[k], a[k]);
+            }
+            return d.along(Map.of(in, u), largestStep(d, in, lines), pool);
+        } finally {
+            for (int line : lines) {
+                u.putScalar(line, 0.0);
+            }
         }
-        INDArray u = Flat.array(direction, inputShapes.get(in));
-        return d.along(Map.of(in, u), largestStep(d, in, lines));
+    }
+
+    /** The vectors of an evaluation read and done with: they are handed out again. */
+    @Override
+    public void giveBack(Map<String, double[]> values) {
+        values.values().forEach(pool::giveBack);
     }
 
     /**

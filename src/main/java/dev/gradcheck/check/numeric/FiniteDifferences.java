@@ -47,8 +47,12 @@ public final class FiniteDifferences {
      * @return the derivative of each output element
      */
     static double[] derivative(Stencil stencil, double delta, double[][] values) {
+        return derivative(stencil, delta, values, new double[values[0].length]);
+    }
+
+    /** The same, written into {@code d} (every element), which it returns. */
+    static double[] derivative(Stencil stencil, double delta, double[][] values, double[] d) {
         int m = values[0].length;
-        double[] d = new double[m];
         for (int j = 0; j < m; j++) {
             double c1 = (values[0][j] - values[1][j]) / (2 * delta);
             d[j] = switch (stencil) {

@@ -18,8 +18,13 @@ public final class Flat {
      * and a full check converts one array per evaluation.
      */
     public static double[] values(INDArray a) {
+        return values(a, VectorPool.NONE);
+    }
+
+    /** The same, into a vector taken from {@code pool} where the array is plain float64. */
+    public static double[] values(INDArray a, VectorPool pool) {
         if (plainDouble(a)) {
-            double[] out = new double[Math.toIntExact(a.length())];
+            double[] out = pool.take(Math.toIntExact(a.length()));
             new DoublePointer(a.data().addressPointer()).get(out);
             return out;
         }

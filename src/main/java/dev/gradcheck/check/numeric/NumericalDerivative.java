@@ -108,16 +108,12 @@ public final class NumericalDerivative {
 
     /** d outputs / d input[i], flat per output. */
     public Map<String, double[]> alongElement(String input, int i) {
-        double h = stepAt(input, i);
-        double[] offsets = FiniteDifferences.offsets(stencil);
-        double[][][] values = new double[outputs.size()][offsets.length][];
-        for (int k = 0; k < offsets.length; k++) {
-            Map<String, INDArray> y = atElement(input, i, offsets[k] * h);
-            for (int o = 0; o < outputs.size(); o++) {
-                values[o][k] = Flat.values(y.get(outputs.get(o)));
-            }
-        }
-        return combine(values, h);
+        return alongElement(input, i, VectorPool.NONE);
+    }
+
+    /** The same, in vectors taken from {@code pool} (the caller's to give back). */
+    public Map<String, double[]> alongElement(String input, int i, VectorPool pool) {
+        return differentiate(t -> atElement(input, i, t), stepAt(input, i), pool);
     }
 
     /**
@@ -129,15 +125,34 @@ public final class NumericalDerivative {
 
     /** d/dt outputs(x + t·u), flat per output, with the step t = h as given (u already scaled to the steps wanted). */
     public Map<String, double[]> along(Map<String, INDArray> directions, double h) {
+        return along(directions, h, VectorPool.NONE);
+    }
+
+    /** The same, in vectors taken from {@code pool} (the caller's to give back). */
+    public Map<String, double[]> along(Map<String, INDArray> directions, double h, VectorPool pool) {
+        return differentiate(t -> atDirection(directions, t), h, pool);
+    }
+
+    /** The stencil's points, each output read as it comes into a vector of the pool's, combined with step h. */
+    private Map<String, double[]> differentiate(java.util.function.DoubleFunction<Map<String, INDArray>> at,
+                                                double h, VectorPool pool) {
         double[] offsets = FiniteDifferences.offsets(stencil);
         double[][][] values = new double[outputs.size()][offsets.length][];
         for (int k = 0; k < offsets.length; k++) {
-            Map<String, INDArray> y = atDirection(directions, offsets[k] * h);
+            Map<String, INDArray> y = at.apply(offsets[k] * h);
             for (int o = 0; o < outputs.size(); o++) {
-                values[o][k] = Flat.values(y.get(outputs.get(o)));
+                values[o][k] = Flat.values(y.get(outputs.get(o)), pool);
             }
         }
-        return combine(values, h);
+        Map<String, double[]> d = new HashMap<>();
+        for (int o = 0; o < outputs.size(); o++) {
+            d.put(outputs.get(o), FiniteDifferences.derivative(stencil, h, values[o],
+                    pool.take(values[o][0].length)));
+            for (double[] v : values[o]) {
+                pool.giveBack(v);
+            }
+        }
+        return d;
     }
 
     /**
@@ -241,14 +256,6 @@ public final class NumericalDerivative {
             }
         }
         return y;
-    }
-
-    private Map<String, double[]> combine(double[][][] values, double h) {
-        Map<String, double[]> d = new HashMap<>();
-        for (int o = 0; o < outputs.size(); o++) {
-            d.put(outputs.get(o), FiniteDifferences.derivative(stencil, h, values[o]));
-        }
-        return d;
     }
 
     private static String describe(long[] shape, DataType dtype) {

@@ -21,6 +21,8 @@ final class ColumnPass {
     private final RoundedMaxima rounded;
     /** Whether each entry taken is one judged before, whose kept value, if any, is forgotten first. */
     private boolean again;
+    /** The rows a group's members reach, cleared for each group: no garbage per difference. */
+    private boolean[] owned = new boolean[0];
 
     private ColumnPass(TwoSidedRun run, Entries e) {
         this.run = run;
@@ -110,7 +112,10 @@ final class ColumnPass {
     }
 
     private void attribute(int g, int[] members, double[] applied, double[] n) {
-        boolean[] owned = new boolean[n.length];
+        if (owned.length != n.length) {
+            owned = new boolean[n.length];
+        }
+        java.util.Arrays.fill(owned, false);
         ColumnGroup group = group(g, members, applied);
         int[] boxes = run.pattern().rowBoxes(e.input());
         for (int k = 0; k < members.length; k++) {

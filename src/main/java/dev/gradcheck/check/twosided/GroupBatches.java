@@ -9,8 +9,9 @@ import java.util.Map;
 /**
  * Evaluates a unit's groups of lines along their weights, a batch at a time (on the run's threads), and hands each
  * result to {@code use} on the calling thread in group order, so that no more than a batch of evaluations is held
- * at once. Stops after the batch in which the screen first sends back what single entries cannot settle: the caller then
- * takes another path.
+ * at once; what {@code use} was handed is given back to the side once it returns ({@code use} keeps none of it), to
+ * be handed out again. Stops after the batch in which the screen first sends back what single entries cannot
+ * settle: the caller then takes another path.
  */
 final class GroupBatches {
 
@@ -31,6 +32,7 @@ final class GroupBatches {
             List<Map<String, double[]>> results = threads.run(count, new Batch(groups, from));
             for (int k = 0; k < count; k++) {
                 use.accept(from + k, results.get(k));
+                groups.side().giveBack(results.get(k));
                 results.set(k, null);
             }
         }

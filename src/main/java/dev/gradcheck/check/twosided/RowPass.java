@@ -3,6 +3,8 @@ package dev.gradcheck.check.twosided;
 import dev.gradcheck.check.colouring.Lightest;
 import dev.gradcheck.check.colouring.WindowPattern;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,18 +30,21 @@ final class RowPass {
     static List<Outside> attribute(TwoSidedRun run) {
         List<Outside> outside = new ArrayList<>();
         RowGroups rows = run.rowGroups();
+        Map<String, boolean[]> owned = new HashMap<>(); // per input, cleared for each pass: no garbage per pass
         GroupBatches.run(new GroupBatches.Groups(run.sides().analytic(), run.out(), rows.groups(), rows.weights()),
-                run.batch(), run.screen(), run.threads(), (g, values) -> attribute(run, g, values, outside));
+                run.batch(), run.screen(), run.threads(), (g, values) -> attribute(run, g, values, outside, owned));
         return outside;
     }
 
-    private static void attribute(TwoSidedRun run, int g, Map<String, double[]> values, List<Outside> outside) {
+    private static void attribute(TwoSidedRun run, int g, Map<String, double[]> values, List<Outside> outside,
+                                  Map<String, boolean[]> ownedByInput) {
         int[] members = run.rowGroups().groups()[g];
         double[] w = run.rowGroups().weights()[g];
         int lightest = Lightest.of(w).first();
         for (Entries e : run.entries()) {
             double[] a = values.get(e.name());
-            boolean[] owned = new boolean[a.length];
+            boolean[] owned = ownedByInput.computeIfAbsent(e.name(), k -> new boolean[a.length]);
+            Arrays.fill(owned, false);
             for (int k = 0; k < members.length; k++) {
                 int member = k;
                 int row = members[k];
