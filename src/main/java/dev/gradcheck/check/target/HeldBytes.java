@@ -27,10 +27,23 @@ public final class HeldBytes {
 
     /**
      * Both sides compressed, entries judged as they come: the analytic double. Measured 8.1 B. Where these would take
-     * more than a quarter of the budget the run holds them in about 4 bytes ({@code twosided.CompactAnalytic}, at most
-     * 6), but may need to be taken again with doubles: the budget counts this.
+     * more than a quarter of the budget the run holds them compactly ({@link #TWO_SIDED_COMPACT}), and takes them
+     * again with doubles only where these fit.
      */
     public static final long TWO_SIDED_JUDGED = Double.BYTES;
+
+    /**
+     * The same, held compactly ({@code twosided.CompactAnalytic}): a float each, and the values that need a double
+     * in a map ({@link #COMPACT_EXACT} each), as many as the budget leaves room for.
+     */
+    public static final long TWO_SIDED_COMPACT = Float.BYTES;
+
+    /**
+     * An analytic value a compact block holds exactly, in its map of exact values: an int key and a double value per
+     * slot, the slots at most three quarters full, and while the map doubles its old arrays beside the new ones
+     * (12 bytes a slot over 3/4 of the old slots, 36 bytes a slot of the old table in all).
+     */
+    public static final long COMPACT_EXACT = 48;
 
     /** Both sides compressed, entries held (a rule that reads the block's scale): a float more. Not measured apart. */
     public static final long TWO_SIDED_HELD = Double.BYTES + Float.BYTES;

@@ -11,14 +11,22 @@ import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
  *
  * <p>One array of floats, contiguous as the double array it replaces (the column pass reads it a column at a time,
  * an entry per row: one cache miss per entry, and no other), and the exact values in a map. Where more than
- * {@link #MAX_EXACT_SHARE} of the values need to be exact the map would outgrow the doubles it saves:
- * {@link #tooExact} says so, and the run is taken again with exact values (what it holds stays under a double an
- * entry: 4 bytes, and at most a sixteenth of the entries at up to 32 bytes each in a map being resized).
+ * {@link #MAX_EXACT_SHARE} of the values need to be exact the map would outgrow the doubles it saves, and beyond the
+ * share the memory budget leaves it (the plan's, {@code TwoSidedCompression}) it would not fit:
+ * {@link #tooExact} says so, and the run is taken again with exact values where those fit (what it holds: 4 bytes an
+ * entry, and at most that share of the entries at up to {@link dev.gradcheck.check.target.HeldBytes#COMPACT_EXACT}
+ * bytes each in a map being resized).
  */
 final class CompactAnalytic {
     static final double MAX_EXACT_SHARE = 1.0 / 16;
+    /**
+     * The share of exact values a compact run is always given room for: the budget admits a compact run, and a
+     * refusal names the budget it needs, with room for this share ({@code twosided.RunMemory}); beyond it, the run
+     * takes what the budget leaves, up to {@link #MAX_EXACT_SHARE}.
+     */
+    static final double MIN_EXACT_SHARE = 1.0 / 32;
     /** Below this many exact values the map is never too large: a small block may hold them all exactly. */
-    private static final int EXACT_FLOOR = 4096;
+    static final int EXACT_FLOOR = 4096;
     /**
      * What the float array holds where the value is exact, in {@link #exactValues}: a NaN no conversion of a finite
      * value makes, so that the one float read tells whether the map holds the value.
@@ -31,8 +39,18 @@ final class CompactAnalytic {
     private final int maxExact;
 
     CompactAnalytic(int n) {
+        this(n, MAX_EXACT_SHARE);
+    }
+
+    /** @param exactShare the share of the values it may hold exactly, at most {@link #MAX_EXACT_SHARE} */
+    CompactAnalytic(int n, double exactShare) {
         floats = new float[n];
-        maxExact = (int) Math.max(EXACT_FLOOR, n * MAX_EXACT_SHARE);
+        maxExact = (int) Math.max(EXACT_FLOOR, n * Math.min(exactShare, MAX_EXACT_SHARE));
+    }
+
+    /** How many values it may hold exactly before it is {@link #tooExact}. */
+    int maxExact() {
+        return maxExact;
     }
 
     /**
