@@ -171,6 +171,33 @@ public final class JacobianComparison {
             }
         }
 
+        /**
+         * Takes in another tally's entries, as if each had been added here: every figure is a maximum with a
+         * row-major tie-break, a count or a conjunction, so the result does not depend on the order of the entries
+         * nor on how they were split between tallies (a block judged a group at a time, one group judged again).
+         */
+        public void merge(Tally other) {
+            if (other.maxScore != Double.NEGATIVE_INFINITY) { // NaN too: it was added
+                worst(other.worstRow, other.worstCol, other.worstA, other.worstN, other.maxScore);
+            }
+            if (other.maxNumerical >= 0) {
+                largest(other.largestRow, other.largestCol, other.largestA, other.largestN);
+            }
+            if (other.nonFiniteRow >= 0 && (nonFiniteRow < 0
+                    || before(other.nonFiniteRow, other.nonFiniteCol, nonFiniteRow, nonFiniteCol))) {
+                nonFiniteRow = other.nonFiniteRow;
+                nonFiniteCol = other.nonFiniteCol;
+                nonFiniteA = other.nonFiniteA;
+                nonFiniteN = other.nonFiniteN;
+            }
+            maxAbs = Math.max(maxAbs, other.maxAbs);
+            maxRel = Math.max(maxRel, other.maxRel);
+            analyticAllZero &= other.analyticAllZero;
+            withinError += other.withinError;
+            largestError = Math.max(largestError, other.largestError);
+            failing += other.failing;
+        }
+
         /** The worst score so far: a NaN beats everything and is displaced only by an earlier NaN. */
         private void worst(int row, int col, double a, double n, double score) {
             boolean nan = Double.isNaN(score);

@@ -7,6 +7,7 @@ import dev.gradcheck.check.colouring.WindowPattern;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.NumericalDerivative;
 import dev.gradcheck.check.numeric.NumericTuning;
+import java.util.List;
 
 /**
  * The run's second phase, an input at a time: its directional differences attributed to their columns inside the
@@ -20,13 +21,15 @@ final class ColumnPass {
     private final RoundedMaxima rounded;
     /** The rows a group's members reach, cleared for each group: no garbage per difference. */
     private boolean[] owned = new boolean[0];
+    /** Whether each entry taken is one judged before, whose kept value, if any, is forgotten first. */
+    private boolean again;
 
     private ColumnPass(TwoSidedRun run, Entries e) {
         this.run = run;
         this.e = e;
         this.screen = run.screen(e.index());
         this.rounded = e.values().compact()
-                ? new RoundedMaxima(run.sides().judging().rule(run.out(), e.name(), 0), e.tally()) : null;
+                ? new RoundedMaxima(run.sides().judging().rule(run.out(), e.name(), 0), e.tallies().rounded()) : null;
     }
 
     /** Input e's groups of columns, drawn and evaluated a batch at a time; returns the groups and their weights. */
@@ -54,6 +57,45 @@ final class ColumnPass {
     }
 
     /**
+     * A round that evaluates only the groups its located lines touch ({@link TouchedGroups}): input e's groups
+     * {@code again} of the run's columns, evaluated and attributed as a full pass does (their entries' kept values
+     * forgotten first, their tallies dropped by the caller); then the entries the run before sent on whose groups
+     * are not taken again, screened again on their kept values, since the rows' side may have changed under them.
+     */
+    static void retake(TwoSidedRun run, Entries e, int[] again, List<EntryValues.SentOn> before) {
+        ColumnPass pass = new ColumnPass(run, e);
+        pass.again = true;
+        String in = e.name();
+        GroupBatches.Groups all = run.columns().get(in);
+        int[][] lines = java.util.Arrays.stream(again).mapToObj(g -> all.lines()[g]).toArray(int[][]::new);
+        double[][] weights = java.util.Arrays.stream(again).mapToObj(g -> all.weights()[g]).toArray(double[][]::new);
+        GroupBatches.run(new GroupBatches.Groups(run.sides().numerical(), in, lines, weights), run.batch(),
+                run.screen(), run.threads(), (k, values) -> pass.attribute(again[k], lines[k],
+                        run.sides().numerical().applied(in, lines[k], weights[k]), values.get(run.out())));
+        int[] groupOf = new int[(int) Flat.size(e.input().shape())];
+        int[] memberOf = new int[groupOf.length];
+        for (int g = 0; g < all.lines().length; g++) {
+            for (int k = 0; k < all.lines()[g].length; k++) {
+                groupOf[all.lines()[g][k]] = g;
+                memberOf[all.lines()[g][k]] = k;
+            }
+        }
+        java.util.Map<Integer, ColumnGroup> groups = new java.util.HashMap<>();
+        for (EntryValues.SentOn s : before) {
+            int g = groupOf[s.col()];
+            if (java.util.Arrays.binarySearch(again, g) < 0 && run.screen().clean()) {
+                ColumnGroup group = groups.computeIfAbsent(g, k -> pass.group(k, all.lines()[k],
+                        run.sides().numerical().applied(in, all.lines()[k], all.weights()[k])));
+                pass.take(s.row(), s.at(), group, memberOf[s.col()], s.numerical());
+            }
+        }
+    }
+
+    private ColumnGroup group(int g, int[] members, double[] applied) {
+        return new ColumnGroup(g, members, applied, Lightest.of(applied), coarsest(run, e.name(), members));
+    }
+
+    /**
      * A group of columns with the weights its difference applied, its two lightest members, and its two members with
      * the largest steps (the smallest error bounds: {@link #coarsest}).
      */
@@ -74,17 +116,20 @@ final class ColumnPass {
             owned = new boolean[n.length];
         }
         java.util.Arrays.fill(owned, false);
-        ColumnGroup group = new ColumnGroup(g, members, applied, Lightest.of(applied),
-                coarsest(run, e.name(), members));
+        ColumnGroup group = group(g, members, applied);
         int[] boxes = run.pattern().rowBoxes(e.input());
         for (int k = 0; k < members.length; k++) {
             int member = k;
             int col = members[k];
             long[] colAt = Flat.unravel(col, e.input().shape());
-            WindowPattern.forEach(run.pattern().column(e.input(), col), run.pattern().outShape(), p -> take(p,
-                    e.rowStart()[p] + WindowPattern.rankInRow(p, boxes, colAt, e.input().shape()), group, member, n[p], owned));
+            WindowPattern.forEach(run.pattern().column(e.input(), col), run.pattern().outShape(), p -> {
+                owned[p] = true;
+                take(p, e.rowStart()[p] + WindowPattern.rankInRow(p, boxes, colAt, e.input().shape()), group, member,
+                        n[p] / applied[member]);
+            });
             for (int p : e.extras().ofColumn(col)) {
-                take(p, e.extraAt(p, col), group, member, n[p], owned);
+                owned[p] = true;
+                take(p, e.extraAt(p, col), group, member, n[p] / applied[member]);
             }
         }
         int lightest = group.light().first();
@@ -102,16 +147,17 @@ final class ColumnPass {
      * Row p's value in the group's difference, as the member's entry stored at {@code at}: screened, and then kept,
      * or judged at once where the screen let it through and the block's entries are judged as they come.
      */
-    private void take(int p, int at, ColumnGroup group, int member, double difference, boolean[] owned) {
-        double value = difference / group.applied()[member];
-        owned[p] = true;
+    private void take(int p, int at, ColumnGroup group, int member, double value) {
         int col = group.members()[member];
+        if (again) {
+            e.values().forget(at, p, col);
+        }
         double a = e.values().analytic(at);
         double rounding = e.values().rounding(at, a);
         if (rounding != 0) {
             takeRounded(p, group, member, a, rounding, value);
-        } else if (screen(p, at, group, member, value) && e.tally() != null) {
-            e.tally().add(p, col, a, value, e.errors().at(p, col));
+        } else if (screen(p, at, group, member, value) && e.tallies() != null) {
+            e.tallies().of(group.index()).add(p, col, a, value, e.errors().at(p, col));
             if (rounded != null) {
                 rounded.exact(a, value, e.errors().at(p, col));
             }

@@ -1,7 +1,6 @@
 package dev.gradcheck.check.twosided;
 
 import dev.gradcheck.check.colouring.WindowPattern;
-import dev.gradcheck.check.numeric.JacobianComparison;
 import dev.gradcheck.check.numeric.NumericalError;
 
 /**
@@ -11,11 +10,11 @@ import dev.gradcheck.check.numeric.NumericalError;
  *
  * @param index    the input's position among the run's checked inputs: the index a flagged entry names
  * @param rowStart where each row's entries begin; the last, where the extras begin
- * @param tally    the block's figures so far, of the entries judged as they came ({@link EntryValues}); null where
- *                 the values are held and judged by the report
+ * @param tallies  the block's figures so far, of the entries judged as they came ({@link EntryValues}), a tally per
+ *                 group of columns; null where the values are held and judged by the report
  */
 record Entries(int index, WindowPattern.Input input, int[] rowStart, EntryValues values, NumericalError.Block errors,
-               LocatedLines.Extras extras, Kinks kinks, JacobianComparison.Tally tally) {
+               LocatedLines.Extras extras, Kinks kinks, GroupTallies tallies) {
 
     /** Where extra (p, l) is stored: after the pattern's entries. */
     int extraAt(int p, int l) {

@@ -8,7 +8,9 @@ import it.unimi.dsi.fastutil.ints.Int2LongOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntIterator;
 import it.unimi.dsi.fastutil.ints.IntSet;
 import it.unimi.dsi.fastutil.longs.Long2DoubleOpenHashMap;
+import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.List;
 
 /**
  * Both sides' values of an input's entries, the one home of an entry's value: the analytic value, held for every
@@ -32,6 +34,11 @@ import java.util.BitSet;
 final class EntryValues {
     /** Every entry's analytic value, exactly; null where they are held compactly. */
     private final double[] analytic;
+    /**
+     * Exact analytic values past {@link #analytic}'s end: the extras of lines located after these values were laid
+     * out, in a round that evaluates only the groups its lines touch ({@link TouchedGroups}).
+     */
+    private final Int2DoubleOpenHashMap beyond = new Int2DoubleOpenHashMap();
     /** Judged as they come, in a block too large to hold doubles for: the analytic values, mostly as floats. */
     private final CompactAnalytic compact;
     /** The largest finite |analytic value| taken, where they are held compactly. */
@@ -84,7 +91,10 @@ final class EntryValues {
 
     /** Entry {@code at}'s analytic value: exact, or rounded where {@link #rounding} is not 0. */
     double analytic(int at) {
-        return compact != null ? compact.get(at) : analytic[at];
+        if (compact != null) {
+            return compact.get(at);
+        }
+        return at < analytic.length ? analytic[at] : beyond.get(at);
     }
 
     /**
@@ -116,7 +126,7 @@ final class EntryValues {
      */
     void analytic(int at, double a, double resolution) {
         if (compact == null) {
-            analytic[at] = a;
+            exactAnalytic(at, a);
         } else {
             compact.put(at, a, resolution);
             largestAnalytic.add(a);
@@ -124,10 +134,12 @@ final class EntryValues {
     }
 
     private void exactAnalytic(int at, double a) {
-        if (compact == null) {
+        if (compact != null) {
+            compact.putExact(at, a);
+        } else if (at < analytic.length) {
             analytic[at] = a;
         } else {
-            compact.putExact(at, a);
+            beyond.put(at, a);
         }
     }
 
@@ -159,6 +171,19 @@ final class EntryValues {
         return sentOn.keySet();
     }
 
+    /** An entry sent on: where it is stored, its row and column, its value at the run's step. */
+    record SentOn(int at, int row, int col, double numerical) {}
+
+    /** The entries sent on, each with its value at the run's step, whatever it was recomputed as since. */
+    List<SentOn> sentOnEntries() {
+        List<SentOn> all = new ArrayList<>();
+        for (IntIterator it = sentOn.keySet().iterator(); it.hasNext();) {
+            int at = it.nextInt();
+            all.add(new SentOn(at, rowOf(at), colOf(at), sentOn.get(at)));
+        }
+        return all;
+    }
+
     /** The output row of an entry sent on. */
     int rowOf(int at) {
         return (int) (sentOnAt.get(at) >>> 32);
@@ -167,6 +192,25 @@ final class EntryValues {
     /** The input column of an entry sent on. */
     int colOf(int at) {
         return (int) sentOnAt.get(at);
+    }
+
+    /** The entries whose values were recomputed alone ({@link #exact}), as they are now. */
+    BitSet recomputed() {
+        return (BitSet) isExact.clone();
+    }
+
+    /**
+     * Forgets what was kept of entry (row, col), stored at {@code at}: its value sent on, recomputed or taken at a
+     * finer step. It is judged again, by a round that evaluates its group again ({@link TouchedGroups}).
+     */
+    void forget(int at, int row, int col) {
+        sentOn.remove(at);
+        sentOnAt.remove(at);
+        exact.remove(at);
+        isExact.clear(at);
+        if (preciseRows.get(row)) {
+            atPreciseStep.remove(NumericalError.entryKey(row, col));
+        }
     }
 
     /** An entry's values as the dense check computes them. */
@@ -196,7 +240,13 @@ final class EntryValues {
 
     /** The largest finite |analytic value|, the scale of the screen's rule. */
     double largestAnalytic() {
-        return compact != null ? largestAnalytic.value() : LargestFinite.of(analytic);
+        if (compact != null) {
+            return largestAnalytic.value();
+        }
+        LargestFinite largest = new LargestFinite();
+        largest.add(LargestFinite.of(analytic));
+        beyond.values().forEach(largest::add);
+        return largest.value();
     }
 
     /**

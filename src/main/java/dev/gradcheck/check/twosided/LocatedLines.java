@@ -64,6 +64,51 @@ final class LocatedLines {
         return out.toArray(int[][]::new);
     }
 
+    /**
+     * A side's groups of an earlier run with these lines located taken out, every group keeping its index (left
+     * empty where all its members are located) and its members their weights, and each located line that shared a
+     * group put back alone (weight 1) after them: a round that evaluates only the groups its lines touch
+     * ({@link TouchedGroups}) reads the untouched ones' values as the earlier run took them.
+     *
+     * @param touched the indices of the groups that lost members, ascending
+     */
+    record Restricted(int[][] lines, double[][] weights, int[] touched) {
+
+        static Restricted of(int[][] groups, double[][] weights, Set<Integer> located) {
+            java.util.List<int[]> lines = new java.util.ArrayList<>(Arrays.asList(groups));
+            java.util.List<double[]> w = new java.util.ArrayList<>(Arrays.asList(weights));
+            java.util.List<Integer> touched = new java.util.ArrayList<>();
+            java.util.List<Integer> alone = new java.util.ArrayList<>();
+            for (int g = 0; g < groups.length; g++) {
+                int[] members = groups[g];
+                if (Arrays.stream(members).noneMatch(located::contains)) {
+                    continue; // untouched
+                }
+                touched.add(g);
+                if (members.length == 1) {
+                    continue; // already alone: evaluated again where it is
+                }
+                double[] of = weights[g];
+                int[] keep = java.util.stream.IntStream.range(0, members.length)
+                        .filter(k -> !located.contains(members[k])).toArray();
+                lines.set(g, Arrays.stream(keep).map(k -> members[k]).toArray());
+                w.set(g, Arrays.stream(keep).mapToDouble(k -> of[k]).toArray());
+                Arrays.stream(members).filter(located::contains).forEach(alone::add);
+            }
+            alone.stream().sorted().forEach(l -> {
+                lines.add(new int[] {l});
+                w.add(new double[] {1});
+            });
+            return new Restricted(lines.toArray(int[][]::new), w.toArray(double[][]::new),
+                    touched.stream().mapToInt(Integer::intValue).toArray());
+        }
+
+        /** Whether group g is evaluated again: one that lost members, or a located line put back alone. */
+        boolean again(int g, int before) {
+            return g >= before || Arrays.binarySearch(touched, g) >= 0;
+        }
+    }
+
     /** Input {@code in}'s extras, indexed for a check: by row, by column, and their place in storage. */
     Extras extras(String in, long inputSize) {
         long[] keys = extras.getOrDefault(in, new TreeSet<>()).stream().mapToLong(Long::longValue).toArray();

@@ -85,11 +85,11 @@ final class Report {
      * where the pattern leaves it out, as a sparse block lists it: the dense check's first entry.
      */
     private static JacobianComparison.Tally tally(WindowPattern pattern, Entries e, Tolerance rule) {
-        JacobianComparison.Tally tally = e.tally() != null ? e.tally() : new JacobianComparison.Tally(rule);
+        JacobianComparison.Tally tally = e.tallies() != null ? e.tallies().merged() : new JacobianComparison.Tally(rule);
         if (!listsFirst(pattern, e)) {
             tally.add(0, 0, 0, 0, e.errors().at(0, 0));
         }
-        if (e.tally() == null) {
+        if (e.tallies() == null) {
             feed(pattern, e, tally::add);
             return tally;
         }

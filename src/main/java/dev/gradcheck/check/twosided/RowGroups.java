@@ -20,16 +20,27 @@ record RowGroups(int[][] groups, double[][] weights, double[] weightOf, int[] st
      * @param magnitudes each row's output |y|, which its rounding bound is relative to
      */
     static RowGroups of(int[][] groups, double[] magnitudes, int bits, long seed, String out) {
-        int rows = magnitudes.length;
         double[][] weights = new double[groups.length][];
+        for (int g = 0; g < groups.length; g++) {
+            weights[g] = groups[g].length == 1 ? new double[] {1}
+                    : CompressedJacobians.weights(seed, "two-sided:rows:" + out + ":" + g, groups[g].length, bits);
+        }
+        return weighted(groups, weights, magnitudes);
+    }
+
+    /** The groups with these weights (a group may be empty: its members all located, {@link LocatedLines}). */
+    static RowGroups weighted(int[][] groups, double[][] weights, double[] magnitudes) {
+        int rows = magnitudes.length;
         double[] weightOf = new double[rows];
         int[] strictestOther = new int[rows];
         int[] quietestOther = new int[rows];
         int[] quietest = new int[groups.length];
         for (int g = 0; g < groups.length; g++) {
             int[] members = groups[g];
-            weights[g] = members.length == 1 ? new double[] {1}
-                    : CompressedJacobians.weights(seed, "two-sided:rows:" + out + ":" + g, members.length, bits);
+            if (members.length == 0) {
+                quietest[g] = -1;
+                continue;
+            }
             Lightest light = Lightest.of(weights[g]);
             Lightest quiet = Lightest.of(java.util.Arrays.stream(members).mapToDouble(p -> Math.abs(magnitudes[p]))
                     .toArray());

@@ -42,18 +42,51 @@ public final class TwoSidedCompression {
     private final TwoSidedRun run;
     private double analyticSeconds;
     private final Map<String, Double> numericalSeconds = new LinkedHashMap<>();
+    /** Whether every input's column pass was taken to its end (the screen clean after them). */
+    private boolean columnPassesTaken;
+    /** The run whose entries this round shares, evaluating only the groups its lines touch; else null. */
+    private final TwoSidedCompression over;
+    /** A first run's values as rounds over it need them ({@link TouchedGroups.First}), once a round is taken. */
+    private TouchedGroups.First kept;
 
     private TwoSidedCompression(TwoSidedRun.Setup setup, RunMemory.Holding holding, LocatedLines located,
                                 double analyticSeconds, boolean compact) {
-        this.setup = setup;
-        this.holding = holding;
-        this.run = TwoSidedRun.start(setup, located, compact ? holding.exactShare() : 0);
-        this.analyticSeconds = analyticSeconds;
+        this(setup, holding, TwoSidedRun.start(setup, located, compact ? holding.exactShare() : 0), analyticSeconds,
+                null);
     }
 
-    /** Lets go of this run's entries: it is not read again. */
+    private TwoSidedCompression(TwoSidedRun.Setup setup, RunMemory.Holding holding, TwoSidedRun run,
+                                double analyticSeconds, TwoSidedCompression over) {
+        this.setup = setup;
+        this.holding = holding;
+        this.run = run;
+        this.analyticSeconds = analyticSeconds;
+        this.over = over;
+    }
+
+    /** Lets go of this run's entries, and of the run's it shares them with: it is not read again. */
     private void release() {
         run.entries().clear();
+        if (over != null) {
+            over.release();
+        }
+    }
+
+    /**
+     * This first run again with these lines located, evaluating only the groups they touch ({@link TouchedGroups});
+     * null where the first run's values of the touched groups could not be certified (the whole run is then taken
+     * again).
+     */
+    private TwoSidedCompression touched(LocatedLines lines) {
+        TwoSidedCompression c = new TwoSidedCompression(setup, holding, TouchedGroups.start(run, lines), analyticSeconds,
+                this);
+        Meter start = Meter.timing();
+        kept = kept == null ? TouchedGroups.First.of(run) : kept;
+        if (!TouchedGroups.take(c.run, kept)) {
+            return null;
+        }
+        c.analyticSeconds += start.seconds();
+        return c;
     }
 
     /**
@@ -135,15 +168,24 @@ public final class TwoSidedCompression {
      * @param locate whether to look for the lines behind what the screen sends back that single entries cannot
      *               settle ({@link Culprits}), rather than leave them to the paths that need dense blocks (set where
      *               those do not fit)
+     * @param touchedOnly whether a round of locating after a first run evaluates only the groups its lines touch
+     *                    ({@link TouchedGroups}), rather than the whole run again (tests compare the two)
      */
-    public record Gate(double minKnownCost, double maxShare, boolean locate, double compactShare) {
+    public record Gate(double minKnownCost, double maxShare, boolean locate, double compactShare,
+                       boolean touchedOnly) {
         public static final Gate DEFAULT = new Gate(TwoSidedTuning.MIN_KNOWN_COST, TwoSidedTuning.MAX_SHARE, false,
-                TwoSidedTuning.COMPACT_SHARE);
+                TwoSidedTuning.COMPACT_SHARE, true);
         /** Whatever the costs (tests, on shapes dense mode can check too). */
-        public static final Gate ALWAYS = new Gate(0, Double.POSITIVE_INFINITY, false, TwoSidedTuning.COMPACT_SHARE);
+        public static final Gate ALWAYS = new Gate(0, Double.POSITIVE_INFINITY, false, TwoSidedTuning.COMPACT_SHARE,
+                true);
 
         public Gate locating(boolean yes) {
-            return new Gate(minKnownCost, maxShare, yes, compactShare);
+            return new Gate(minKnownCost, maxShare, yes, compactShare, touchedOnly);
+        }
+
+        /** The same gate, each round of locating taking the whole run again where {@code yes} is false. */
+        public Gate touchedOnly(boolean yes) {
+            return new Gate(minKnownCost, maxShare, locate, compactShare, yes);
         }
 
         /**
@@ -151,7 +193,7 @@ public final class TwoSidedCompression {
          * entries judged as they come would take more than this share of the budget (0: always; infinite: never).
          */
         public Gate compactAbove(double share) {
-            return new Gate(minKnownCost, maxShare, locate, share);
+            return new Gate(minKnownCost, maxShare, locate, share, touchedOnly);
         }
     }
 
@@ -170,7 +212,7 @@ public final class TwoSidedCompression {
         }
         TwoSidedCompression c = checked.run();
         List<GradientResult> rows = checked.rows();
-        return rows == null && gate.locate() && !c.run.screen().clean() ? locateAndRunAgain(c) : c.attempt(rows);
+        return rows == null && gate.locate() && !c.run.screen().clean() ? locateAndRunAgain(c, gate) : c.attempt(rows);
     }
 
     /**
@@ -178,16 +220,25 @@ public final class TwoSidedCompression {
      * the check runs again with them located, until a run settles the target or the search stops; then the entries
      * of the lines located are judged alone.
      */
-    private static Attempt locateAndRunAgain(TwoSidedCompression first) {
+    private static Attempt locateAndRunAgain(TwoSidedCompression first, Gate gate) {
         Culprits search = Culprits.searchFrom(first.run);
         TwoSidedCompression c = first;
+        boolean touchedOnly = gate.touchedOnly() && TouchedGroups.applies(first.run, first.columnPassesTaken);
         for (int round = 0; round < TwoSidedTuning.MAX_ROUNDS && search.locate(c.run); round++) {
-            Checked checked = checked(c.again(search.located()));
-            if (checked.overBudget() != null) {
-                return checked.declined();
+            TwoSidedCompression touched = touchedOnly ? first.touched(search.located()) : null;
+            touchedOnly = touched != null;
+            List<GradientResult> rows;
+            if (touched != null) {
+                c = touched;
+                rows = c.finish();
+            } else {
+                Checked checked = checked(c.again(search.located()));
+                if (checked.overBudget() != null) {
+                    return checked.declined();
+                }
+                c = checked.run();
+                rows = checked.rows();
             }
-            c = checked.run();
-            List<GradientResult> rows = checked.rows();
             if (rows != null || c.run.screen().clean()) {
                 return c.attempt(rows);
             }
@@ -322,6 +373,15 @@ public final class TwoSidedCompression {
                 numericalSeconds.put(e.name(), begin.seconds());
             }
         }
+        columnPassesTaken = run.screen().clean();
+        return finish();
+    }
+
+    /**
+     * The run's phases after its column passes, each while the screen is clean: the rests their owners' own error
+     * spoils, the entries near the tolerance at finer steps, the entries sent back recomputed alone, the report.
+     */
+    private List<GradientResult> finish() {
         if (run.screen().clean()) {
             SplitRests.settle(run);
         }

@@ -75,7 +75,7 @@ record TwoSidedRun(CheckTarget target, Settings settings, Sides sides, WindowPat
             boolean held = held(sides, out, x.name());
             entries.add(new Entries(entries.size(), x, start, new EntryValues(n, held, held ? 0 : exactShare),
                     (NumericalError.Block) sides.judging().errors(out, x.name()), extras, new Kinks(),
-                    held ? null : new JacobianComparison.Tally(sides.judging().rule(out, x.name(), 0))));
+                    held ? null : new GroupTallies(sides.judging().rule(out, x.name(), 0))));
         }
     }
 

@@ -39,6 +39,8 @@ final class TwoSidedScreen {
 
     private final List<Spoiled> spoiled = new ArrayList<>();
     private long hard;
+    /** Whether a flag went past the lists that say where it is ({@link #unplaced}). */
+    private boolean unplaced;
     private String first;
     /** Where a rounded analytic value left an entry unsettled ({@link CompactAnalytic}): the first such; or null. */
     private String needsExact;
@@ -60,6 +62,8 @@ final class TwoSidedScreen {
         flag(what);
         if (suspects.size() <= TwoSidedTuning.MAX_RECOMPUTED) {
             suspects.add(where);
+        } else {
+            unplaced = true;
         }
     }
 
@@ -106,7 +110,17 @@ final class TwoSidedScreen {
             spoiled.add(s);
         } else {
             flag(what);
+            unplaced = true;
         }
+    }
+
+    /**
+     * Whether something was sent back that no located line accounts for: every other flag names a suspect
+     * evaluation or an entry sent back ({@link #entries}, whose row and column {@link Culprits} locates), so a round
+     * that evaluates only the groups its located lines touch ({@link TouchedGroups}) meets it again.
+     */
+    boolean unplaced() {
+        return unplaced || entries.size() > TwoSidedTuning.MAX_RECOMPUTED;
     }
 
     List<Spoiled> spoiled() {
