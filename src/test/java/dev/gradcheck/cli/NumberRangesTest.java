@@ -141,7 +141,7 @@ class NumberRangesTest {
         assertEquals(2, check.exit(), check.out() + check.err());
         // and it says what the pattern holds: every entry of the 2000 x 2000 block, a float each (compactly)
         String reason = "its pattern's 4,000,000 entries (a float each and room for 1/32 of them exact, 100.0% of the"
-                + " dense blocks) and one thread's evaluations would need 21.7 MiB";
+                + " dense blocks) and one thread's evaluations would need 17.8 MiB";
         assertTrue(validate.out().contains(reason) || validate.err().contains(reason), validate.out() + validate.err());
         assertTrue(check.out().contains(reason) || check.err().contains(reason), check.out() + check.err());
     }

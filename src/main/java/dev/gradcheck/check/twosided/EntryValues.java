@@ -71,12 +71,17 @@ final class EntryValues {
      *                   of them at most exactly: only where they are judged as they come
      */
     EntryValues(int n, boolean held, double exactShare) {
+        this(new int[] {0, n}, n, held, exactShare);
+    }
+
+    /** @param rowStart where each row's entries begin, the last where the extras begin ({@link Entries#rowStart}) */
+    EntryValues(int[] rowStart, int n, boolean held, double exactShare) {
         boolean compact = exactShare > 0;
         if (compact && held) {
             throw new IllegalArgumentException("held values are judged by the report, which needs them exactly");
         }
         analytic = compact ? null : new double[n];
-        this.compact = compact ? new CompactAnalytic(n, exactShare) : null;
+        this.compact = compact ? new CompactAnalytic(rowStart, n, exactShare) : null;
         gap = held ? new float[n] : null;
     }
 

@@ -61,7 +61,8 @@ final class RunMemory {
             for (WindowPattern.Input x : pattern.inputs()) {
                 if (!TwoSidedRun.held(sides, out, x.name())) {
                     bytes += HeldBytes.COMPACT_EXACT * Math.max(CompactAnalytic.EXACT_FLOOR,
-                            (long) Math.ceil(entries(pattern, x) * CompactAnalytic.MIN_EXACT_SHARE));
+                            (long) Math.ceil(entries(pattern, x) * CompactAnalytic.MIN_EXACT_SHARE))
+                            + 2L * Integer.BYTES * pattern.rows(); // where each row's exact values are
                 }
             }
         }

@@ -73,7 +73,8 @@ record TwoSidedRun(CheckTarget target, Settings settings, Sides sides, WindowPat
             LocatedLines.Extras extras = located.extras(x.name(), Flat.size(x.shape()));
             int n = Math.addExact(start[pattern.rows()], extras.size());
             boolean held = held(sides, out, x.name());
-            entries.add(new Entries(entries.size(), x, start, new EntryValues(n, held, held ? 0 : exactShare),
+            EntryValues values = new EntryValues(start, n, held, held ? 0 : exactShare);
+            entries.add(new Entries(entries.size(), x, start, values,
                     (NumericalError.Block) sides.judging().errors(out, x.name()), extras, new Kinks(),
                     held ? null : new GroupTallies(sides.judging().rule(out, x.name(), 0))));
         }
