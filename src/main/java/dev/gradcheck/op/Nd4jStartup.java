@@ -51,7 +51,7 @@ public final class Nd4jStartup {
      */
     public static void readDescriptorsInBackground() {
         if (!READER_STARTED.compareAndSet(false, true)) {
-            return; // one reader per JVM (an in-process backend is made once per run, a test makes many)
+            return; // one reader per JVM (a test may serve several workers' loops in one)
         }
         Thread t = new Thread(() -> {
             try {

@@ -10,17 +10,13 @@ import dev.gradcheck.spec.MemoryBudget;
 /**
  * ND4J's CPU engine in this JVM, with ND4J's ops and the run's plugins: what {@link BackendFactory#CPU} finds
  * (META-INF/services), so that the front end names no class of the side that loads ND4J. Like a worker, it skips
- * ND4J's TensorFlow import tables ({@link Nd4jStartup#skipTensorflowImport}) and reads what the first check needs
- * on a second thread.
+ * ND4J's TensorFlow import tables ({@link Nd4jStartup#skipTensorflowImport}).
  */
 public final class InProcessCpu implements BackendFactory {
 
     @Override
     public Backend create(PluginSet plugins, MemoryBudget budget) {
         Nd4jStartup.skipTensorflowImport();
-        Nd4jStartup.readDescriptorsInBackground(); // while this thread starts ND4J's native backend
-        Backend backend = InProcessBackend.withPlugins(Engine.CPU, plugins, budget);
-        Nd4jStartup.backendLoaded();
-        return backend;
+        return InProcessBackend.withPlugins(Engine.CPU, plugins, budget);
     }
 }

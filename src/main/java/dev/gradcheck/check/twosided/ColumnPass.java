@@ -40,10 +40,10 @@ final class ColumnPass {
     private final Screen screen;
     /** Where the analytic values are held compactly: the entries let through on a rounded one; else null. */
     private final RoundedMaxima rounded;
-    /** The rows a group's members reach, cleared for each group: no garbage per difference. */
-    private boolean[] owned = new boolean[0];
     /** Whether each entry taken is one judged before, whose kept value, if any, is forgotten first. */
     private boolean again;
+    /** The rows a group's members reach, cleared for each group: no garbage per difference. */
+    private boolean[] owned = new boolean[0];
 
     private ColumnPass(TwoSidedRun run, Entries e) {
         this.run = run;

@@ -150,7 +150,7 @@ final class TouchedGroups {
             values.forEach((in, v) -> kept.put(in, Nonzeros.of(v)));
             alone.put(q, kept);
             for (Entries e : run.entries()) {
-                outside(e, g, new int[] {q}, new double[] {1}, values.get(e.name()), q);
+                outside(e, g, values.get(e.name()), null);
             }
         });
         evaluate(rows.touched(), (g, values) -> {
@@ -184,7 +184,6 @@ final class TouchedGroups {
     private void group(Entries e, int g, double[] a) {
         int[] members = first.rowGroups().groups()[g];
         double[] w = first.rowGroups().weights()[g];
-        int[] remaining = rows.lines()[g];
         Located located = located(e, g);
         boolean[] ownedByRemainder = new boolean[(int) Flat.size(e.input().shape())];
         for (int k = 0; k < members.length && certified; k++) {
@@ -205,10 +204,7 @@ final class TouchedGroups {
             }
         }
         if (a != null && certified) {
-            for (int l = 0; l < a.length; l++) {
-                a[l] = ownedByRemainder[l] ? 0 : a[l]; // an owned value is judged as its owner's entry
-            }
-            outside(e, g, remaining, rows.weights()[g], a, run.rowGroups().quietest()[g]);
+            outside(e, g, a, ownedByRemainder);
         }
     }
 
@@ -255,18 +251,22 @@ final class TouchedGroups {
     }
 
     /**
-     * What group g's evaluation holds where none of its rows reaches ({@code a} zeroed where one does), judged as
-     * the row pass judges it: as the lightest member's value against zero, with the quietest member's bound.
+     * What group g of this round's rows holds where none of its rows reaches ({@code owned}, or a single member's window and
+     * extras where null), judged as the row pass judges it: as the lightest member's value against zero, with the
+     * quietest member's bound.
      */
-    private void outside(Entries e, int g, int[] members, double[] w, double[] a, int quietest) {
+    private void outside(Entries e, int g, double[] a, boolean[] owned) {
+        int[] members = run.rowGroups().groups()[g];
+        double[] w = run.rowGroups().weights()[g];
+        int quietest = run.rowGroups().quietest()[g];
         List<RowPass.Outside> found = new ArrayList<>();
         double lightest = Arrays.stream(w).min().orElse(1);
         int lightestRow = members[0];
         for (int k = 0; k < members.length; k++) {
             lightestRow = w[k] == lightest ? members[k] : lightestRow;
         }
-        boolean[] reached = new boolean[a.length];
-        if (members.length == 1) {
+        boolean[] reached = owned != null ? owned : new boolean[a.length];
+        if (owned == null) {
             int p = members[0];
             WindowPattern.forEach(first.pattern().window(p, e.input()), e.input().shape(), l -> reached[l] = true);
             Arrays.stream(e.extras().ofRow(p)).forEach(l -> reached[l] = true);
