@@ -145,7 +145,7 @@ final class ColumnPass {
      * the entries near the tolerance ({@link FinerSteps}), which reads them instead of evaluating them again: for
      * the central stencil, whose two points are then what a batch holds per group in place of one difference, and
      * only where the output is no larger than the inputs, so that this stays within what the memory estimate counts
-     * for a batch (an output and the inputs per evaluation: {@link TwoSidedCompression#bytes}).
+     * for a batch (an output and the inputs per evaluation: {@link RunMemory#bytes}).
      */
     private boolean keepsPoints(NumericalJacobian side, String in) {
         long inputs = 0;
