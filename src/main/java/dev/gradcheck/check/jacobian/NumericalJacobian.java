@@ -158,9 +158,17 @@ public final class NumericalJacobian implements JacobianSide {
      */
     @Override
     public Map<String, double[]> evaluate(String in, int[] lines, double[] weights) {
+        return points(in, lines, weights).combine(pool);
+    }
+
+    /**
+     * As {@link #evaluate}, the outputs at the stencil's points themselves, in vectors of this side's pool: the
+     * caller's to combine ({@link #derivative(NumericalDerivative.Points, String)}) and give back.
+     */
+    public NumericalDerivative.Points points(String in, int[] lines, double[] weights) {
         NumericalDerivative d = derivatives.get(in);
         if (lines.length == 1 && weights[0] == 1) {
-            return d.alongElement(in, lines[0], pool);
+            return d.pointsAlongElement(in, lines[0], pool);
         }
         double[] a = applied(in, lines, weights);
         INDArray u = directions.computeIfAbsent(in, k -> Flat.array(new double[lineCount(k)], inputShapes.get(k)));
@@ -168,12 +176,22 @@ public final class NumericalJacobian implements JacobianSide {
             for (int k = 0; k < lines.length; k++) {
                 u.putScalar(lines[k], a[k]);
             }
-            return d.along(Map.of(in, u), largestStep(d, in, lines), pool);
+            return d.pointsAlong(Map.of(in, u), largestStep(d, in, lines), pool);
         } finally {
             for (int line : lines) {
                 u.putScalar(line, 0.0);
             }
         }
+    }
+
+    /** An output's derivative from {@link #points}, in a vector of this side's pool (to give back). */
+    public double[] derivative(NumericalDerivative.Points points, String out) {
+        return points.derivative(out, pool);
+    }
+
+    /** Points read and done with: their vectors are handed out again. */
+    public void giveBack(NumericalDerivative.Points points) {
+        points.giveBack(pool);
     }
 
     /** The vectors of an evaluation read and done with: they are handed out again. */

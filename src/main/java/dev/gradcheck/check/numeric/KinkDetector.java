@@ -14,8 +14,10 @@ import dev.gradcheck.result.Stencil;
  * analytic value given lies in that range; otherwise {@link Kind#WRONG_AT_KINK}.
  *
  * <p>A probe looks along one line through x: an input element's axis (full mode), or a direction (fast mode, ties),
- * at x + {−2, −1, −½, 0, ½, 1, 2}·h, 6 forward evaluations (the outputs at x are known). Only what already
- * disagrees is probed, so a passing check costs nothing extra. The same values give each smooth row the stencil at
+ * at x + {−2, −1, −½, 0, ½, 1, 2}·h, 6 forward evaluations (the outputs at x are known), or 4: ±2h are evaluated
+ * only where a row's leftover over h/2 is above what a kink's threshold can be (at least the noise floor and the
+ * fine slopes' share), or the five-point stencil needs them; elsewhere no row can be at a kink whatever they hold.
+ * Only what already disagrees is probed, so a passing check costs nothing extra. The same values give each smooth row the stencil at
  * h/2 beside its value at h, so the probe also measures the numerical side's own error there
  * ({@link NumericalError#fromHalfStep}).
  */
@@ -23,6 +25,9 @@ public final class KinkDetector {
 
     /** Where a probe evaluates, in steps h. */
     private static final double[] OFFSETS = {-2, -1, -0.5, 0, 0.5, 1, 2};
+    /** The offsets within ±h, evaluated first: ±2h only where a row could be at a kink, or the stencil needs them. */
+    private static final int INNER_FROM = 1;
+    private static final int INNER_TO = 5;
 
     public enum Kind { SMOOTH, KINK, WRONG_AT_KINK }
 
@@ -67,10 +72,16 @@ public final class KinkDetector {
      */
     public static Probe probe(Line line, double h, int[] flatRows, double[] analytic, double outputScale, Stencil stencil) {
         double[][] y = new double[OFFSETS.length][];
-        for (int k = 0; k < OFFSETS.length; k++) {
+        for (int k = INNER_FROM; k <= INNER_TO; k++) {
             y[k] = line.at(OFFSETS[k] * h);
         }
         double noise = JacobianComparison.noiseFloor(outputScale, h / 2);
+        if (stencil == Stencil.FIVE_POINT || anyKinkAtHalfStep(y, flatRows, h, noise)) {
+            y[0] = line.at(OFFSETS[0] * h);
+            y[OFFSETS.length - 1] = line.at(OFFSETS[OFFSETS.length - 1] * h);
+        } else {
+            return smooth(y, flatRows, h, stencil);
+        }
         int m = flatRows.length;
         boolean[] kinks = new boolean[m];
         double[] minus = new double[m];
@@ -96,6 +107,42 @@ public final class KinkDetector {
         }
         Kind kind = wrong ? Kind.WRONG_AT_KINK : kink ? Kind.KINK : Kind.SMOOTH;
         return new Probe(kind, kinks, minus, plus, errors, values);
+    }
+
+    /**
+     * Whether a row's leftover over the half step could pass a kink's threshold: a kink needs both leftovers above
+     * a threshold that is at least the larger of the noise floor and the fine slopes' share, so where no row's
+     * leftover at h/2 exceeds that, no row is at a kink whatever f(±2h) are, and they are not evaluated.
+     */
+    private static boolean anyKinkAtHalfStep(double[][] y, int[] flatRows, double h, double noise) {
+        for (int j : flatRows) {
+            Slopes fine = new Slopes(y[2][j], y[1][j], y[3][j], y[4][j], y[5][j], h / 2);
+            if (Math.abs(fine.leftover()) > Math.max(NumericTuning.RELATIVE_JUMP * fine.largest(), noise)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The probe of a line with no kink among its rows, from its points within ±h (a stencil whose value and half
+     * step need no more: central, or Richardson, which has neither here): what the full probe gives there.
+     */
+    private static Probe smooth(double[][] y, int[] flatRows, double h, Stencil stencil) {
+        int m = flatRows.length;
+        double[] minus = new double[m];
+        double[] plus = new double[m];
+        double[] errors = new double[m];
+        double[] values = new double[m];
+        for (int r = 0; r < m; r++) {
+            int j = flatRows[r];
+            Slopes fine = new Slopes(y[2][j], y[1][j], y[3][j], y[4][j], y[5][j], h / 2);
+            minus[r] = fine.sMinus();
+            plus[r] = fine.sPlus();
+            errors[r] = halfStepError(stencil, y, j, h);
+            values[r] = valueAt(stencil, y, j, h);
+        }
+        return new Probe(Kind.SMOOTH, new boolean[m], minus, plus, errors, values);
     }
 
     /** The stencil at h from the probe's values (indices into {@link #OFFSETS}). */

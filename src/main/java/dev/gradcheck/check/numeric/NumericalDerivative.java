@@ -106,14 +106,45 @@ public final class NumericalDerivative {
         return this;
     }
 
-    /** d outputs / d input[i], flat per output. */
-    public Map<String, double[]> alongElement(String input, int i) {
-        return alongElement(input, i, VectorPool.NONE);
+    /**
+     * The outputs at a stencil's points, flat per output, {@code values.get(out)[k]} at offsets[k]·h
+     * ({@link FiniteDifferences#offsets}) along a line through x, in vectors of a pool (their holder's to give back):
+     * a caller that probes the same line again reads these points instead of evaluating them anew.
+     */
+    public record Points(Stencil stencil, double h, Map<String, double[][]> values) {
+
+        /** d output / dt along the line, flat, in a vector of {@code pool}'s. */
+        public double[] derivative(String out, VectorPool pool) {
+            double[][] v = values.get(out);
+            return FiniteDifferences.derivative(stencil, h, v, pool.take(v[0].length));
+        }
+
+        /** The derivative of every output, in vectors of {@code pool}'s, the points' own given back to it. */
+        public Map<String, double[]> combine(VectorPool pool) {
+            Map<String, double[]> d = new HashMap<>();
+            values.keySet().forEach(out -> d.put(out, derivative(out, pool)));
+            giveBack(pool);
+            return d;
+        }
+
+        /** The points read and done with: their vectors go back to {@code pool}. */
+        public void giveBack(VectorPool pool) {
+            values.values().forEach(points -> {
+                for (double[] v : points) {
+                    pool.giveBack(v);
+                }
+            });
+        }
     }
 
-    /** The same, in vectors taken from {@code pool} (the caller's to give back). */
-    public Map<String, double[]> alongElement(String input, int i, VectorPool pool) {
-        return differentiate(t -> atElement(input, i, t), stepAt(input, i), pool);
+    /** d outputs / d input[i], flat per output. */
+    public Map<String, double[]> alongElement(String input, int i) {
+        return pointsAlongElement(input, i, VectorPool.NONE).combine(VectorPool.NONE);
+    }
+
+    /** The outputs at the stencil's points along input[i] alone, moved by its own step, in vectors of the pool's. */
+    public Points pointsAlongElement(String input, int i, VectorPool pool) {
+        return points(t -> atElement(input, i, t), stepAt(input, i), pool);
     }
 
     /**
@@ -125,34 +156,26 @@ public final class NumericalDerivative {
 
     /** d/dt outputs(x + t·u), flat per output, with the step t = h as given (u already scaled to the steps wanted). */
     public Map<String, double[]> along(Map<String, INDArray> directions, double h) {
-        return along(directions, h, VectorPool.NONE);
+        return pointsAlong(directions, h, VectorPool.NONE).combine(VectorPool.NONE);
     }
 
-    /** The same, in vectors taken from {@code pool} (the caller's to give back). */
-    public Map<String, double[]> along(Map<String, INDArray> directions, double h, VectorPool pool) {
-        return differentiate(t -> atDirection(directions, t), h, pool);
+    /** The outputs at the stencil's points along u with the step t = h as given, in vectors of the pool's. */
+    public Points pointsAlong(Map<String, INDArray> directions, double h, VectorPool pool) {
+        return points(t -> atDirection(directions, t), h, pool);
     }
 
-    /** The stencil's points, each output read as it comes into a vector of the pool's, combined with step h. */
-    private Map<String, double[]> differentiate(java.util.function.DoubleFunction<Map<String, INDArray>> at,
-                                                double h, VectorPool pool) {
+    /** The stencil's points, each output read as it comes into a vector of the pool's. */
+    private Points points(java.util.function.DoubleFunction<Map<String, INDArray>> at, double h, VectorPool pool) {
         double[] offsets = FiniteDifferences.offsets(stencil);
-        double[][][] values = new double[outputs.size()][offsets.length][];
+        Map<String, double[][]> values = new HashMap<>();
+        outputs.forEach(out -> values.put(out, new double[offsets.length][]));
         for (int k = 0; k < offsets.length; k++) {
             Map<String, INDArray> y = at.apply(offsets[k] * h);
-            for (int o = 0; o < outputs.size(); o++) {
-                values[o][k] = Flat.values(y.get(outputs.get(o)), pool);
+            for (String out : outputs) {
+                values.get(out)[k] = Flat.values(y.get(out), pool);
             }
         }
-        Map<String, double[]> d = new HashMap<>();
-        for (int o = 0; o < outputs.size(); o++) {
-            d.put(outputs.get(o), FiniteDifferences.derivative(stencil, h, values[o],
-                    pool.take(values[o][0].length)));
-            for (double[] v : values[o]) {
-                pool.giveBack(v);
-            }
-        }
-        return d;
+        return new Points(stencil, h, values);
     }
 
     /**

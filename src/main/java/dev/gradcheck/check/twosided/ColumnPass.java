@@ -4,9 +4,13 @@ import dev.gradcheck.check.colouring.CompressedJacobians;
 import dev.gradcheck.check.colouring.Lightest;
 import dev.gradcheck.check.colouring.Screen;
 import dev.gradcheck.check.colouring.WindowPattern;
+import dev.gradcheck.check.jacobian.JacobianSide;
+import dev.gradcheck.check.jacobian.NumericalJacobian;
+import dev.gradcheck.check.numeric.FiniteDifferences;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.NumericalDerivative;
 import dev.gradcheck.check.numeric.NumericTuning;
+import dev.gradcheck.result.Stencil;
 import java.util.List;
 
 /**
@@ -14,6 +18,23 @@ import java.util.List;
  * pattern, each entry screened against the row pass's value, and every value outside the pattern against zero.
  */
 final class ColumnPass {
+    /** Where the central stencil's points lie in its evaluation ({@link FiniteDifferences#offsets}): +H, −H. */
+    private static final int PLUS = 0;
+    private static final int MINUS = 1;
+
+    /** A group's evaluation as the outputs at its stencil's points, given back to the side's pool once read. */
+    private static final GroupBatches.Evaluation<NumericalDerivative.Points> POINTS = new GroupBatches.Evaluation<>() {
+        @Override
+        public NumericalDerivative.Points of(JacobianSide side, String unit, int[] lines, double[] weights) {
+            return ((NumericalJacobian) side).points(unit, lines, weights);
+        }
+
+        @Override
+        public void giveBack(JacobianSide side, NumericalDerivative.Points points) {
+            ((NumericalJacobian) side).giveBack(points);
+        }
+    };
+
     private final TwoSidedRun run;
     private final Entries e;
     private final Screen screen;
@@ -48,8 +69,7 @@ final class ColumnPass {
                             groups[g].length, bits);
         }
         GroupBatches.Groups taken = new GroupBatches.Groups(run.sides().numerical(), in, groups, weights);
-        GroupBatches.run(taken, run.batch(), run.screen(), run.threads(), (g, values) -> attribute(g,
-                groups[g], run.sides().numerical().applied(in, groups[g], weights[g]), values.get(run.out())));
+        evaluate(taken, g -> g);
         if (rounded != null && run.screen().clean()) {
             RowsAgain.exactly(run, e, rounded);
         }
@@ -69,9 +89,7 @@ final class ColumnPass {
         GroupBatches.Groups all = run.columns().get(in);
         int[][] lines = java.util.Arrays.stream(again).mapToObj(g -> all.lines()[g]).toArray(int[][]::new);
         double[][] weights = java.util.Arrays.stream(again).mapToObj(g -> all.weights()[g]).toArray(double[][]::new);
-        GroupBatches.run(new GroupBatches.Groups(run.sides().numerical(), in, lines, weights), run.batch(),
-                run.screen(), run.threads(), (k, values) -> pass.attribute(again[k], lines[k],
-                        run.sides().numerical().applied(in, lines[k], weights[k]), values.get(run.out())));
+        pass.evaluate(new GroupBatches.Groups(run.sides().numerical(), in, lines, weights), k -> again[k]);
         int[] groupOf = new int[(int) Flat.size(e.input().shape())];
         int[] memberOf = new int[groupOf.length];
         for (int g = 0; g < all.lines().length; g++) {
@@ -91,15 +109,59 @@ final class ColumnPass {
         }
     }
 
+    /**
+     * These groups' differences, a batch at a time, each attributed as it comes to the run's group {@code index(k)}
+     * ({@link #attribute}), with the outputs at its stencil's points where they are kept ({@link #keepsPoints}).
+     */
+    private void evaluate(GroupBatches.Groups groups, java.util.function.IntUnaryOperator index) {
+        NumericalJacobian side = run.sides().numerical();
+        String in = e.name();
+        int[][] lines = groups.lines();
+        double[][] weights = groups.weights();
+        if (keepsPoints(side, in)) {
+            GroupBatches.run(groups, POINTS, run.batch(), run.screen(), run.threads(), (k, points) -> {
+                double[] n = side.derivative(points, run.out());
+                attribute(index.applyAsInt(k), lines[k], side.applied(in, lines[k], weights[k]), n,
+                        points.values().get(run.out()));
+                side.giveBack(java.util.Map.of(run.out(), n));
+            });
+        } else {
+            GroupBatches.run(groups, run.batch(), run.screen(), run.threads(), (k, values) -> attribute(
+                    index.applyAsInt(k), lines[k], side.applied(in, lines[k], weights[k]), values.get(run.out()),
+                    null));
+        }
+    }
+
     private ColumnGroup group(int g, int[] members, double[] applied) {
-        return new ColumnGroup(g, members, applied, Lightest.of(applied), coarsest(run, e.name(), members));
+        return group(g, members, applied, null);
+    }
+
+    private ColumnGroup group(int g, int[] members, double[] applied, double[][] points) {
+        return new ColumnGroup(g, members, applied, Lightest.of(applied), coarsest(run, e.name(), members), points);
     }
 
     /**
-     * A group of columns with the weights its difference applied, its two lightest members, and its two members with
-     * the largest steps (the smallest error bounds: {@link #coarsest}).
+     * Whether the groups' outputs at the stencil's points are kept beside their differences, for the probe at h of
+     * the entries near the tolerance ({@link FinerSteps}), which reads them instead of evaluating them again: for
+     * the central stencil, whose two points are then what a batch holds per group in place of one difference, and
+     * only where the output is no larger than the inputs, so that this stays within what the memory estimate counts
+     * for a batch (an output and the inputs per evaluation: {@link RunMemory#bytes}).
      */
-    private record ColumnGroup(int index, int[] members, double[] applied, Lightest light, Lightest coarse) {}
+    private boolean keepsPoints(NumericalJacobian side, String in) {
+        long inputs = 0;
+        for (Entries x : run.entries()) {
+            inputs += Flat.size(x.input().shape());
+        }
+        return side.derivative(in).stencil() == Stencil.CENTRAL && run.pattern().rows() <= inputs;
+    }
+
+    /**
+     * A group of columns with the weights its difference applied, its two lightest members, its two members with
+     * the largest steps (the smallest error bounds: {@link #coarsest}), and the outputs at its stencil's points
+     * ({@code points[k]} at offset k, flat; null where not kept).
+     */
+    private record ColumnGroup(int index, int[] members, double[] applied, Lightest light, Lightest coarse,
+                               double[][] points) {}
 
     /**
      * Of these columns of input {@code in}, the two with the largest steps, as a {@link Lightest} of their
@@ -111,12 +173,12 @@ final class ColumnPass {
         return Lightest.of(java.util.Arrays.stream(columns).mapToDouble(l -> -d.stepAt(in, l)).toArray());
     }
 
-    private void attribute(int g, int[] members, double[] applied, double[] n) {
+    private void attribute(int g, int[] members, double[] applied, double[] n, double[][] points) {
         if (owned.length != n.length) {
             owned = new boolean[n.length];
         }
         java.util.Arrays.fill(owned, false);
-        ColumnGroup group = group(g, members, applied);
+        ColumnGroup group = group(g, members, applied, points);
         int[] boxes = run.pattern().rowBoxes(e.input());
         for (int k = 0; k < members.length; k++) {
             int member = k;
@@ -246,7 +308,9 @@ final class ColumnPass {
             return true;
         }
         TwoSidedScreen.Flagged f = new TwoSidedScreen.Flagged(e.index(), group.index(), p, col, at, applied[member],
-                otherCol < 0 ? -1 : group.members()[otherCol], otherCol < 0 ? 1 : applied[otherCol], boundCol);
+                otherCol < 0 ? -1 : group.members()[otherCol], otherCol < 0 ? 1 : applied[otherCol], boundCol,
+                group.points() == null ? Double.NaN : group.points()[PLUS][p],
+                group.points() == null ? Double.NaN : group.points()[MINUS][p]);
         String what = EntryNames.entry(run.out(), p, e.name(), col) + ": analytic " + a + ", numerical " + n;
         if (restsPass) {
             run.screen().near(f); // near or beyond the tolerance: judged at its most precise step, as densely

@@ -13,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Entries of a two-sided check whose evaluations were clean but whose own score lies near the tolerance, judged at
@@ -26,7 +28,14 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  */
 final class FinerSteps {
 
+    private static final Logger LOG = LoggerFactory.getLogger(FinerSteps.class);
+
     private FinerSteps() {}
+
+    /** The forward evaluations made so far for the run's inputs (each input's derivative counts its own). */
+    private static long forwards(TwoSidedRun c) {
+        return c.entries().stream().mapToLong(e -> c.sides().numerical().evaluations(e.name())).sum();
+    }
 
     /**
      * The run's near entries ({@link TwoSidedScreen#near}), each kept at its most precise step or sent back to be
@@ -40,7 +49,10 @@ final class FinerSteps {
         }
         List<List<TwoSidedScreen.Flagged>> groups = new ArrayList<>(byGroup.values());
         Output y = new Output(c.target().scale(c.out()), c.target().magnitudes(c.out()));
+        long before = forwards(c);
         List<Outcome> outcomes = c.threads().run(groups.size(), new Groups(c, groups, c.sides().numerical(), y));
+        LOG.debug("{}: {} entries near the tolerance in {} groups of columns, taken at finer steps in {} forwards",
+                c.out(), near.size(), groups.size(), forwards(c) - before);
         for (int g = 0; g < groups.size(); g++) {
             List<TwoSidedScreen.Flagged> entries = groups.get(g);
             Outcome o = outcomes.get(g);
@@ -87,8 +99,8 @@ final class FinerSteps {
             String out = c.out();
             int[] rows = entries.stream().mapToInt(TwoSidedScreen.Flagged::row).toArray();
             // the line holds the entries' rows alone, in their order: the probes read nothing else
-            KinkDetector.Line line = t -> Flat.valuesAt(d.atDirection(u, t).get(out), rows);
-            return judge(entries, line, step, d);
+            KinkDetector.Line evaluated = t -> Flat.valuesAt(d.atDirection(u, t).get(out), rows);
+            return judge(entries, kept(entries, step, evaluated), step, d);
         }
 
         private Outcome judge(List<TwoSidedScreen.Flagged> entries, KinkDetector.Line line, double step,
@@ -130,6 +142,20 @@ final class FinerSteps {
         public List<Differentiable> functions() {
             return side.functions();
         }
+    }
+
+    /**
+     * The line, reading the outputs at x ± H that the column pass evaluated along the same direction with the same
+     * step (the same moves of x, so the same outputs) where it kept them for every entry, and evaluating the others.
+     */
+    private static KinkDetector.Line kept(List<TwoSidedScreen.Flagged> entries, double step,
+                                          KinkDetector.Line evaluated) {
+        if (!entries.stream().allMatch(TwoSidedScreen.Flagged::keptPoints)) {
+            return evaluated;
+        }
+        return t -> t == step ? entries.stream().mapToDouble(TwoSidedScreen.Flagged::atPlus).toArray()
+                : t == -step ? entries.stream().mapToDouble(TwoSidedScreen.Flagged::atMinus).toArray()
+                : evaluated.at(t);
     }
 
     /** The entry's value and bound at the chosen step, per unit of its own column; beyond the rule: recomputed. */

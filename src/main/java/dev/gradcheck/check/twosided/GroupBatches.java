@@ -23,31 +23,65 @@ final class GroupBatches {
         void accept(int group, Map<String, double[]> values);
     }
 
+    /** Takes group g's evaluation, of the kind its {@link Evaluation} makes. */
+    @FunctionalInterface
+    interface UseOf<R> {
+        void accept(int group, R values);
+    }
+
+    /** What one group's evaluation is, and how what {@code use} was handed goes back to the side that made it. */
+    interface Evaluation<R> {
+        R of(JacobianSide side, String unit, int[] lines, double[] weights);
+
+        void giveBack(JacobianSide side, R values);
+    }
+
+    /** A side's own evaluation: one vector per cross unit. */
+    private static final Evaluation<Map<String, double[]>> VECTORS = new Evaluation<>() {
+        @Override
+        public Map<String, double[]> of(JacobianSide side, String unit, int[] lines, double[] weights) {
+            return side.evaluate(unit, lines, weights);
+        }
+
+        @Override
+        public void giveBack(JacobianSide side, Map<String, double[]> values) {
+            side.giveBack(values);
+        }
+    };
+
     /** A unit's groups of lines on one side, with each group's weights. */
     record Groups(JacobianSide side, String unit, int[][] lines, double[][] weights) {}
 
-    static void run(Groups groups, int batch, TwoSidedScreen screen, ParallelLines threads, Use use) {
+    static void run(Groups groups, int batch, TwoSidedScreen screen, ParallelLines threads,
+                    Use use) {
+        run(groups, VECTORS, batch, screen, threads, use::accept);
+    }
+
+    static <R> void run(Groups groups, Evaluation<R> evaluation, int batch, TwoSidedScreen screen,
+                        ParallelLines threads, UseOf<R> use) {
         for (int from = 0; from < groups.lines().length && screen.clean(); from += batch) {
             int count = Math.min(batch, groups.lines().length - from);
-            List<Map<String, double[]>> results = threads.run(count, new Batch(groups, from));
+            List<R> results = threads.run(count, new Batch<>(groups, evaluation, from));
             for (int k = 0; k < count; k++) {
                 use.accept(from + k, results.get(k));
-                groups.side().giveBack(results.get(k));
+                evaluation.giveBack(groups.side(), results.get(k));
                 results.set(k, null);
             }
         }
     }
 
-    private record Batch(Groups groups, int from) implements ParallelLines.Evaluator<Map<String, double[]>> {
+    private record Batch<R>(Groups groups, Evaluation<R> evaluation, int from)
+            implements ParallelLines.Evaluator<R> {
         @Override
-        public Map<String, double[]> evaluate(int task) {
-            return groups.side().evaluate(groups.unit(), groups.lines()[from + task], groups.weights()[from + task]);
+        public R evaluate(int task) {
+            return evaluation.of(groups.side(), groups.unit(), groups.lines()[from + task],
+                    groups.weights()[from + task]);
         }
 
         @Override
-        public Batch copy(ParallelLines.Copies copies) {
-            return new Batch(new Groups(groups.side().copy(copies), groups.unit(), groups.lines(), groups.weights()),
-                    from);
+        public Batch<R> copy(ParallelLines.Copies copies) {
+            return new Batch<>(new Groups(groups.side().copy(copies), groups.unit(), groups.lines(), groups.weights()),
+                    evaluation, from);
         }
 
         @Override

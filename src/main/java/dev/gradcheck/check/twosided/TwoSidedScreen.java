@@ -13,10 +13,18 @@ final class TwoSidedScreen {
     /**
      * An entry inside the pattern that its judgements sent back: where it is stored, and its column's applied weight
      * with the strictest other member of its column group (-1: alone) and that member's applied weight, and the
-     * other member with the largest step ({@code boundCol}), whose error bound a rest is judged with.
+     * other member with the largest step ({@code boundCol}), whose error bound a rest is judged with; and its row's
+     * outputs at x ± H along the group, the central stencil's two points (NaN where not kept), which a probe along
+     * the group reads instead of evaluating them again (two doubles: near entries can number millions).
      */
     record Flagged(int input, int group, int row, int col, int at, double colWeight, int otherCol,
-                   double otherWeight, int boundCol) {}
+                   double otherWeight, int boundCol, double atPlus, double atMinus) {
+
+        /** Whether the row's outputs at x ± H were kept. */
+        boolean keptPoints() {
+            return !Double.isNaN(atPlus) && !Double.isNaN(atMinus);
+        }
+    }
 
     /**
      * A group's evaluation that holds what its pattern does not explain, at one position: on the rows' side a
