@@ -131,6 +131,26 @@ public final class Nd4jOpBuilder {
     }
 
     /**
+     * An instance of the op's class as the catalog names it (the build read it off the registry), else the
+     * registry's. Building an op need not wait for SameDiff's class registry to start (0.1-0.2 s, begun on a
+     * second thread by {@link Nd4jStartup}); only the first gradient does.
+     */
+    static DifferentialFunction prototype(String name, String javaClass) {
+        if (javaClass != null) {
+            try {
+                var ctor = Class.forName(javaClass).getDeclaredConstructor();
+                ctor.setAccessible(true);
+                if (ctor.newInstance() instanceof DifferentialFunction op) {
+                    return op;
+                }
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                // not on this class path, or no plain constructor: the registry has it
+            }
+        }
+        return prototype(name);
+    }
+
+    /**
      * Positional arguments reach only custom ops. Legacy ops (transforms, reductions, ...) are configured through
      * Java properties, plus a reduction's dimensions; their descriptor's other arguments cannot be set. The op
      * catalog records the result ({@link OpBinding}), which binds a spec's attributes without ND4J.
@@ -383,7 +403,7 @@ public final class Nd4jOpBuilder {
     List<SDVariable> addOp(SameDiff sd, Located<String> opName, Map<String, Located<Object>> attrs,
                            SDVariable[] args, List<INDArray> arrays) throws InvalidSpecException {
         OpInfo info = catalogOps.lookup(opName);
-        DifferentialFunction proto = prototype(info.name());
+        DifferentialFunction proto = prototype(info.name(), info.javaClass());
         AttributeBinder.Bound bound = catalogOps.bind(info, attrs);
         Optional<ConfiguredOps.Construction> configured = ConfiguredOps.find(info.name());
         DifferentialFunction op;

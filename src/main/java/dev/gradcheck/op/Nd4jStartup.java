@@ -33,22 +33,44 @@ public final class Nd4jStartup {
         }
     }
 
+    private static final java.util.concurrent.atomic.AtomicBoolean READER_STARTED =
+            new java.util.concurrent.atomic.AtomicBoolean();
+    /** Set once this JVM's ND4J backend has loaded ({@link #backendLoaded}); the registry waits for it. */
+    private static final java.util.concurrent.CountDownLatch BACKEND_LOADED = new java.util.concurrent.CountDownLatch(1);
+
     /**
      * Reads, on a thread of its own, what the first check needs besides ND4J's native start (which the caller
      * is about to begin): gradcheck's op catalog and ND4J's op descriptors (a text file SameDiff parses when it
      * first copies a graph, about 0.3 s). Both are plain Java reading resources, independent of the native
-     * backend, so the two starts overlap on a second core. A failure here is left for the check to meet.
+     * backend, so the two starts overlap on a second core. Then, once the caller says ND4J's backend has loaded
+     * ({@link #backendLoaded}), SameDiff's class registry: the first gradient's copy of its graph asks it for op
+     * classes, and its start instantiates and reflects over every op class, 0.1-0.2 s of CPU that would otherwise
+     * fall inside the first check. Not before the backend: an op class's start may need ND4J's, and two threads
+     * each starting a class the other's start waits for would wait forever. A failure here is left for the check
+     * to meet.
      */
     public static void readDescriptorsInBackground() {
+        if (!READER_STARTED.compareAndSet(false, true)) {
+            return; // one reader per JVM (a test may serve several workers' loops in one)
+        }
         Thread t = new Thread(() -> {
             try {
                 OpCatalog.nd4j();
                 org.nd4j.ir.OpDescriptorHolder.opList();
-            } catch (RuntimeException | LinkageError e) {
+                if (BACKEND_LOADED.await(10, java.util.concurrent.TimeUnit.MINUTES)) {
+                    org.nd4j.imports.converters.DifferentialFunctionClassHolder.getInstance();
+                }
+            } catch (RuntimeException | LinkageError | InterruptedException e) {
                 // the check that needs them reads them again and reports what goes wrong
             }
         }, "gradcheck-read-descriptors");
         t.setDaemon(true);
         t.start();
+    }
+
+    /** Loads ND4J's backend in this JVM, if no one has, then lets the background reader start SameDiff's registry. */
+    public static void backendLoaded() {
+        org.nd4j.linalg.factory.Nd4j.getBackend();
+        BACKEND_LOADED.countDown();
     }
 }

@@ -159,6 +159,7 @@ public final class WorkerMain {
         Nd4jStartup.skipTensorflowImport();
         Nd4jStartup.readDescriptorsInBackground(); // while this thread starts ND4J's native backend
         String wrongEngine = verifyEngine ? wrongEngine(setup.engine()) : null; // loads ND4J's backend
+        Nd4jStartup.backendLoaded();
         if (wrongEngine != null) {
             System.err.println(wrongEngine);
             System.err.flush();

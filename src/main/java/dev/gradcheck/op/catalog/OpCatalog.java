@@ -42,7 +42,8 @@ public final class OpCatalog {
 
     private static volatile OpCatalog instance;
 
-    private final Map<String, Entry> ops;
+    /** By name, in name order; an entry read from the resource is parsed when first asked for. */
+    private final Map<String, CatalogLines.Line> ops;
 
     /**
      * One operator as the catalog knows it.
@@ -56,9 +57,13 @@ public final class OpCatalog {
 
     /** The operators the generator found ({@value #GENERATOR}). */
     public OpCatalog(List<Entry> entries) {
-        Map<String, Entry> byName = new TreeMap<>();
-        entries.forEach(e -> byName.put(e.info().name(), e));
+        Map<String, CatalogLines.Line> byName = new TreeMap<>();
+        entries.forEach(e -> byName.put(e.info().name(), CatalogLines.Line.of(e)));
         this.ops = byName;
+    }
+
+    private OpCatalog(Map<String, CatalogLines.Line> ops) {
+        this.ops = ops;
     }
 
     /** ND4J's operators, as the build recorded them (read once per JVM). */
@@ -102,28 +107,28 @@ public final class OpCatalog {
     }
 
     public Optional<OpInfo> find(String name) {
-        return Optional.ofNullable(ops.get(name)).map(Entry::info);
+        return Optional.ofNullable(ops.get(name)).map(CatalogLines.Line::entry).map(Entry::info);
     }
 
     /** Every operator, sorted by name; includes registry-only names that no spec can build (checkable false). */
     public List<OpInfo> all() {
-        return ops.values().stream().map(Entry::info).toList();
+        return entries().stream().map(Entry::info).toList();
     }
 
     public Set<String> checkableNames() {
         Set<String> names = new TreeSet<>();
-        ops.values().stream().map(Entry::info).filter(OpInfo::checkable).forEach(o -> names.add(o.name()));
+        entries().stream().map(Entry::info).filter(OpInfo::checkable).forEach(o -> names.add(o.name()));
         return names;
     }
 
     /** The operators with a backward pass (a native kernel or a Java {@code doDiff}), sorted by name. */
     public List<OpInfo> withBackward() {
-        return ops.values().stream().filter(Entry::backward).map(Entry::info).toList();
+        return entries().stream().filter(Entry::backward).map(Entry::info).toList();
     }
 
     /** How a spec's attributes reach the op; only for a checkable op of this catalog. */
     public OpBinding binding(String name) {
-        Entry e = ops.get(name);
+        Entry e = ops.containsKey(name) ? ops.get(name).entry() : null;
         if (e == null || e.binding() == null) {
             throw new IllegalArgumentException("no binding for op '" + name + "' in the catalog");
         }
@@ -137,7 +142,7 @@ public final class OpCatalog {
             g.writeNumberField("format", FORMAT);
             g.writeStringField("key", key);
             g.writeArrayFieldStart("ops");
-            for (Entry e : ops.values()) {
+            for (Entry e : entries()) {
                 OpInfo o = e.info();
                 g.writeRaw('\n'); // one op per line: readable, and diffs between two generations stay small
                 g.writeStartObject();
@@ -195,13 +200,24 @@ public final class OpCatalog {
     }
 
     /**
-     * Reads a catalog {@link #write} wrote. A streaming parse: a worker and list-ops read all 700 ops at start-up,
-     * where a tree of nodes cost several times as long.
+     * Reads a catalog {@link #write} wrote: its lines are indexed by op name and each op parsed when first asked
+     * for, since a run names a few of 700 ops and parsing them all cost each JVM about 23 ms of CPU at start-up
+     * (docs/benchmarks.md, "Where a cold run's seconds go"). A text in another layout is parsed whole.
      */
     static OpCatalog read(InputStream in) throws IOException {
+        byte[] text = in.readAllBytes();
+        Map<String, CatalogLines.Line> lines = CatalogLines.index(text, FORMAT);
+        return lines != null ? new OpCatalog(lines) : readWhole(text);
+    }
+
+    /**
+     * The whole text at once. A streaming parse: list-ops reads all 700 ops, where a tree of nodes cost several
+     * times as long.
+     */
+    static OpCatalog readWhole(byte[] text) throws IOException {
         List<Entry> entries = new ArrayList<>();
         int format = -1;
-        try (JsonParser p = JSON.createParser(in)) {
+        try (JsonParser p = JSON.createParser(text)) {
             expect(p, p.nextToken(), JsonToken.START_OBJECT);
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
@@ -228,7 +244,8 @@ public final class OpCatalog {
         return new OpCatalog(entries);
     }
 
-    private static Entry readEntry(JsonParser p) throws IOException {
+    /** One op's object, from the parser at its start (read whole, or from the object's own line). */
+    static Entry readEntry(JsonParser p) throws IOException {
         String name = null;
         String cls = null;
         boolean bpKernel = false;
@@ -296,6 +313,11 @@ public final class OpCatalog {
 
     /** Entries in name order. */
     List<Entry> entries() {
-        return List.copyOf(ops.values());
+        return ops.values().stream().map(CatalogLines.Line::entry).toList();
+    }
+
+    /** Jackson's streaming parser over part of a text. */
+    static JsonParser parser(byte[] text, int start, int length) throws IOException {
+        return JSON.createParser(text, start, length);
     }
 }

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /** The op catalog the build writes: lossless, refused when of another format, and what ND4J says today. */
 class OpCatalogTest {
 
-    private static final OpCatalog SMALL = new OpCatalog(List.of(
+    /** Three ops of the three kinds: one with a binding and arguments, one native only, one with nothing. */
+    static final OpCatalog SMALL = new OpCatalog(List.of(
             new OpCatalog.Entry(new OpInfo("softmax", "nd4j", "org.example.SoftMax", true,
                     List.of(new ArgInfo("dimension", ArgInfo.Kind.INT, 0), new ArgInfo("input", ArgInfo.Kind.INPUT, 0))),
                     true, new OpBinding(List.of(new ArgInfo("dimension", ArgInfo.Kind.INT, 0)), Set.of("dimension"))),
