@@ -94,10 +94,20 @@ public record WorkerOptions(
         if (lifetime == Lifetime.ONE_COMMAND) {
             jvm.add("-XX:TieredStopAtLevel=1");
         }
+        // the collector bin/gradcheck (or the user) chose for the front end, unless the worker's own options choose
+        // one: the JVM refuses to start with two
+        if (userOptions(userOptions).stream().noneMatch(WorkerOptions::choosesCollector)) {
+            given.stream().filter(WorkerOptions::choosesCollector).reduce((first, last) -> last).ifPresent(jvm::add);
+        }
         jvm.addAll(userOptions(userOptions));
         WorkerOptions any = new WorkerOptions(Engine.CPU, Map.of(), Map.of(), jvm, WORKER_MAIN,
                 System.getProperty("java.class.path"), List.of());
         return EngineSupport.of(Engine.CPU).worker(any, Availability.ALWAYS);
+    }
+
+    /** Whether a JVM option selects the garbage collector ({@code -XX:+UseSerialGC}, {@code -XX:+UseG1GC}, ...). */
+    static boolean choosesCollector(String jvmOption) {
+        return jvmOption.startsWith("-XX:+Use") && jvmOption.endsWith("GC");
     }
 
     /** The options of {@value #USER_OPTIONS_ENV}, split at whitespace (none when it is unset or blank). */

@@ -93,6 +93,15 @@ class EngineSupportTest {
         assertEquals(List.of("-Xmx1g", "-Da=b"), WorkerOptions.userOptions("-Xmx1g \t -Da=b\n"));
     }
 
+    /** The front end's collector (bin/gradcheck's serial one) goes to a worker whose own options choose none. */
+    @Test
+    void aCollectorIsAnOptionThatChoosesOne() {
+        assertTrue(WorkerOptions.choosesCollector("-XX:+UseSerialGC"));
+        assertTrue(WorkerOptions.choosesCollector("-XX:+UseG1GC"));
+        assertFalse(WorkerOptions.choosesCollector("-XX:+UseCompressedOops"));
+        assertFalse(WorkerOptions.choosesCollector("-XX:-UseAdaptiveSizePolicy"));
+    }
+
     @Test
     void aCpuWorkerThatCannotStartIsACrashAnotherEngineIsSkipped() {
         assertEquals(Status.CRASHED, CPU.whenWorkerCannotStart());

@@ -49,13 +49,14 @@ class LimitsTest {
         // 2000 x 2000 entries, numerical and analytic, a double each and the copy judging compares: 122 MiB
         // (HeldBytes.DENSE_PER_SIDE); every output depends on every input, so compressed
         // the pattern is all of it too (a tanh compresses to its diagonal, and passes in 10 MiB), a double an entry
-        // where entries are judged as they come: the refusal says what both sides compressed would need as well as
-        // the dense blocks
+        // where entries are judged as they come, and those held compactly where they would take more than a quarter
+        // of the budget (a float each, and room for a 32nd of them exactly): the refusal says what both sides
+        // compressed would need as well as the dense blocks
         assertTrue(checks.get(1).get("message").asText().startsWith(file + ":5:1: refused: its Jacobians"
                 + " (output elements x input elements, numerical and analytic), needed because both sides compressed"
-                + " could not settle it (over the memory budget: its pattern's 4,000,000 entries (8 bytes each, 100.0%"
-                + " of the dense blocks) and one thread's evaluations"
-                + " would need 30.8 MiB) would need 122.1 MiB"), checks.get(1).get("message").asText());
+                + " could not settle it (over the memory budget: its pattern's 4,000,000 entries (a float each and"
+                + " room for 1/32 of them exact, 100.0% of the dense blocks) and one thread's evaluations"
+                + " would need 17.8 MiB) would need 122.1 MiB"), checks.get(1).get("message").asText());
         assertEquals("passed", checks.get(2).get("status").asText());
         assertNull(System.getProperty("gradcheck.max-memory"), "the budget is passed in, never set JVM-wide");
     }
@@ -69,14 +70,14 @@ class LimitsTest {
                 "json", "--in-process");
         String message = new ObjectMapper().readTree(refused.out()).get("checks").get(0).get("message").asText();
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("--max-memory (\\S+) would let both sides"
-                + " compressed run, in a heap of twice that \\(GRADCHECK_OPTS=-Xmx62m\\)").matcher(message);
+                + " compressed run, in a heap of twice that \\(GRADCHECK_OPTS=-Xmx36m\\)").matcher(message);
         assertTrue(m.find(), message);
-        assertEquals("30.8m", m.group(1), "30.76 MiB, rounded up to a tenth: " + message);
+        assertEquals("17.8m", m.group(1), "17.7x MiB, rounded up to a tenth: " + message);
         Cli fits = Cli.run("check", file.toString(), "--only", "big-jacobian", "--max-memory", m.group(1),
                 "--format", "json", "--in-process");
         assertEquals(0, fits.exit(), fits.out());
         assertEquals("passed", new ObjectMapper().readTree(fits.out()).get("checks").get(0).get("status").asText());
-        Cli under = Cli.run("check", file.toString(), "--only", "big-jacobian", "--max-memory", "30.7m",
+        Cli under = Cli.run("check", file.toString(), "--only", "big-jacobian", "--max-memory", "17.7m",
                 "--format", "json", "--in-process");
         assertEquals(2, under.exit(), "a tenth of a MiB less is refused: " + under.out());
     }

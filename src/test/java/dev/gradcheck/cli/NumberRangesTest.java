@@ -130,18 +130,18 @@ class NumberRangesTest {
 
     @Test
     void validateRefusesWhatTheCheckWouldRefuseBeforeItsTwoSidedRun() throws IOException {
-        // softmax over 2000: every output depends on every input, so the pattern's entries alone need 30.5 MiB; at
-        // 10 MiB validate said valid (it weighed one batch of evaluations) and check refused. validate now probes the
-        // pattern as check does, and both refuse with the same reason.
+        // softmax over 2000: every output depends on every input, so the pattern's entries alone need 30.5 MiB
+        // (15.3 as floats); at 10 MiB validate said valid (it weighed one batch of evaluations) and check refused.
+        // validate now probes the pattern as check does, and both refuse with the same reason.
         Path file = spec("softmax.yaml", "name: softmax-2000\nop: softmax\nattrs: {dimension: 0}\nmode: full\n"
                 + "inputs:\n  x: {shape: [2000]}\n");
         Cli validate = Cli.run("validate", file.toString(), "--in-process", "--max-memory", "10m");
         Cli check = Cli.run("check", file.toString(), "--in-process", "--max-memory", "10m");
         assertEquals(2, validate.exit(), validate.out() + validate.err());
         assertEquals(2, check.exit(), check.out() + check.err());
-        // and it says what the pattern holds: every entry of the 2000 x 2000 block, a double each
-        String reason = "its pattern's 4,000,000 entries (8 bytes each, 100.0% of the dense blocks) and one thread's"
-                + " evaluations would need 30.8 MiB";
+        // and it says what the pattern holds: every entry of the 2000 x 2000 block, a float each (compactly)
+        String reason = "its pattern's 4,000,000 entries (a float each and room for 1/32 of them exact, 100.0% of the"
+                + " dense blocks) and one thread's evaluations would need 17.8 MiB";
         assertTrue(validate.out().contains(reason) || validate.err().contains(reason), validate.out() + validate.err());
         assertTrue(check.out().contains(reason) || check.err().contains(reason), check.out() + check.err());
     }

@@ -27,10 +27,24 @@ public final class HeldBytes {
 
     /**
      * Both sides compressed, entries judged as they come: the analytic double. Measured 8.1 B. Where these would take
-     * more than a quarter of the budget the run holds them in about 4 bytes ({@code twosided.CompactAnalytic}, at most
-     * 6), but may need to be taken again with doubles: the budget counts this.
+     * more than a quarter of the budget the run holds them compactly ({@link #TWO_SIDED_COMPACT}), and takes them
+     * again with doubles only where these fit.
      */
     public static final long TWO_SIDED_JUDGED = Double.BYTES;
+
+    /**
+     * The same, held compactly ({@code twosided.CompactAnalytic}): a float each, and the values that need a double
+     * in a map ({@link #COMPACT_EXACT} each), as many as the budget leaves room for.
+     */
+    public static final long TWO_SIDED_COMPACT = Float.BYTES;
+
+    /**
+     * An analytic value a compact block holds exactly ({@code twosided.ExactByRow}): a position and a double appended
+     * in row order, 12 bytes; and room for one in eight out of that order, in a map (fastutil 6's
+     * {@code Int2DoubleOpenHashMap}: an int key, a double and a used flag per slot, slots at most three quarters
+     * full, and the old arrays beside the new ones while it doubles: 52 bytes at worst), 6.5 bytes more.
+     */
+    public static final long COMPACT_EXACT = 19;
 
     /** Both sides compressed, entries held (a rule that reads the block's scale): a float more. Not measured apart. */
     public static final long TWO_SIDED_HELD = Double.BYTES + Float.BYTES;

@@ -1,7 +1,5 @@
 package dev.gradcheck.check.twosided;
 
-import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
-
 /**
  * A block's analytic values held in about half of a double each: every value a float, and exactly only where its
  * float's rounding is larger than the entry's resolution (its numerical side's rounding bound, which no comparison
@@ -10,15 +8,28 @@ import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
  * ({@link ColumnPass}, {@link RoundedMaxima}); a value recomputed later is held exactly.
  *
  * <p>One array of floats, contiguous as the double array it replaces (the column pass reads it a column at a time,
- * an entry per row: one cache miss per entry, and no other), and the exact values in a map. Where more than
- * {@link #MAX_EXACT_SHARE} of the values need to be exact the map would outgrow the doubles it saves:
- * {@link #tooExact} says so, and the run is taken again with exact values (what it holds stays under a double an
- * entry: 4 bytes, and at most a sixteenth of the entries at up to 32 bytes each in a map being resized).
+ * an entry per row: one cache miss per entry, and no other), and the exact values by row ({@link ExactByRow}). Where more than
+ * {@link #MAX_EXACT_SHARE} of the values need to be exact the map would outgrow the doubles it saves, and beyond the
+ * share the memory budget leaves it (the plan's, {@code TwoSidedCompression}) it would not fit:
+ * {@link #tooExact} says so, and the run is taken again with exact values where those fit (what it holds: 4 bytes an
+ * entry, and at most that share of the entries at up to {@link dev.gradcheck.check.target.HeldBytes#COMPACT_EXACT}
+ * bytes each in a map being resized).
  */
 final class CompactAnalytic {
     static final double MAX_EXACT_SHARE = 1.0 / 16;
+    /**
+     * The share of exact values a compact run is always given room for: the budget admits a compact run, and a
+     * refusal names the budget it needs, with room for this share ({@code twosided.RunMemory}); beyond it, the run
+     * takes what the budget leaves, up to {@link #MAX_EXACT_SHARE}.
+     */
+    static final double MIN_EXACT_SHARE = 1.0 / 32;
     /** Below this many exact values the map is never too large: a small block may hold them all exactly. */
-    private static final int EXACT_FLOOR = 4096;
+    static final int EXACT_FLOOR = 4096;
+    /**
+     * Of the values it may hold exactly, at most one in this many out of row order ({@link ExactByRow}'s map, 52 bytes
+     * each at its worst, against 12 in order): {@link dev.gradcheck.check.target.HeldBytes#COMPACT_EXACT} counts both.
+     */
+    static final int OTHERS_PER_EXACT = 8;
     /**
      * What the float array holds where the value is exact, in {@link #exactValues}: a NaN no conversion of a finite
      * value makes, so that the one float read tells whether the map holds the value.
@@ -27,12 +38,26 @@ final class CompactAnalytic {
 
     private final float[] floats;
     /** The exact values of the entries marked in {@link #floats}. */
-    private final Int2DoubleOpenHashMap exactValues = new Int2DoubleOpenHashMap();
+    private final ExactByRow exactValues;
     private final int maxExact;
 
     CompactAnalytic(int n) {
+        this(new int[] {0, n}, n, MAX_EXACT_SHARE);
+    }
+
+    /**
+     * @param rowStart   where each row's entries begin, the last where the extras begin ({@link Entries#rowStart})
+     * @param exactShare the share of the values it may hold exactly, at most {@link #MAX_EXACT_SHARE}
+     */
+    CompactAnalytic(int[] rowStart, int n, double exactShare) {
         floats = new float[n];
-        maxExact = (int) Math.max(EXACT_FLOOR, n * MAX_EXACT_SHARE);
+        exactValues = new ExactByRow(rowStart);
+        maxExact = (int) Math.max(EXACT_FLOOR, n * Math.min(exactShare, MAX_EXACT_SHARE));
+    }
+
+    /** How many values it may hold exactly before it is {@link #tooExact}. */
+    int maxExact() {
+        return maxExact;
     }
 
     /**
@@ -43,7 +68,7 @@ final class CompactAnalytic {
         float f = (float) a;
         if (Float.isFinite(f) && (f == a || Math.abs(f) >= Float.MIN_NORMAL && Math.ulp(f) <= resolution)) {
             if (Float.floatToRawIntBits(floats[at]) == EXACT_MARK) {
-                exactValues.remove(at);
+                exactValues.forget(at);
             }
             floats[at] = f;
         } else {
@@ -59,7 +84,7 @@ final class CompactAnalytic {
 
     /** Whether so many values are held exactly that their map outgrows what the floats save. */
     boolean tooExact() {
-        return exactValues.size() > maxExact;
+        return exactValues.size() > maxExact || exactValues.others() > maxExact / OTHERS_PER_EXACT;
     }
 
     /** Entry {@code at}'s value: exact, or its float where {@link #rounding} is not 0. */

@@ -63,19 +63,25 @@ final class EntryValues {
      *             judged as it comes
      */
     EntryValues(int n, boolean held) {
-        this(n, held, false);
+        this(n, held, 0);
     }
 
     /**
-     * @param compact whether the analytic values are held compactly ({@link CompactAnalytic}): only where they are
-     *                judged as they come
+     * @param exactShare where above 0, the analytic values are held compactly ({@link CompactAnalytic}), this share
+     *                   of them at most exactly: only where they are judged as they come
      */
-    EntryValues(int n, boolean held, boolean compact) {
+    EntryValues(int n, boolean held, double exactShare) {
+        this(new int[] {0, n}, n, held, exactShare);
+    }
+
+    /** @param rowStart where each row's entries begin, the last where the extras begin ({@link Entries#rowStart}) */
+    EntryValues(int[] rowStart, int n, boolean held, double exactShare) {
+        boolean compact = exactShare > 0;
         if (compact && held) {
             throw new IllegalArgumentException("held values are judged by the report, which needs them exactly");
         }
         analytic = compact ? null : new double[n];
-        this.compact = compact ? new CompactAnalytic(n) : null;
+        this.compact = compact ? new CompactAnalytic(rowStart, n, exactShare) : null;
         gap = held ? new float[n] : null;
     }
 
@@ -112,6 +118,11 @@ final class EntryValues {
     /** Whether they are, but so many of them exactly that the run is better taken again with exact values. */
     boolean tooExact() {
         return compact != null && compact.tooExact();
+    }
+
+    /** How many of them may be held exactly where they are held compactly. */
+    int maxExact() {
+        return compact != null ? compact.maxExact() : analytic.length;
     }
 
     /**

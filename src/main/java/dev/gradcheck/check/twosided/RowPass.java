@@ -59,8 +59,9 @@ final class RowPass {
                 }
             }
             if (e.values().tooExact()) {
-                run.screen().needsExact("more than " + CompactAnalytic.MAX_EXACT_SHARE + " of " + e.name()
-                        + "'s analytic values need more than a float");
+                run.screen().needsExact(String.format(java.util.Locale.ROOT,
+                        "more than %,d of %s's analytic values need more than a float", e.values().maxExact(),
+                        e.name()));
             }
             for (int l = 0; l < a.length; l++) {
                 if (!owned[l] && a[l] != 0) { // NaN too

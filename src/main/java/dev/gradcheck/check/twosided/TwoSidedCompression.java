@@ -36,6 +36,8 @@ public final class TwoSidedCompression {
 
     /** What every round's run shares, as {@link #attempt} planned it. */
     private final TwoSidedRun.Setup setup;
+    /** How the plan found the analytic values to fit: compactly or not, and whether exact ones fit at all. */
+    private final RunMemory.Holding holding;
     /** This round's run: what each phase reads and fills in. */
     private final TwoSidedRun run;
     private double analyticSeconds;
@@ -47,14 +49,16 @@ public final class TwoSidedCompression {
     /** A first run's values as rounds over it need them ({@link TouchedGroups.First}), once a round is taken. */
     private TouchedGroups.First kept;
 
-    private TwoSidedCompression(TwoSidedRun.Setup setup, LocatedLines located, double analyticSeconds,
-                                boolean compact) {
-        this(setup, TwoSidedRun.start(setup, located, compact), analyticSeconds, null);
+    private TwoSidedCompression(TwoSidedRun.Setup setup, RunMemory.Holding holding, LocatedLines located,
+                                double analyticSeconds, boolean compact) {
+        this(setup, holding, TwoSidedRun.start(setup, located, compact ? holding.exactShare() : 0), analyticSeconds,
+                null);
     }
 
-    private TwoSidedCompression(TwoSidedRun.Setup setup, TwoSidedRun run, double analyticSeconds,
-                                TwoSidedCompression over) {
+    private TwoSidedCompression(TwoSidedRun.Setup setup, RunMemory.Holding holding, TwoSidedRun run,
+                                double analyticSeconds, TwoSidedCompression over) {
         this.setup = setup;
+        this.holding = holding;
         this.run = run;
         this.analyticSeconds = analyticSeconds;
         this.over = over;
@@ -74,7 +78,8 @@ public final class TwoSidedCompression {
      * again).
      */
     private TwoSidedCompression touched(LocatedLines lines) {
-        TwoSidedCompression c = new TwoSidedCompression(setup, TouchedGroups.start(run, lines), analyticSeconds, this);
+        TwoSidedCompression c = new TwoSidedCompression(setup, holding, TouchedGroups.start(run, lines), analyticSeconds,
+                this);
         Meter start = Meter.timing();
         kept = kept == null ? TouchedGroups.First.of(run) : kept;
         if (!TouchedGroups.take(c.run, kept)) {
@@ -84,28 +89,45 @@ public final class TwoSidedCompression {
         return c;
     }
 
-    /** The same check again, the located lines taken alone: this run's entries let go of first. */
+    /**
+     * The same check again, the located lines taken alone: this run's entries let go of first. With exact values
+     * where they fit, else compactly as the plan allowed.
+     */
     private TwoSidedCompression again(LocatedLines lines) {
         release(); // a run's entries are as large as the check's: one held at a time
-        return new TwoSidedCompression(setup, lines, analyticSeconds, false);
+        return new TwoSidedCompression(setup, holding, lines, analyticSeconds, !holding.exactFits());
     }
 
     /**
      * This run checked: where its analytic values were held compactly and a rounded one could not settle an entry,
      * the same run again with exact values (its evaluations counted too), whose result is the one without compact
-     * values by construction.
+     * values by construction; where exact values do not fit, no result, but why and what they would need.
      */
     private static Checked checked(TwoSidedCompression c) {
         List<GradientResult> rows = c.check();
-        if (c.run.screen().needsExact() == null) {
-            return new Checked(c, rows);
+        String needsExact = c.run.screen().needsExact();
+        if (needsExact == null) {
+            return new Checked(c, rows, null);
+        }
+        if (!c.holding.exactFits()) {
+            return new Checked(c, null, Attempt.OVER_BUDGET + ": " + needsExact + "; with exact analytic values, its"
+                    + " pattern's entries and one thread's evaluations would need "
+                    + MemoryBudget.human(c.holding.exactBytes()));
         }
         TwoSidedCompression exact = c.again(c.run.located());
-        return new Checked(exact, exact.check());
+        return new Checked(exact, exact.check(), null);
     }
 
-    /** A run and what it gave. */
-    private record Checked(TwoSidedCompression run, List<GradientResult> rows) {}
+    /**
+     * A run and what it gave.
+     *
+     * @param overBudget why it gave nothing where it needed exact values that do not fit, else null
+     */
+    private record Checked(TwoSidedCompression run, List<GradientResult> rows, String overBudget) {
+        Attempt declined() {
+            return new Attempt(null, overBudget, null, run.holding.exactBytes());
+        }
+    }
 
     /**
      * What trying this path gave: the rows, or null with why it was declined or what the screen sent back.
@@ -183,7 +205,11 @@ public final class TwoSidedCompression {
             return new Attempt(null, plan.declined(), null, plan.needs());
         }
         Checked checked = checked(new TwoSidedCompression(new TwoSidedRun.Setup(t, s, plan.sides(), plan.pattern(),
-                threads, plan.batchThreads()), new LocatedLines(), start.seconds(), plan.compact()));
+                threads, plan.batchThreads()), plan.holding(), new LocatedLines(), start.seconds(),
+                plan.holding().compact()));
+        if (checked.overBudget() != null) {
+            return checked.declined();
+        }
         TwoSidedCompression c = checked.run();
         List<GradientResult> rows = checked.rows();
         return rows == null && gate.locate() && !c.run.screen().clean() ? locateAndRunAgain(c, gate) : c.attempt(rows);
@@ -206,8 +232,12 @@ public final class TwoSidedCompression {
                 c = touched;
                 rows = c.finish();
             } else {
-                c = c.again(search.located());
-                rows = c.check();
+                Checked checked = checked(c.again(search.located()));
+                if (checked.overBudget() != null) {
+                    return checked.declined();
+                }
+                c = checked.run();
+                rows = checked.rows();
             }
             if (rows != null || c.run.screen().clean()) {
                 return c.attempt(rows);
@@ -240,10 +270,10 @@ public final class TwoSidedCompression {
      * @param declined why a gate declined, or null with the run's sides, pattern and batches held at once
      */
     private record Plan(String declined, Sides sides, WindowPattern pattern, int batchThreads, long oneThread,
-                        boolean compact) {
+                        RunMemory.Holding holding) {
 
         Plan(String declined, Sides sides, WindowPattern pattern, int batchThreads) {
-            this(declined, sides, pattern, batchThreads, 0, false);
+            this(declined, sides, pattern, batchThreads, 0, RunMemory.Holding.EXACT);
         }
 
         /** What the pattern's entries and one thread's evaluations need where they are over the budget; else 0. */
@@ -266,15 +296,19 @@ public final class TwoSidedCompression {
         }
         WindowPattern pattern = PatternProbe.guess(sides.analytic(), out, t.refAtX().get(out).shape(), inputs,
                 inputShapes(t, inputs));
-        int batchThreads = pattern == null ? 0 : threadsThatFit(sides, out, pattern, threads(s), budget);
-        long oneThread = pattern == null ? 0 : bytes(sides, out, pattern, 1);
-        String declined = pattern == null ? "no window pattern: the nonzeros of the probed rows of the backward do"
-                + " not move through the inputs as windows do"
-                : TwoSidedRun.cost(pattern, points) > gate.maxShare() * known ? "too little to gain"
-                : batchThreads == 0 ? Attempt.OVER_BUDGET + ": its pattern's " + holds(sides, out, pattern)
-                        + " and one thread's evaluations would need " + MemoryBudget.human(oneThread) : null;
-        boolean compact = pattern != null && judgedBytes(sides, out, pattern) > gate.compactShare() * budget.bytes();
-        return new Plan(declined, sides, pattern, batchThreads, oneThread, compact);
+        if (pattern == null) {
+            return new Plan("no window pattern: the nonzeros of the probed rows of the backward do not move through"
+                    + " the inputs as windows do", sides, null, 0);
+        }
+        // compactly where exact values would take more than the gate's share: then counted as the run holds them
+        boolean compact = RunMemory.judgedBytes(sides, out, pattern) > gate.compactShare() * budget.bytes();
+        int batchThreads = RunMemory.threadsThatFit(sides, out, pattern, threads(s), budget, compact);
+        long oneThread = RunMemory.bytes(sides, out, pattern, 1, compact);
+        String declined = TwoSidedRun.cost(pattern, points) > gate.maxShare() * known ? "too little to gain"
+                : batchThreads == 0 ? Attempt.OVER_BUDGET + ": its pattern's " + RunMemory.holds(sides, out, pattern,
+                        compact) + " and one thread's evaluations would need " + MemoryBudget.human(oneThread) : null;
+        return new Plan(declined, sides, pattern, batchThreads, oneThread,
+                RunMemory.holding(sides, out, pattern, batchThreads, budget, compact));
     }
 
     /**
@@ -299,21 +333,6 @@ public final class TwoSidedCompression {
         return Math.max(1, s.threads());
     }
 
-    /**
-     * How many threads' batches of evaluations fit the budget beside the pattern's entries: the run's threads, or
-     * fewer (a batch per thread held at once), or 0 when not even one's do. Fewer batches only slow the run; the
-     * evaluations and their values are the same, so validate's estimate of one batch and the check agree.
-     */
-    private static int threadsThatFit(Sides sides, String out, WindowPattern pattern, int threads,
-                                      MemoryBudget budget) {
-        for (int k = threads; k >= 1; k--) {
-            if (budget.fits(bytes(sides, out, pattern, k))) {
-                return k;
-            }
-        }
-        return 0;
-    }
-
     private static Map<String, long[]> inputShapes(CheckTarget t, List<String> inputs) {
         Map<String, long[]> shapes = new LinkedHashMap<>();
         inputs.forEach(in -> shapes.put(in, t.refInputs().get(in).shape()));
@@ -331,57 +350,6 @@ public final class TwoSidedCompression {
             forwards += (double) points * sides.numerical().lineCount(in);
         }
         return Math.min(backwards, forwards);
-    }
-
-    /**
-     * What the pattern holds, for a refusal: its entries (a window's every element for every output row, each input
-     * apart), what each costs, and the share of the dense blocks they are ("412,090,368 entries, 8 bytes each,
-     * 2.1% of the dense blocks").
-     */
-    static String holds(Sides sides, String out, WindowPattern pattern) {
-        long entries = 0;
-        long dense = 0;
-        long perEntry = 0;
-        for (WindowPattern.Input x : pattern.inputs()) {
-            entries += entries(pattern, x);
-            dense += pattern.rows() * Flat.size(x.shape());
-            perEntry = Math.max(perEntry, EntryValues.bytes(1, TwoSidedRun.held(sides, out, x.name())));
-        }
-        return String.format(java.util.Locale.ROOT, "%,d entries (%d bytes each, %.1f%% of the dense blocks)",
-                entries, perEntry, 100.0 * entries / Math.max(1, dense));
-    }
-
-    private static long entries(WindowPattern pattern, WindowPattern.Input x) {
-        long entries = 0;
-        for (int p = 0; p < pattern.rows(); p++) {
-            entries += WindowPattern.size(pattern.window(p, x));
-        }
-        return entries;
-    }
-
-    /** What the entries of the inputs judged as they come take with exact analytic values. */
-    private static long judgedBytes(Sides sides, String out, WindowPattern pattern) {
-        long bytes = 0;
-        for (WindowPattern.Input x : pattern.inputs()) {
-            if (!TwoSidedRun.held(sides, out, x.name())) {
-                bytes += EntryValues.bytes(entries(pattern, x), false);
-            }
-        }
-        return bytes;
-    }
-
-    /**
-     * The entries inside the pattern ({@link EntryValues#bytes}: a double each, and a float more where the values
-     * are held), and a batch of evaluations.
-     */
-    static long bytes(Sides sides, String out, WindowPattern pattern, int threads) {
-        long bytes = 0;
-        long vectors = pattern.rows();
-        for (WindowPattern.Input x : pattern.inputs()) {
-            bytes += EntryValues.bytes(entries(pattern, x), TwoSidedRun.held(sides, out, x.name()));
-            vectors += Flat.size(x.shape());
-        }
-        return bytes + (long) TwoSidedTuning.BATCH_PER_THREAD * threads * vectors * Double.BYTES;
     }
 
     /**

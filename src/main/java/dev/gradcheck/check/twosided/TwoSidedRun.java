@@ -45,7 +45,7 @@ record TwoSidedRun(CheckTarget target, Settings settings, Sides sides, WindowPat
                  int batchThreads) {}
 
     /** A fresh run with these lines located: its groups of rows drawn, its entries laid out (values not yet taken). */
-    static TwoSidedRun start(Setup setup, LocatedLines located, boolean compact) {
+    static TwoSidedRun start(Setup setup, LocatedLines located, double exactShare) {
         CheckTarget t = setup.target();
         WindowPattern pattern = setup.pattern();
         String out = t.outputs().get(0);
@@ -54,16 +54,17 @@ record TwoSidedRun(CheckTarget target, Settings settings, Sides sides, WindowPat
         TwoSidedRun run = new TwoSidedRun(t, setup.settings(), setup.sides(), pattern, out, setup.threads(),
                 TwoSidedTuning.BATCH_PER_THREAD * setup.batchThreads(), located, rows, new ArrayList<>(),
                 new ArrayList<>(), new LinkedHashMap<>(), new TwoSidedScreen());
-        run.layOut(compact);
+        run.layOut(exactShare);
         return run;
     }
 
     /**
      * Where each row's entries of each input go: the pattern's windows, row after row, then the extras.
      *
-     * @param compact whether the analytic values of the inputs judged as they come are held compactly
+     * @param exactShare where above 0, the analytic values of the inputs judged as they come are held compactly,
+     *                   this share of them at most exactly ({@link CompactAnalytic})
      */
-    private void layOut(boolean compact) {
+    private void layOut(double exactShare) {
         for (WindowPattern.Input x : pattern.inputs()) {
             int[] start = new int[pattern.rows() + 1];
             for (int p = 0; p < pattern.rows(); p++) {
@@ -72,7 +73,8 @@ record TwoSidedRun(CheckTarget target, Settings settings, Sides sides, WindowPat
             LocatedLines.Extras extras = located.extras(x.name(), Flat.size(x.shape()));
             int n = Math.addExact(start[pattern.rows()], extras.size());
             boolean held = held(sides, out, x.name());
-            entries.add(new Entries(entries.size(), x, start, new EntryValues(n, held, compact && !held),
+            EntryValues values = new EntryValues(start, n, held, held ? 0 : exactShare);
+            entries.add(new Entries(entries.size(), x, start, values,
                     (NumericalError.Block) sides.judging().errors(out, x.name()), extras, new Kinks(),
                     held ? null : new GroupTallies(sides.judging().rule(out, x.name(), 0))));
         }

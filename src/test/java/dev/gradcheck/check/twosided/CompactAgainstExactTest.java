@@ -27,9 +27,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class CompactAgainstExactTest {
 
-    private static final Nd4jOpBuilder BUILDER = new Nd4jOpBuilder(OpCatalog.nd4j());
+    static final Nd4jOpBuilder BUILDER = new Nd4jOpBuilder(OpCatalog.nd4j());
 
-    private static final String SOFTMAX = """
+    static final String SOFTMAX = """
             op: softmax
             attrs: {dimension: 1}
             inputs:

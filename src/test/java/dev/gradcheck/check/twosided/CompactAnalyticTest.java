@@ -45,6 +45,28 @@ class CompactAnalyticTest {
     }
 
     @Test
+    void exactValuesAreFoundByRowWhateverOrderTheyCameIn() {
+        ExactByRow exact = new ExactByRow(new int[] {0, 4, 4, 10, 12}); // rows 0..3, row 1 empty; extras from 12
+        exact.put(1, 1.5); // row 0 in order
+        exact.put(3, 3.5);
+        exact.put(5, 5.5); // row 2
+        exact.put(9, 9.5);
+        exact.put(2, 2.5); // row 0 again: out of order, into the map
+        exact.put(13, 13.5); // an extra
+        exact.put(3, -3.5); // recomputed: the newer value wins
+        exact.put(11, 11.5); // row 3, begun in order
+        assertEquals(1.5, exact.get(1), 0);
+        assertEquals(2.5, exact.get(2), 0);
+        assertEquals(-3.5, exact.get(3), 0);
+        assertEquals(5.5, exact.get(5), 0);
+        assertEquals(9.5, exact.get(9), 0);
+        assertEquals(11.5, exact.get(11), 0);
+        assertEquals(13.5, exact.get(13), 0);
+        assertEquals(8, exact.size());
+        assertEquals(3, exact.others());
+    }
+
+    @Test
     void aBlockWhoseValuesMostlyNeedDoublesSaysItIsTooExact() {
         CompactAnalytic c = new CompactAnalytic(100_000);
         for (int k = 0; k < 100_000; k++) {

@@ -460,6 +460,12 @@ class TwoSidedCompressionTest {
     /** The two-sided path forced on the function {@code build} makes for a spec, through this gate. */
     static TwoSidedCompression.Attempt attempt(String yaml, FunctionFactory build, TwoSidedCompression.Gate gate)
             throws Exception {
+        return attempt(yaml, build, gate, MemoryBudget.UNLIMITED);
+    }
+
+    /** The same, under this budget. */
+    static TwoSidedCompression.Attempt attempt(String yaml, FunctionFactory build, TwoSidedCompression.Gate gate,
+                                               MemoryBudget budget) throws Exception {
         OpSpec spec = Specs.parse(yaml);
         Settings s = Settings.of(spec);
         DrawnInputs x = DrawnInputs.draw(spec, s.seed());
@@ -468,7 +474,7 @@ class TwoSidedCompressionTest {
             Map<String, INDArray> atX = f.forward(x.test());
             List<String> outputs = OutputSelection.select(spec, f.outputNames(), atX);
             CheckTarget t = new CheckTarget(1, f, f, x.test(), x.reference(), spec.check(), outputs, atX, atX);
-            return TwoSidedCompression.attempt(t, s, spec.check(), threads, MemoryBudget.UNLIMITED, gate);
+            return TwoSidedCompression.attempt(t, s, spec.check(), threads, budget, gate);
         }
     }
 
