@@ -1,8 +1,5 @@
 package dev.gradcheck.op;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.bytedeco.javacpp.Pointer;
 
 /**
@@ -164,7 +161,7 @@ final class CallGate {
         static Reading now() {
             Runtime jvm = Runtime.getRuntime();
             long committed = jvm.totalMemory();
-            return new Reading(Pointer.physicalBytes(), peakResident(), committed, committed - jvm.freeMemory());
+            return new Reading(Pointer.physicalBytes(), PeakResident.bytes(), committed, committed - jvm.freeMemory());
         }
 
         /**
@@ -179,20 +176,6 @@ final class CallGate {
             long left = after.resident - resident;
             long grown = after.peak > peak ? Math.max(left, after.peak - resident) : left;
             return grown - heapGrowth;
-        }
-
-        /** VmHWM of /proc/self/status, in bytes. */
-        private static long peakResident() {
-            try {
-                for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                    if (line.startsWith("VmHWM:")) {
-                        return Long.parseLong(line.replaceAll("\\D", "")) * 1024;
-                    }
-                }
-            } catch (IOException | RuntimeException e) {
-                // not Linux, or no such line: the growth left after the call is all that is measured
-            }
-            return 0;
         }
     }
 }

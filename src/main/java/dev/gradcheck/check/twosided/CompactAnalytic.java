@@ -8,12 +8,11 @@ package dev.gradcheck.check.twosided;
  * ({@link ColumnPass}, {@link RoundedMaxima}); a value recomputed later is held exactly.
  *
  * <p>One array of floats, contiguous as the double array it replaces (the column pass reads it a column at a time,
- * an entry per row: one cache miss per entry, and no other), and the exact values by row ({@link ExactByRow}). Where more than
- * {@link #MAX_EXACT_SHARE} of the values need to be exact the map would outgrow the doubles it saves, and beyond the
- * share the memory budget leaves it (the plan's, {@code TwoSidedCompression}) it would not fit:
- * {@link #tooExact} says so, and the run is taken again with exact values where those fit (what it holds: 4 bytes an
- * entry, and at most that share of the entries at up to {@link dev.gradcheck.check.target.HeldBytes#COMPACT_EXACT}
- * bytes each in a map being resized).
+ * an entry per row: one cache miss per entry, and no other), and the exact values by row ({@link ExactByRow}). Where
+ * more than {@link #MAX_EXACT_SHARE} of the values, or more than the share the memory budget leaves it (the plan's,
+ * {@code RunMemory}), need to be exact, {@link #tooExact} says so, and the run is taken again with exact values where
+ * those fit (what it holds: 4 bytes an entry, and at most that share of the entries at up to
+ * {@link dev.gradcheck.check.target.HeldBytes#COMPACT_EXACT} bytes each).
  */
 final class CompactAnalytic {
     static final double MAX_EXACT_SHARE = 1.0 / 16;

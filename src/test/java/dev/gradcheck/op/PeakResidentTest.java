@@ -1,0 +1,55 @@
+package dev.gradcheck.op;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+class PeakResidentTest {
+
+    private static long parse(String status) {
+        byte[] bytes = status.getBytes(StandardCharsets.US_ASCII);
+        return PeakResident.parse(bytes, bytes.length);
+    }
+
+    @Test
+    void readsVmHwmAndNotTheLinesAroundIt() {
+        String status = "Name:\tjava\nVmPeak:\t 9999 kB\nVmSize:\t 8888 kB\nVmHWM:\t    2048 kB\nVmRSS:\t 1024 kB\n";
+        assertEquals(2048L * 1024, parse(status));
+    }
+
+    @Test
+    void aStatusWithoutTheLineOrCutBeforeItsValueTellsNothing() {
+        assertEquals(0, parse("Name:\tjava\nVmRSS:\t 1024 kB\n"));
+        assertEquals(0, parse("Name:\tjava\nVmHW"));
+        assertEquals(0, parse(""));
+        // a key must start its line: a value that merely contains it is not read
+        assertEquals(0, parse("Name:\tVmHWM: 7 kB\n"));
+    }
+
+    @Test
+    @EnabledOnOs(OS.LINUX)
+    void readsWhatTheStatusFileSaysBetweenTwoPlainReads() throws Exception {
+        // the peak only grows: a read between two plain ones lies between them
+        long before = plainRead();
+        long read = PeakResident.bytes();
+        long again = PeakResident.bytes();
+        long after = plainRead();
+        assertTrue(before > 0 && before <= read && read <= again && again <= after,
+                before + " " + read + " " + again + " " + after);
+    }
+
+    private static long plainRead() throws Exception {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("VmHWM:")) {
+                return Long.parseLong(line.replaceAll("\\D", "")) * 1024;
+            }
+        }
+        return 0;
+    }
+}
