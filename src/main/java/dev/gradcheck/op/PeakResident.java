@@ -1,16 +1,16 @@
 package dev.gradcheck.op;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
+import java.io.RandomAccessFile;
 
 /**
  * The process's peak resident size (VmHWM of /proc/self/status), read the cheap way: {@link CallGate} reads it before
  * and after each call it measures, 4 times in a fast check of about a millisecond. Opening the file, decoding it into
  * lines and a regular expression per read cost 36-44 µs a read (load 11, docs/benchmarks.md "Fast mode's memory
- * readings"); one channel kept open, read from its start into one buffer and parsed as bytes, costs 16 µs, nearly all
- * of it the kernel writing the file. The value read is the same.
+ * readings"); one file kept open, read from its start into one buffer and parsed as bytes, costs 16 µs, nearly all
+ * of it the kernel writing the file. The value read is the same. A {@link RandomAccessFile}, not a FileChannel: a
+ * channel is closed for good when a thread reading it is interrupted (a check's time limit interrupts its threads),
+ * and every later read would have said 0, leaving the call gate blind for the rest of the process.
  */
 final class PeakResident {
 
@@ -18,28 +18,37 @@ final class PeakResident {
     /** /proc/self/status is about 1.5 KB, and VmHWM is in its first 20 lines. */
     private static final int BUFFER = 8192;
 
-    private static final FileChannel STATUS = open();
-    private static final ByteBuffer READ = ByteBuffer.allocate(BUFFER);
+    private static RandomAccessFile status = open();
+    private static final byte[] READ = new byte[BUFFER];
 
     private PeakResident() {
     }
 
     /** The peak resident size in bytes, or 0 where the system does not tell it (not Linux). */
     static synchronized long bytes() {
-        if (STATUS == null) {
-            return 0;
-        }
-        try {
-            READ.clear();
-            int n = 0;
-            int r;
-            while (READ.hasRemaining() && (r = STATUS.read(READ, n)) > 0) {
-                n += r;
+        for (int attempt = 0; attempt < 2 && status != null; attempt++) {
+            try {
+                status.seek(0);
+                int n = 0;
+                int r;
+                while (n < READ.length && (r = status.read(READ, n, READ.length - n)) > 0) {
+                    n += r;
+                }
+                return parse(READ, n);
+            } catch (IOException | RuntimeException e) {
+                reopen(); // a file that failed once is not trusted again
             }
-            return parse(READ.array(), n);
-        } catch (IOException | RuntimeException e) {
-            return 0; // the growth left after the call is all that is measured
         }
+        return 0; // the growth left after the call is all that is measured
+    }
+
+    private static void reopen() {
+        try {
+            status.close();
+        } catch (IOException e) {
+            // closing a file that failed: nothing to keep from it
+        }
+        status = open();
     }
 
     /** VmHWM's value in the first {@code n} bytes of a status file, in bytes; 0 where there is no such line. */
@@ -79,9 +88,9 @@ final class PeakResident {
         return i + 1;
     }
 
-    private static FileChannel open() {
+    private static RandomAccessFile open() {
         try {
-            return FileChannel.open(Path.of("/proc/self/status"));
+            return new RandomAccessFile("/proc/self/status", "r");
         } catch (IOException | RuntimeException e) {
             return null;
         }

@@ -44,6 +44,21 @@ class PeakResidentTest {
                 before + " " + read + " " + again + " " + after);
     }
 
+    @Test
+    @EnabledOnOs(OS.LINUX)
+    void aReadByAnInterruptedThreadLeavesLaterReadsWorking() throws Exception {
+        // a check's time limit interrupts its threads: a kept FileChannel closes for good, and the gate went blind
+        Thread.currentThread().interrupt();
+        try {
+            PeakResident.bytes();
+        } finally {
+            Thread.interrupted();
+        }
+        long before = plainRead();
+        long read = PeakResident.bytes();
+        assertTrue(before > 0 && before <= read && read <= plainRead(), before + " " + read);
+    }
+
     private static long plainRead() throws Exception {
         for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
             if (line.startsWith("VmHWM:")) {
