@@ -244,26 +244,7 @@ public final class TwoSidedCompression {
             }
         }
         List<GradientResult> failures = search.failuresFound(c.run);
-        if (failures == null) {
-            return atFinerSteps(c);
-        }
-        return search.located().hasExtras() ? c.attempt(failures) : counted(c, failures);
-    }
-
-    /**
-     * Where the search ran out with entries of its lines failing alone and none of its lines holding a value outside
-     * the pattern (a backward wrong at every entry inside it: tanh scaled by 1 + 1e-3), the compressed values are each
-     * one entry's, and the rests fail only because the entries do: the check once more, each failing entry's rests
-     * settled without it ({@link SplitRests}) and the entry judged at its most precise step ({@link FinerSteps}), so
-     * that every entry is judged and the count is exact. Where that run cannot settle the target (a value outside
-     * the pattern after all), the lower bound stands.
-     */
-    private static Attempt counted(TwoSidedCompression refused, List<GradientResult> atLeast) {
-        Attempt bound = refused.attempt(atLeast);
-        TwoSidedCompression c = refused.again(new LocatedLines());
-        c.run.screen().countAtFinerSteps();
-        List<GradientResult> rows = c.check();
-        return rows != null && rows.stream().anyMatch(r -> !r.verdict().passed()) ? c.attempt(rows) : bound;
+        return failures == null ? atFinerSteps(c) : c.attempt(failures);
     }
 
     /**

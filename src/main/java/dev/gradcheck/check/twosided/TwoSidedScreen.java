@@ -58,8 +58,6 @@ final class TwoSidedScreen {
      * judged alone passed ({@link TwoSidedCompression}).
      */
     private boolean finerSteps;
-    /** Whether entries beyond the rule at their most precise step are left to the report ({@link #countAtFinerSteps}). */
-    private boolean counting;
 
     void flag(String what) {
         if (hard++ == 0 && first == null) {
@@ -147,27 +145,6 @@ final class TwoSidedScreen {
 
     void takeFailingAtFinerSteps() {
         finerSteps = true;
-    }
-
-    /**
-     * As {@link #takeFailingAtFinerSteps}, and an entry still beyond the rule at its most precise step is judged
-     * there by the report rather than sent back to be recomputed alone: for a last run that counts every failing
-     * entry of a backward wrong everywhere inside the pattern, once its lines judged alone have failed it
-     * ({@link TwoSidedCompression}).
-     */
-    void countAtFinerSteps() {
-        finerSteps = true;
-        counting = true;
-    }
-
-    /**
-     * An entry {@link FinerSteps} found beyond the rule at its most precise step, its rests clean: sent back to be
-     * recomputed alone as the dense check computes it, or, where counting, left to the report at that step.
-     */
-    void beyondAtPreciseStep(Flagged f, String what) {
-        if (!counting) {
-            entry(f, what);
-        }
     }
 
     boolean takesFailingAtFinerSteps() {
