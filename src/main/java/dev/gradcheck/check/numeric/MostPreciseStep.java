@@ -74,12 +74,24 @@ public final class MostPreciseStep {
      */
     public static Estimate[] choose(KinkDetector.Line line, double h, Rows rows, Estimate[] atH, double outputScale,
                              Stencil stencil) {
+        return choose(new Ladder(line, h, rows, atH, outputScale, stencil), null);
+    }
+
+    /** {@link #choose}, with the coarse rung's probe already made ({@link #coarseProbe}). */
+    public static Estimate[] choose(Coarse coarse, Estimate[] atH) {
+        return choose(new Ladder(coarse.line(), coarse.h(), coarse.rows(), atH, coarse.outputScale(),
+                coarse.stencil()), coarse.probe());
+    }
+
+    private static Estimate[] choose(Ladder ladder, KinkDetector.Probe coarseProbe) {
+        Estimate[] atH = ladder.atH();
+        Stencil stencil = ladder.stencil();
         Estimate[] best = atH.clone();
         if (!applies(stencil) || java.util.Arrays.stream(best).allMatch(java.util.Objects::isNull)) {
             return best;
         }
-        Ladder ladder = new Ladder(line, h, rows, atH, outputScale, stencil);
-        Estimate[] coarse = ladder.estimates(COARSE_RUNG);
+        Estimate[] coarse = coarseProbe == null ? ladder.estimates(COARSE_RUNG)
+                : ladder.estimates(coarseProbe, COARSE_RUNG);
         if (middleCouldBeChosen(best, coarse, atH)) {
             ladder.take(ladder.estimates(MIDDLE_RUNG), best);
         }
@@ -90,13 +102,57 @@ public final class MostPreciseStep {
         return best;
     }
 
+    /**
+     * The probe of a line at the coarse rung, made first by a caller that holds each row's value at h already (the
+     * points x ± h) and may settle the line with it ({@link #settledByCoarse}) before h's half step is probed.
+     */
+    public static Coarse coarseProbe(KinkDetector.Line line, double h, Rows rows, double outputScale,
+                                     Stencil stencil) {
+        return new Coarse(line, h, rows, outputScale, stencil,
+                KinkDetector.probe(line, COARSE_RUNG * h, rows.flat(), rows.analytic(), outputScale, stencil));
+    }
+
+    /** A line and its probe at the coarse rung, made before h's half step ({@link #coarseProbe}). */
+    public record Coarse(KinkDetector.Line line, double h, Rows rows, double outputScale, Stencil stencil,
+                         KinkDetector.Probe probe) {}
+
+    /**
+     * Each row's estimate at the coarse rung where that is what {@link #choose} would keep for every row of the
+     * line whatever h's half step measures; null where any row's could differ. A row's estimate at h has h's value
+     * (the points x ± h: the half step does not change it) and a bound of at least h's rounding model, so a coarse
+     * estimate off a kink, within its bound plus that model of h's value and bounded below the middle rung's
+     * rounding share, is consistent with h's estimate and below every bound h and 10·h can have: {@link #choose}
+     * ends there for the row, and no row's bound is truncation's (it would be at least h's rounding). What the half
+     * step at h would add is its kink test, which the coarse probe makes over the wider span (a kink within a few
+     * h of x breaks the coarse slopes too; there the caller takes the line as before).
+     *
+     * @param valueAtH    each row's stencil value at h (NaN: none)
+     * @param roundingAtH each row's rounding model at h
+     */
+    public static Estimate[] settledByCoarse(Coarse coarse, double[] valueAtH, double[] roundingAtH) {
+        Estimate[] at = new Estimate[valueAtH.length];
+        for (int r = 0; r < at.length; r++) {
+            Estimate c = Estimate.of(coarse.probe(), r, roundingAtH[r] / COARSE_RUNG, COARSE_RUNG * coarse.h());
+            if (c == null || !(Math.abs(c.value() - valueAtH[r]) <= c.bound() + roundingAtH[r])
+                    || !(c.bound() < roundingAtH[r] / MIDDLE_RUNG)) {
+                return null;
+            }
+            at[r] = c;
+        }
+        return at;
+    }
+
     /** One line's rows and their estimates at h, probed at other steps. */
     private record Ladder(KinkDetector.Line line, double h, Rows rows, Estimate[] atH, double outputScale,
                           Stencil stencil) {
 
         /** The probe at k·h: each row's estimate there (null where the row is at a kink there, or has none at h). */
         Estimate[] estimates(double k) {
-            KinkDetector.Probe p = KinkDetector.probe(line, k * h, rows.flat(), rows.analytic(), outputScale, stencil);
+            return estimates(KinkDetector.probe(line, k * h, rows.flat(), rows.analytic(), outputScale, stencil), k);
+        }
+
+        /** Each row's estimate from the probe made at k·h. */
+        Estimate[] estimates(KinkDetector.Probe p, double k) {
             Estimate[] at = new Estimate[atH.length];
             for (int r = 0; r < at.length; r++) {
                 at[r] = atH[r] == null ? null : Estimate.of(p, r, atH[r].rounding() / k, k * h);
