@@ -92,7 +92,7 @@ public final class MostPreciseStep {
         }
         Estimate[] coarse = coarseProbe == null ? ladder.estimates(COARSE_RUNG)
                 : ladder.estimates(coarseProbe, COARSE_RUNG);
-        if (middleCouldBeChosen(best, coarse, atH)) {
+        if (middleCouldBeChosen(best, coarse, ladder)) {
             ladder.take(ladder.estimates(MIDDLE_RUNG), best);
         }
         ladder.take(coarse, best);
@@ -120,7 +120,8 @@ public final class MostPreciseStep {
      * Each row's estimate at the coarse rung where that is what {@link #choose} would keep for every row of the
      * line whatever h's half step measures; null where any row's could differ. A row's estimate at h has h's value
      * (the points x ± h: the half step does not change it) and a bound of at least h's rounding model, so a coarse
-     * estimate off a kink, within its bound plus that model of h's value and bounded below the middle rung's
+     * estimate off a kink, within its bound plus the larger of that model and the output's rounding floor of h's
+     * value ({@link Ladder#consistent}'s allowance, whatever h's bound) and bounded below the middle rung's
      * rounding share, is consistent with h's estimate and below every bound h and 10·h can have: {@link #choose}
      * ends there for the row, and no row's bound is truncation's (it would be at least h's rounding). What the half
      * step at h would add is its kink test, which the coarse probe makes over the wider span (a kink within a few
@@ -131,9 +132,10 @@ public final class MostPreciseStep {
      */
     public static Estimate[] settledByCoarse(Coarse coarse, double[] valueAtH, double[] roundingAtH) {
         Estimate[] at = new Estimate[valueAtH.length];
+        double floor = NumericalError.rounding(coarse.stencil(), coarse.outputScale(), coarse.h());
         for (int r = 0; r < at.length; r++) {
             Estimate c = Estimate.of(coarse.probe(), r, roundingAtH[r] / COARSE_RUNG, COARSE_RUNG * coarse.h());
-            if (c == null || !(Math.abs(c.value() - valueAtH[r]) <= c.bound() + roundingAtH[r])
+            if (c == null || !consistent(c, valueAtH[r], Math.max(roundingAtH[r], floor))
                     || !(c.bound() < roundingAtH[r] / MIDDLE_RUNG)) {
                 return null;
             }
@@ -164,10 +166,23 @@ public final class MostPreciseStep {
         void take(Estimate[] at, Estimate[] best) {
             for (int r = 0; r < best.length; r++) {
                 Estimate e = best[r] == null ? null : at[r];
-                if (e != null && e.bound() < best[r].bound() && consistent(e, atH[r])) {
+                if (e != null && e.bound() < best[r].bound() && consistent(e, r)) {
                     best[r] = e;
                 }
             }
+        }
+
+        /**
+         * Whether row r's estimate at another step agrees with h's within the other's bound and h's allowance: h's
+         * bound, or the rounding model at the output's largest |y| where that is larger. An output's own |y| does
+         * not show what the forward summed to reach it, and a sum's rounding is shared by the outputs that read
+         * it: layer_norm's outputs near 0 (g·x̂ + b) carry a mean's and a deviation's over 1,000 elements, 5e-10
+         * at h = 1e-6 in every entry of a row alike, against a model of 5e-13 to 9e-10 from their own |y|; with
+         * that model alone 100·h's value, right to 1e-11, was refused and h's reported.
+         */
+        boolean consistent(Estimate other, int r) {
+            return MostPreciseStep.consistent(other, atH[r].value(),
+                    Math.max(atH[r].bound(), NumericalError.rounding(stencil, outputScale, h)));
         }
     }
 
@@ -178,10 +193,10 @@ public final class MostPreciseStep {
      * 10·h measures; below h's bound too, which is at least h's rounding share. Where every row does, 10·h's
      * evaluations cannot change a value, a bound or a verdict, and are not made.
      */
-    private static boolean middleCouldBeChosen(Estimate[] best, Estimate[] coarse, Estimate[] atH) {
+    private static boolean middleCouldBeChosen(Estimate[] best, Estimate[] coarse, Ladder ladder) {
         for (int r = 0; r < best.length; r++) {
-            if (best[r] != null && !(coarse[r] != null && consistent(coarse[r], atH[r])
-                    && coarse[r].bound() < atH[r].rounding() / MIDDLE_RUNG)) {
+            if (best[r] != null && !(coarse[r] != null && ladder.consistent(coarse[r], r)
+                    && coarse[r].bound() < ladder.atH()[r].rounding() / MIDDLE_RUNG)) {
                 return true;
             }
         }
@@ -202,7 +217,7 @@ public final class MostPreciseStep {
      * whole period differs by nothing at 100·h and at 50·h alike, so its bound is tiny and its value wrong). Only
      * the numerical side is compared, never the backward's value, so a wrong entry cannot steer the choice.
      */
-    private static boolean consistent(Estimate other, Estimate atH) {
-        return Math.abs(other.value() - atH.value()) <= other.bound() + atH.bound();
+    private static boolean consistent(Estimate other, double valueAtH, double allowanceAtH) {
+        return Math.abs(other.value() - valueAtH) <= other.bound() + allowanceAtH;
     }
 }

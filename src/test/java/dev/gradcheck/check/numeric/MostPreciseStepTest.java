@@ -20,6 +20,9 @@ class MostPreciseStepTest {
 
     private static final double H = 1e-6;
 
+    /** The rounding model at h for the lines' largest |y|, 3: h's least allowance in judging another step. */
+    private static final double FLOOR = NumericalError.rounding(Stencil.CENTRAL, 3, H);
+
     /** Outputs y_j(t) = y0 + c·t + k·t³ + η·noise(t) + jump·|t − at|, counting its evaluations. */
     private static final class Cubic implements KinkDetector.Line {
         final double[] c;
@@ -103,7 +106,7 @@ class MostPreciseStepTest {
             MostPreciseStep.Estimate e = best[r] == null ? null
                     : MostPreciseStep.Estimate.of(p, r, atH[r].rounding() / k, k * H);
             if (e != null && e.bound() < best[r].bound()
-                    && Math.abs(e.value() - atH[r].value()) <= e.bound() + atH[r].bound()) {
+                    && Math.abs(e.value() - atH[r].value()) <= e.bound() + Math.max(atH[r].bound(), FLOOR)) {
                 best[r] = e;
             }
         }
@@ -260,5 +263,44 @@ class MostPreciseStepTest {
         assertTrue(s != null && s[0].step() == 100 * H, "settled at 100·h");
         assertTrue(passes(1e-3, s[0]), "the right backward passes");
         assertTrue(!passes(wrong, s[0]), "the wrong one fails");
+    }
+
+    /**
+     * A row whose own |y| understates its rounding (an output near 0 computed from sums of larger terms, as
+     * layer_norm's g·x̂ + b, whose mean's and deviation's rounding every output of the row shares): its difference
+     * carries an error of fixed size, 2e-15, that the half step at h does not see (it is the same at h/2), 2e-9 at h
+     * against a bound of 3e-10. By h's bound alone 10·h and 100·h are refused, h's value is reported, and the right
+     * backward fails there; allowed the rounding model at the output's largest |y| (2.7e-9), 100·h is taken, the
+     * right backward passes and one wrong by 1.5 times the tolerance fails, where at h it passed.
+     */
+    @Test
+    void aRowWhoseMagnitudeUnderstatesItsRoundingIsJudgedAtOneHundredTimesHAndAWrongBackwardFails() {
+        double understated = NumericalError.rounding(Stencil.CENTRAL, 0.1, H);
+        KinkDetector.Line shared = sharedError(2e-15);
+        int[] row = {0};
+        KinkDetector.Probe p = KinkDetector.probe(shared, H, row, new double[1], 3, Stencil.CENTRAL);
+        MostPreciseStep.Estimate at = MostPreciseStep.Estimate.of(p, 0, understated, H);
+        double wrong = 1e-3 * (1 + 1.5e-6);
+        assertTrue(!passes(1e-3, at) && passes(wrong, at), "at h the right backward fails, the wrong one passes");
+        for (double k : new double[] {10, 100}) {
+            KinkDetector.Probe q = KinkDetector.probe(shared, k * H, row, new double[1], 3, Stencil.CENTRAL);
+            MostPreciseStep.Estimate e = MostPreciseStep.Estimate.of(q, 0, understated / k, k * H);
+            assertTrue(Math.abs(e.value() - at.value()) > e.bound() + at.bound(), k + "·h refused by h's bound");
+        }
+        MostPreciseStep.Estimate best = MostPreciseStep.choose(shared, H, new MostPreciseStep.Rows(row, new double[1]),
+                new MostPreciseStep.Estimate[] {at}, 3, Stencil.CENTRAL)[0];
+        assertEquals(100 * H, best.step());
+        assertTrue(passes(1e-3, best), "the right backward passes");
+        assertTrue(!passes(wrong, best), "the wrong one fails");
+    }
+
+    /** y(t) = 3 + 1e-3·t + 1e-3·t³ + an error growing with t to ±e at ±h and staying there, and rounding of 1e-16. */
+    private static KinkDetector.Line sharedError(double e) {
+        Cubic gentle = new Cubic(new double[] {1e-3}, new double[] {1e-3}, 1e-16, 0, 0);
+        return t -> {
+            double[] y = gentle.at(t);
+            y[0] += e * Math.max(-1, Math.min(1, t / H));
+            return y;
+        };
     }
 }
