@@ -19,14 +19,14 @@ import dev.gradcheck.result.Stencil;
 public final class MostPreciseStep {
 
     /** The larger step tried first, in multiples of h: where rounding dominates at h, the most precise one. */
-    private static final double COARSE_RUNG = 100;
+    static final double COARSE_RUNG = 100;
 
     /**
      * The step between, in multiples of h, probed only for rows where it could still be chosen: a row whose
      * estimate at {@link #COARSE_RUNG} is consistent and bounded below this rung's rounding share (which every
      * estimate here is bounded by, at least) takes the coarse one whatever this rung would measure.
      */
-    private static final double MIDDLE_RUNG = 10;
+    static final double MIDDLE_RUNG = 10;
 
     /**
      * The smaller step tried, in multiples of h, where an entry's best bound is still truncation (a forward that
@@ -77,7 +77,7 @@ public final class MostPreciseStep {
         return choose(new Ladder(line, h, rows, atH, outputScale, stencil), null);
     }
 
-    /** {@link #choose}, with the coarse rung's probe already made ({@link #coarseProbe}). */
+    /** {@link #choose}, with the coarse rung's probe already made ({@link CoarseFirst#probe}). */
     public static Estimate[] choose(Coarse coarse, Estimate[] atH) {
         return choose(new Ladder(coarse.line(), coarse.h(), coarse.rows(), atH, coarse.outputScale(),
                 coarse.stencil()), coarse.probe());
@@ -102,47 +102,9 @@ public final class MostPreciseStep {
         return best;
     }
 
-    /**
-     * The probe of a line at the coarse rung, made first by a caller that holds each row's value at h already (the
-     * points x ± h) and may settle the line with it ({@link #settledByCoarse}) before h's half step is probed.
-     */
-    public static Coarse coarseProbe(KinkDetector.Line line, double h, Rows rows, double outputScale,
-                                     Stencil stencil) {
-        return new Coarse(line, h, rows, outputScale, stencil,
-                KinkDetector.probe(line, COARSE_RUNG * h, rows.flat(), rows.analytic(), outputScale, stencil));
-    }
-
-    /** A line and its probe at the coarse rung, made before h's half step ({@link #coarseProbe}). */
+    /** A line and its probe at the coarse rung, made before h's half step ({@link CoarseFirst#probe}). */
     public record Coarse(KinkDetector.Line line, double h, Rows rows, double outputScale, Stencil stencil,
                          KinkDetector.Probe probe) {}
-
-    /**
-     * Each row's estimate at the coarse rung where that is what {@link #choose} would keep for every row of the
-     * line whatever h's half step measures; null where any row's could differ. A row's estimate at h has h's value
-     * (the points x ± h: the half step does not change it) and a bound of at least h's rounding model, so a coarse
-     * estimate off a kink, within its bound plus the larger of that model and the output's rounding floor of h's
-     * value ({@link Ladder#consistent}'s allowance, whatever h's bound) and bounded below the middle rung's
-     * rounding share, is consistent with h's estimate and below every bound h and 10·h can have: {@link #choose}
-     * ends there for the row, and no row's bound is truncation's (it would be at least h's rounding). What the half
-     * step at h would add is its kink test, which the coarse probe makes over the wider span (a kink within a few
-     * h of x breaks the coarse slopes too; there the caller takes the line as before).
-     *
-     * @param valueAtH    each row's stencil value at h (NaN: none)
-     * @param roundingAtH each row's rounding model at h
-     */
-    public static Estimate[] settledByCoarse(Coarse coarse, double[] valueAtH, double[] roundingAtH) {
-        Estimate[] at = new Estimate[valueAtH.length];
-        double floor = NumericalError.rounding(coarse.stencil(), coarse.outputScale(), coarse.h());
-        for (int r = 0; r < at.length; r++) {
-            Estimate c = Estimate.of(coarse.probe(), r, roundingAtH[r] / COARSE_RUNG, COARSE_RUNG * coarse.h());
-            if (c == null || !consistent(c, valueAtH[r], Math.max(roundingAtH[r], floor))
-                    || !(c.bound() < roundingAtH[r] / MIDDLE_RUNG)) {
-                return null;
-            }
-            at[r] = c;
-        }
-        return at;
-    }
 
     /** One line's rows and their estimates at h, probed at other steps. */
     private record Ladder(KinkDetector.Line line, double h, Rows rows, Estimate[] atH, double outputScale,
@@ -217,7 +179,7 @@ public final class MostPreciseStep {
      * whole period differs by nothing at 100·h and at 50·h alike, so its bound is tiny and its value wrong). Only
      * the numerical side is compared, never the backward's value, so a wrong entry cannot steer the choice.
      */
-    private static boolean consistent(Estimate other, double valueAtH, double allowanceAtH) {
+    static boolean consistent(Estimate other, double valueAtH, double allowanceAtH) {
         return Math.abs(other.value() - valueAtH) <= other.bound() + allowanceAtH;
     }
 }

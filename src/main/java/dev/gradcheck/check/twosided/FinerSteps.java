@@ -2,6 +2,7 @@ package dev.gradcheck.check.twosided;
 
 import dev.gradcheck.check.jacobian.NumericalJacobian;
 import dev.gradcheck.check.jacobian.ParallelLines;
+import dev.gradcheck.check.numeric.CoarseFirst;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.KinkDetector;
 import dev.gradcheck.check.numeric.MostPreciseStep;
@@ -10,6 +11,7 @@ import dev.gradcheck.check.numeric.NumericalError;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.result.Stencil;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -101,7 +103,7 @@ final class FinerSteps {
             int[] rows = entries.stream().mapToInt(TwoSidedScreen.Flagged::row).toArray();
             // the line holds the entries' rows alone, in their order: the probes read nothing else
             KinkDetector.Line evaluated = t -> Flat.valuesAt(d.atDirection(u, t).get(out), rows);
-            return judge(entries, kept(entries, step, evaluated), step, d);
+            return judge(entries, remembered(kept(entries, step, evaluated)), step, d);
         }
 
         private Outcome judge(List<TwoSidedScreen.Flagged> entries, KinkDetector.Line line, double step,
@@ -119,10 +121,11 @@ final class FinerSteps {
             double scale = y.scale();
             MostPreciseStep.Rows lineRows = new MostPreciseStep.Rows(rows, scaled);
             MostPreciseStep.Coarse coarse = null;
-            if (keptCentral(entries, d)) { // h's values are at hand: the coarse rung first, which may settle all
-                coarse = MostPreciseStep.coarseProbe(line, step, lineRows, scale, d.stencil());
-                MostPreciseStep.Estimate[] settled = MostPreciseStep.settledByCoarse(coarse,
-                        valuesAtH(entries, step), rounding);
+            if (keptCentral(entries, d)) { // h's values are at hand: the larger rungs first, which may settle all
+                coarse = CoarseFirst.probe(line, step, lineRows, scale, d.stencil());
+                double[] atStep = valuesAtH(entries, step);
+                MostPreciseStep.Estimate[] settled = CoarseFirst.settled(coarse, atStep, rounding);
+                settled = settled != null ? settled : CoarseFirst.settledWithMiddle(coarse, atStep, rounding);
                 if (settled != null) {
                     return new Outcome(-1, settled);
                 }
@@ -167,6 +170,15 @@ final class FinerSteps {
         return t -> t == step ? entries.stream().mapToDouble(TwoSidedScreen.Flagged::atPlus).toArray()
                 : t == -step ? entries.stream().mapToDouble(TwoSidedScreen.Flagged::atMinus).toArray()
                 : evaluated.at(t);
+    }
+
+    /**
+     * The line, each point evaluated once: the rungs probed before h's ({@link CoarseFirst}) are probed again by
+     * the rule where they did not settle the line, from the same outputs.
+     */
+    private static KinkDetector.Line remembered(KinkDetector.Line line) {
+        Map<Double, double[]> points = new HashMap<>();
+        return t -> points.computeIfAbsent(t, line::at);
     }
 
     /** Whether every entry's points x ± H are kept and give its value at H alone: the central stencil's. */

@@ -18,13 +18,13 @@ import org.junit.jupiter.api.Test;
  */
 class MostPreciseStepTest {
 
-    private static final double H = 1e-6;
+    static final double H = 1e-6;
 
     /** The rounding model at h for the lines' largest |y|, 3: h's least allowance in judging another step. */
     private static final double FLOOR = NumericalError.rounding(Stencil.CENTRAL, 3, H);
 
     /** Outputs y_j(t) = y0 + c·t + k·t³ + η·noise(t) + jump·|t − at|, counting its evaluations. */
-    private static final class Cubic implements KinkDetector.Line {
+    static final class Cubic implements KinkDetector.Line {
         final double[] c;
         final double[] k;
         final double noise;
@@ -79,16 +79,16 @@ class MostPreciseStepTest {
         return new Chosen(best, java.util.List.copyOf(line.calls.subList(before, line.calls.size())));
     }
 
-    private static int[] rowsOf(Cubic line) {
+    static int[] rowsOf(Cubic line) {
         return java.util.stream.IntStream.range(0, line.c.length).toArray();
     }
 
-    private static MostPreciseStep.Rows rows(Cubic line) {
+    static MostPreciseStep.Rows rows(Cubic line) {
         return new MostPreciseStep.Rows(rowsOf(line), new double[line.c.length]);
     }
 
     /** What probing h, 10·h and 100·h in turn, then h/10 where truncation is left, chooses (the rule as written). */
-    private static MostPreciseStep.Estimate[] everyRung(Cubic line, MostPreciseStep.Estimate[] atH) {
+    static MostPreciseStep.Estimate[] everyRung(Cubic line, MostPreciseStep.Estimate[] atH) {
         MostPreciseStep.Estimate[] best = atH.clone();
         for (double k : new double[] {10, 100}) {
             take(line, k, atH, best);
@@ -144,10 +144,10 @@ class MostPreciseStepTest {
     }
 
     /** Rounding at h (bound 1.2e-8) hides an error of 5e-9 on a derivative of 1e-3, where 1e-9 is allowed. */
-    private static final double NOISE = 3e-15;
+    static final double NOISE = 3e-15;
     private static final Tolerance RULE = new Tolerance.AllClose(0, 1e-6);
 
-    private static boolean passes(double analytic, MostPreciseStep.Estimate e) {
+    static boolean passes(double analytic, MostPreciseStep.Estimate e) {
         return JacobianComparison.score(RULE, analytic, e.value(), e.bound()) <= 1;
     }
 
@@ -178,91 +178,6 @@ class MostPreciseStepTest {
                 Stencil.CENTRAL);
         assertTrue(passes(1e-3 * (1 + 5e-6), MostPreciseStep.Estimate.of(coarse, 0, rounding / 100, 100 * H)),
                 "100·h alone would have let it pass");
-    }
-
-    /**
-     * What a two-sided caller settles with the coarse rung alone: each row's value at h from the points x ± h,
-     * which it holds, and h's rounding model; null where the line is to be taken as before.
-     */
-    private static MostPreciseStep.Estimate[] settled(Cubic line, double rounding) {
-        int[] rows = rowsOf(line);
-        double[] plus = line.at(H);
-        double[] minus = line.at(-H);
-        double[] values = new double[rows.length];
-        double[] roundings = new double[rows.length];
-        for (int r = 0; r < rows.length; r++) {
-            values[r] = (plus[r] - minus[r]) / (2 * H);
-            roundings[r] = rounding;
-        }
-        MostPreciseStep.Coarse coarse = MostPreciseStep.coarseProbe(line, H, rows(line), 3, Stencil.CENTRAL);
-        return MostPreciseStep.settledByCoarse(coarse, values, roundings);
-    }
-
-    /** A random line of 1 to 4 rows, gently or sharply curved, noisy, and in one of four at a kink near x. */
-    private static Cubic randomLine(SplittableRandom random) {
-        int n = 1 + random.nextInt(4);
-        double[] c = new double[n];
-        double[] k = new double[n];
-        for (int j = 0; j < n; j++) {
-            c[j] = random.nextDouble(-2, 2) * 1e-3;
-            k[j] = Math.pow(10, random.nextDouble(-4, 3)) * (random.nextBoolean() ? 1 : -1);
-        }
-        double noise = Math.pow(10, random.nextDouble(-16, -14));
-        boolean kink = random.nextInt(4) == 0;
-        double at = kink ? random.nextDouble(-3, 3) * H : 0; // within a few h of x: where h's probe looks
-        return new Cubic(c, k, noise, kink ? Math.pow(10, random.nextDouble(-6, -2)) : 0, at);
-    }
-
-    @Test
-    void theCoarseRungSettlesALineOnlyWhereEveryRungGivesItsEstimatesAndNoKinkIsAtH() {
-        SplittableRandom random = new SplittableRandom(4);
-        int settled = 0;
-        int taken = 0;
-        for (int line = 0; line < 400; line++) {
-            Cubic drawn = randomLine(random);
-            double rounding = 4 * drawn.noise / H;
-            MostPreciseStep.Estimate[] s = settled(drawn, rounding);
-            Cubic again = new Cubic(drawn.c, drawn.k, drawn.noise, drawn.jump, drawn.at);
-            MostPreciseStep.Estimate[] at = atH(again, rounding);
-            if (s == null) {
-                taken++;
-                continue;
-            }
-            settled++;
-            assertTrue(Arrays.stream(at).allMatch(java.util.Objects::nonNull), "line " + line + ": no kink at h");
-            assertArrayEquals(everyRung(again, at), s, "line " + line);
-        }
-        assertTrue(settled > 30 && taken > 30, "both ways taken: " + settled + " settled, " + taken + " not");
-    }
-
-    @Test
-    void aKinkWithinAFewHOfXIsNotSettledByTheCoarseRung() {
-        int seenAtH = 0;
-        for (double jump : new double[] {1e-6, 1e-4, 1e-2}) {
-            for (double at : new double[] {-2.5, -1, -0.7, -0.3, 0, 0.2, 0.5, 1, 1.7, 3}) {
-                Cubic kinked = new Cubic(new double[] {1e-3}, new double[] {1e-3}, NOISE, jump, at * H);
-                double rounding = 4 * NOISE / H;
-                if (atH(kinked, rounding)[0] == null) { // h's probe finds the kink: so must the shortcut
-                    seenAtH++;
-                    Cubic again = new Cubic(new double[] {1e-3}, new double[] {1e-3}, NOISE, jump, at * H);
-                    org.junit.jupiter.api.Assertions.assertNull(settled(again, rounding), jump + " at " + at);
-                }
-            }
-        }
-        assertTrue(seenAtH > 5, "kinks that h's probe sees: " + seenAtH);
-    }
-
-    @Test
-    void aBackwardWrongByALittleMoreThanTheToleranceFailsWhereTheCoarseRungSettlesItsLine() {
-        Cubic gentle = new Cubic(new double[] {1e-3}, new double[] {1e-3}, NOISE, 0, 0);
-        double rounding = 4 * NOISE / H;
-        double wrong = 1e-3 * (1 + 1.5e-6); // 1.5 times what max_relative_error 1e-6 allows
-        assertTrue(passes(wrong, atH(gentle, rounding)[0]), "at h the error hides under the bound");
-        MostPreciseStep.Estimate[] s = settled(new Cubic(new double[] {1e-3}, new double[] {1e-3}, NOISE, 0, 0),
-                rounding);
-        assertTrue(s != null && s[0].step() == 100 * H, "settled at 100·h");
-        assertTrue(passes(1e-3, s[0]), "the right backward passes");
-        assertTrue(!passes(wrong, s[0]), "the wrong one fails");
     }
 
     /**
