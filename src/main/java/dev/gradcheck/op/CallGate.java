@@ -1,7 +1,5 @@
 package dev.gradcheck.op;
 
-import org.bytedeco.javacpp.Pointer;
-
 /**
  * How much memory one call of a check's function takes by itself, and how many calls may run at once. ND4J and DL4J
  * allocate inside a call what no budget weighed before it (LocallyConnected2D on 8x64x28x28: 1.4 GB in one backward,
@@ -161,7 +159,8 @@ final class CallGate {
         static Reading now() {
             Runtime jvm = Runtime.getRuntime();
             long committed = jvm.totalMemory();
-            return new Reading(Pointer.physicalBytes(), PeakResident.bytes(), committed, committed - jvm.freeMemory());
+            PeakResident.Sizes sizes = PeakResident.now();
+            return new Reading(sizes.resident(), sizes.peak(), committed, committed - jvm.freeMemory());
         }
 
         /**

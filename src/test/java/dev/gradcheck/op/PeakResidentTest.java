@@ -24,6 +24,25 @@ class PeakResidentTest {
     }
 
     @Test
+    void readsTheResidentSizeFromTheSameText() {
+        byte[] status = "VmHWM:\t    2048 kB\nVmRSS:\t 1024 kB\nRssAnon:\t 512 kB\n".getBytes(StandardCharsets.US_ASCII);
+        assertEquals(1024L * 1024, PeakResident.parse(status, status.length, "VmRSS:".getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    @Test
+    @EnabledOnOs(OS.LINUX)
+    void oneReadGivesTheResidentSizeJavaCppReadsAndAPeakAboveIt() {
+        // VmHWM is the larger of the recorded peak and the resident size at the read, so one read never has it below
+        long before = org.bytedeco.javacpp.Pointer.physicalBytes();
+        PeakResident.Sizes sizes = PeakResident.now();
+        long after = org.bytedeco.javacpp.Pointer.physicalBytes();
+        assertTrue(sizes.resident() > 0 && sizes.resident() <= sizes.peak(), sizes.toString());
+        // statm and status count the same pages; the JVM may touch or free a few between the three reads
+        assertTrue(sizes.resident() >= Math.min(before, after) / 2 && sizes.resident() <= Math.max(before, after) * 2,
+                before + " " + sizes + " " + after);
+    }
+
+    @Test
     void aStatusWithoutTheLineOrCutBeforeItsValueTellsNothing() {
         assertEquals(0, parse("Name:\tjava\nVmRSS:\t 1024 kB\n"));
         assertEquals(0, parse("Name:\tjava\nVmHW"));
