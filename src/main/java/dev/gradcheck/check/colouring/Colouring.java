@@ -69,6 +69,43 @@ final class Colouring {
         return colour;
     }
 
+    /**
+     * The first-fit colouring made exact where it is not and the structure allows: in a class of lines that each
+     * hold two keys, one of either of two inputs' windows (a convolution's rows: an output position's window in x
+     * and an output channel's in w), lines conflict as the edges of a bipartite graph between those keys do, whose
+     * least colouring takes as many colours as the most lines holding one key (König), where first fit may take
+     * more (ResNet-18's layer: 384 for a class of 361 positions under 64 channels). Such classes are coloured again
+     * by {@link EdgeColouring}; the others keep first fit's colours.
+     *
+     * @param keys    per line, its keys, one per input in the inputs' order
+     * @param degree  per key, how many lines hold it
+     * @param colour  first fit's colours, replaced in the classes coloured again
+     * @param classOf per line, its class: lines of different classes never share a group
+     * @return the colours
+     */
+    static int[] tightened(int[][] keys, int[] degree, int[] colour, int[] classOf) {
+        int classes = Arrays.stream(classOf).max().orElse(-1) + 1;
+        int[] colours = new int[classes];
+        int[] most = new int[classes];
+        boolean[] twoKeys = new boolean[classes];
+        Arrays.fill(twoKeys, true);
+        for (int l = 0; l < keys.length; l++) {
+            int c = classOf[l];
+            colours[c] = Math.max(colours[c], colour[l] + 1);
+            twoKeys[c] &= keys[l].length == 2;
+            for (int k : keys[l]) {
+                most[c] = Math.max(most[c], degree[k]);
+            }
+        }
+        int[] result = colour.clone();
+        for (int c = 0; c < classes; c++) {
+            if (twoKeys[c] && colours[c] > most[c]) {
+                EdgeColouring.colour(keys, classOf, c, most[c], result);
+            }
+        }
+        return result;
+    }
+
     /** How many lines hold each key. */
     static int[] degrees(int[][] keys, int keyCount) {
         int[] degree = new int[keyCount];

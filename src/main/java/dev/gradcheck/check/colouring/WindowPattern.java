@@ -321,7 +321,9 @@ public final class WindowPattern {
 
     /**
      * Groups of rows whose windows share no element in any input: per residue class of the windows' lower ends,
-     * first fit over the rows in order, a row kept from the groups of rows with its window in some input.
+     * first fit over the rows in order, a row kept from the groups of rows with its window in some input; a class
+     * of rows with two inputs' windows that first fit colours in more colours than the most rows sharing a window
+     * coloured again in that many ({@link Colouring#tightened}).
      */
     public int[][] rowGroups() {
         if (rowGroups == null) {
@@ -358,8 +360,9 @@ public final class WindowPattern {
             keys[p] = fibres.stream().mapToInt(f -> keyIds.computeIfAbsent(List.of(cls, f), k -> keyIds.size()))
                     .distinct().toArray();
         }
-        return Colouring.byClassAndColour(Colouring.firstFit(keys, Colouring.degrees(keys, keyIds.size())),
-                classOf);
+        int[] degree = Colouring.degrees(keys, keyIds.size());
+        return Colouring.byClassAndColour(Colouring.tightened(keys, degree, Colouring.firstFit(keys, degree),
+                classOf), classOf);
     }
 
     /**

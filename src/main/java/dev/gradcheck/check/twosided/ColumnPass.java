@@ -53,12 +53,18 @@ final class ColumnPass {
                 ? new RoundedMaxima(run.sides().judging().rule(run.out(), e.name(), 0), e.tallies().rounded()) : null;
     }
 
-    /** Input e's groups of columns, drawn and evaluated a batch at a time; returns the groups and their weights. */
-    static GroupBatches.Groups take(TwoSidedRun run, Entries e) {
+    /**
+     * Input e's groups of columns as a pass took them: every group with its weights, and how many of them, from the
+     * first, were evaluated before the screen stopped the pass (all where it did not).
+     */
+    record Taken(GroupBatches.Groups groups, int evaluated) {}
+
+    /** Input e's groups of columns, drawn and evaluated a batch at a time. */
+    static Taken take(TwoSidedRun run, Entries e) {
         return new ColumnPass(run, e).take();
     }
 
-    private GroupBatches.Groups take() {
+    private Taken take() {
         String in = e.name();
         int[][] groups = LocatedLines.isolate(run.pattern().columnGroups(e.input()), run.located().columns(in));
         int bits = run.sides().numerical().weightBits(in);
@@ -69,11 +75,11 @@ final class ColumnPass {
                             groups[g].length, bits);
         }
         GroupBatches.Groups taken = new GroupBatches.Groups(run.sides().numerical(), in, groups, weights);
-        evaluate(taken, g -> g);
+        int evaluated = evaluate(taken, g -> g);
         if (rounded != null && run.screen().clean()) {
             RowsAgain.exactly(run, e, rounded);
         }
-        return taken;
+        return new Taken(taken, evaluated);
     }
 
     /**
@@ -112,24 +118,24 @@ final class ColumnPass {
     /**
      * These groups' differences, a batch at a time, each attributed as it comes to the run's group {@code index(k)}
      * ({@link #attribute}), with the outputs at its stencil's points where they are kept ({@link #keepsPoints}).
+     *
+     * @return how many of them were evaluated before the screen stopped the pass
      */
-    private void evaluate(GroupBatches.Groups groups, java.util.function.IntUnaryOperator index) {
+    private int evaluate(GroupBatches.Groups groups, java.util.function.IntUnaryOperator index) {
         NumericalJacobian side = run.sides().numerical();
         String in = e.name();
         int[][] lines = groups.lines();
         double[][] weights = groups.weights();
         if (keepsPoints(side, in)) {
-            GroupBatches.run(groups, POINTS, run.batch(), run.screen(), run.threads(), (k, points) -> {
+            return GroupBatches.run(groups, POINTS, run.batch(), run.screen(), run.threads(), (k, points) -> {
                 double[] n = side.derivative(points, run.out());
                 attribute(index.applyAsInt(k), lines[k], side.applied(in, lines[k], weights[k]), n,
                         points.values().get(run.out()));
                 side.giveBack(java.util.Map.of(run.out(), n));
             });
-        } else {
-            GroupBatches.run(groups, run.batch(), run.screen(), run.threads(), (k, values) -> attribute(
-                    index.applyAsInt(k), lines[k], side.applied(in, lines[k], weights[k]), values.get(run.out()),
-                    null));
         }
+        return GroupBatches.run(groups, run.batch(), run.screen(), run.threads(), (k, values) -> attribute(
+                index.applyAsInt(k), lines[k], side.applied(in, lines[k], weights[k]), values.get(run.out()), null));
     }
 
     private ColumnGroup group(int g, int[] members, double[] applied) {

@@ -81,6 +81,11 @@ final class CompactAnalytic {
         floats[at] = Float.intBitsToFloat(EXACT_MARK);
     }
 
+    /** How many values it holds exactly. */
+    int exactCount() {
+        return exactValues.size();
+    }
+
     /** Whether so many values are held exactly that their map outgrows what the floats save. */
     boolean tooExact() {
         return exactValues.size() > maxExact || exactValues.others() > maxExact / OTHERS_PER_EXACT;

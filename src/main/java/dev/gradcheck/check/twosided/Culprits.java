@@ -37,7 +37,8 @@ import java.util.function.ToDoubleFunction;
  * every entry judged, its values exact where a located line holds it, so a wrong entry is named and counted as densely.
  * Where the search runs out of its budget first (a backward wrong everywhere), the entries of the located lines are
  * judged alone, as the dense judge takes them; one that fails fails the target, reported as at least that many
- * mismatches among the lines located. Why this cannot fail a right backward, nor pass a wrong one: docs/checking.md
+ * mismatches among the lines located, unless a round that counts every entry ({@link CountingRound}) applies and
+ * settles it. Why this cannot fail a right backward, nor pass a wrong one: docs/checking.md
  * ("Values outside the pattern").
  */
 final class Culprits {
@@ -59,7 +60,12 @@ final class Culprits {
 
     private Culprits(TwoSidedRun first) {
         this.points = first.points();
-        this.budget = Math.max(TwoSidedTuning.MIN_BUDGET, 2 * TwoSidedRun.cost(first.pattern(), points));
+        this.budget = budget(first);
+    }
+
+    /** What the search may spend, in forward evaluations: twice a run of the check, and at least the least budget. */
+    static double budget(TwoSidedRun first) {
+        return Math.max(TwoSidedTuning.MIN_BUDGET, 2 * TwoSidedRun.cost(first.pattern(), first.points()));
     }
 
     /** A search for the lines behind what the first run's screen sent back, within that run's budget. */

@@ -120,6 +120,11 @@ final class EntryValues {
         return compact != null && compact.tooExact();
     }
 
+    /** How many of them are held exactly where they are held compactly (0 where they are not). */
+    long exactCount() {
+        return compact != null ? compact.exactCount() : 0;
+    }
+
     /** How many of them may be held exactly where they are held compactly. */
     int maxExact() {
         return compact != null ? compact.maxExact() : analytic.length;

@@ -201,7 +201,7 @@ final class FinerSteps {
         e.values().atPreciseStep(f.row(), f.col(), own.value());
         double a = e.values().analytic(f.at());
         if (!c.screen(f.input()).agrees(a, own.value(), own.bound())) {
-            c.screen().entry(f, EntryNames.entry(c.out(), f.row(), e.name(), f.col())
+            c.screen().beyondAtPreciseStep(f, EntryNames.entry(c.out(), f.row(), e.name(), f.col())
                     + ": analytic " + a + ", numerical " + own.value() + " at its most precise step");
         }
     }

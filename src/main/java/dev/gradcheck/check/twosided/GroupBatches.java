@@ -52,14 +52,17 @@ final class GroupBatches {
     /** A unit's groups of lines on one side, with each group's weights. */
     record Groups(JacobianSide side, String unit, int[][] lines, double[][] weights) {}
 
-    static void run(Groups groups, int batch, TwoSidedScreen screen, ParallelLines threads,
+    /** @return how many groups were evaluated and handed to {@code use}: all of them unless the screen stopped it */
+    static int run(Groups groups, int batch, TwoSidedScreen screen, ParallelLines threads,
                     Use use) {
-        run(groups, VECTORS, batch, screen, threads, use::accept);
+        return run(groups, VECTORS, batch, screen, threads, use::accept);
     }
 
-    static <R> void run(Groups groups, Evaluation<R> evaluation, int batch, TwoSidedScreen screen,
+    /** @return how many groups were evaluated and handed to {@code use}: all of them unless the screen stopped it */
+    static <R> int run(Groups groups, Evaluation<R> evaluation, int batch, TwoSidedScreen screen,
                         ParallelLines threads, UseOf<R> use) {
-        for (int from = 0; from < groups.lines().length && screen.clean(); from += batch) {
+        int from = 0;
+        for (; from < groups.lines().length && screen.clean(); from += batch) {
             int count = Math.min(batch, groups.lines().length - from);
             List<R> results = threads.run(count, new Batch<>(groups, evaluation, from));
             for (int k = 0; k < count; k++) {
@@ -68,6 +71,7 @@ final class GroupBatches {
                 results.set(k, null);
             }
         }
+        return Math.min(from, groups.lines().length);
     }
 
     private record Batch<R>(Groups groups, Evaluation<R> evaluation, int from)

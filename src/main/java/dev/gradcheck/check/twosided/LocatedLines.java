@@ -40,6 +40,11 @@ final class LocatedLines {
         extras.computeIfAbsent(in, k -> new TreeSet<>()).add(p * inputSize + l);
     }
 
+    /** Whether a located line holds an entry outside the pattern. */
+    boolean hasExtras() {
+        return extras.values().stream().anyMatch(e -> !e.isEmpty());
+    }
+
     /** How many lines are located, rows and columns of every input. */
     int count() {
         return rows.size() + columns.values().stream().mapToInt(Set::size).sum();

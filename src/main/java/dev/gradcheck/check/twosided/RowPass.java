@@ -4,6 +4,7 @@ import dev.gradcheck.check.colouring.Lightest;
 import dev.gradcheck.check.colouring.WindowPattern;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,15 +26,66 @@ final class RowPass {
 
     /**
      * Every group of rows' backward pass, a batch at a time: each value inside the pattern into its entry; the
-     * values outside it returned.
+     * values outside it returned, in group order. Where values are held compactly, a random sample of the groups
+     * comes first, and the run stops after it where it shows more values need a double than there is room for
+     * ({@link ExactShareSample}).
      */
     static List<Outside> attribute(TwoSidedRun run) {
         List<Outside> outside = new ArrayList<>();
         RowGroups rows = run.rowGroups();
+        boolean compact = run.entries().stream().anyMatch(e -> e.values().compact());
+        ExactShareSample sample = compact ? ExactShareSample.of(run.entries().size(), rows.groups().length) : null;
+        int[] order = sample != null ? sample.order() : null;
         Map<String, boolean[]> owned = new HashMap<>(); // per input, cleared for each pass: no garbage per pass
-        GroupBatches.run(new GroupBatches.Groups(run.sides().analytic(), run.out(), rows.groups(), rows.weights()),
-                run.batch(), run.screen(), run.threads(), (g, values) -> attribute(run, g, values, outside, owned));
+        GroupBatches.run(new GroupBatches.Groups(run.sides().analytic(), run.out(), inOrder(rows.groups(), order),
+                inOrder(rows.weights(), order)), run.batch(), run.screen(), run.threads(), (k, values) -> {
+                    long[] exactBefore = sample != null && k < sample.size() ? exactCounts(run) : null;
+                    int g = order != null ? order[k] : k;
+                    attribute(run, g, values, outside, owned);
+                    if (exactBefore != null) {
+                        sampled(run, sample, k, g, exactBefore);
+                    }
+                });
+        if (order != null) {
+            outside.sort(Comparator.comparingInt(Outside::group)); // stable: each group's in the order found
+        }
         return outside;
+    }
+
+    private static <T> T[] inOrder(T[] groups, int[] order) {
+        if (order == null) {
+            return groups;
+        }
+        T[] ordered = Arrays.copyOf(groups, groups.length);
+        Arrays.setAll(ordered, k -> groups[order[k]]);
+        return ordered;
+    }
+
+    private static long[] exactCounts(TwoSidedRun run) {
+        return run.entries().stream().mapToLong(e -> e.values().exactCount()).toArray();
+    }
+
+    /** Group g, the sample's {@code k}th, counted; after the sample's last, the run stopped where it shows so. */
+    private static void sampled(TwoSidedRun run, ExactShareSample sample, int k, int g, long[] exactBefore) {
+        int[] members = run.rowGroups().groups()[g];
+        for (Entries e : run.entries()) {
+            long n = 0;
+            for (int row : members) {
+                n += e.rowStart()[row + 1] - e.rowStart()[row];
+            }
+            sample.add(k, e.index(), n, e.values().exactCount() - exactBefore[e.index()]);
+        }
+        if (k < sample.size() - 1) {
+            return;
+        }
+        for (Entries e : run.entries()) {
+            String why = e.values().compact() ? sample.tooExact(e.index(), e.name(),
+                    e.rowStart()[e.rowStart().length - 1], e.values().maxExact()) : null;
+            if (why != null) {
+                run.screen().needsExact(why);
+                return;
+            }
+        }
     }
 
     private static void attribute(TwoSidedRun run, int g, Map<String, double[]> values, List<Outside> outside,

@@ -130,6 +130,11 @@ final class SplitRests {
         }
     }
 
+    /** How many evaluations the halves of a group of k lines are: two per bit of a member's position. */
+    static int halves(int k) {
+        return 2 * Math.max(1, 32 - Integer.numberOfLeadingZeros(k - 1));
+    }
+
     private static double min(double[] w) {
         double m = Double.POSITIVE_INFINITY;
         for (double v : w) {
@@ -146,7 +151,7 @@ final class SplitRests {
     private record Halves(int[][] lines, double[][] weights, Map<Integer, Integer> position) {
 
         static Halves of(int[] members, double[] weights) {
-            int bits = Math.max(1, 32 - Integer.numberOfLeadingZeros(members.length - 1));
+            int bits = halves(members.length) / 2;
             int[][] lines = new int[2 * bits][];
             double[][] w = new double[2 * bits][];
             for (int half = 0; half < 2 * bits; half++) {

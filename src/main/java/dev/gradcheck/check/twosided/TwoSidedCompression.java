@@ -44,6 +44,8 @@ public final class TwoSidedCompression {
     private final Map<String, Double> numericalSeconds = new LinkedHashMap<>();
     /** Whether every input's column pass was taken to its end (the screen clean after them). */
     private boolean columnPassesTaken;
+    /** Per input whose column pass began, how many of its groups of columns it evaluated before its screen stopped. */
+    private final Map<String, Integer> columnGroupsEvaluated = new LinkedHashMap<>();
     /** The run whose entries this round shares, evaluating only the groups its lines touch; else null. */
     private final TwoSidedCompression over;
     /** A first run's values as rounds over it need them ({@link TouchedGroups.First}), once a round is taken. */
@@ -218,7 +220,8 @@ public final class TwoSidedCompression {
     /**
      * The rounds of locating, owned here: {@link Culprits} finds the lines behind what a run's screen sent back, and
      * the check runs again with them located, until a run settles the target or the search stops; then the entries
-     * of the lines located are judged alone.
+     * of the lines located are judged alone, and where some fail, every entry counted where that is bounded
+     * ({@link CountingRound}).
      */
     private static Attempt locateAndRunAgain(TwoSidedCompression first, Gate gate) {
         Culprits search = Culprits.searchFrom(first.run);
@@ -243,8 +246,44 @@ public final class TwoSidedCompression {
                 return c.attempt(rows);
             }
         }
+        return ranOut(c, search);
+    }
+
+    /**
+     * The search ran out before every evaluation was explained: the located lines' entries judged alone, then, where
+     * some fail, counted over the whole block where that is bounded ({@link #counting}), else the lower bound.
+     */
+    private static Attempt ranOut(TwoSidedCompression c, Culprits search) {
         List<GradientResult> failures = search.failuresFound(c.run);
-        return failures == null ? atFinerSteps(c) : c.attempt(failures);
+        if (failures == null) {
+            return atFinerSteps(c);
+        }
+        TwoSidedCompression counting = c.counting(search.located());
+        List<GradientResult> counted = counting == null ? null : counting.finish();
+        // the located entries judged alone failed, so a count that passed would contradict them: the bound stands
+        if (counted != null && counted.stream().anyMatch(r -> !r.verdict().passed())) {
+            return counting.attempt(counted);
+        }
+        return (counting != null ? counting : c).attempt(failures); // its screen: why the count stopped, if taken
+    }
+
+    /**
+     * Where the search ran out with entries of its lines failing alone, the round that counts every failing entry
+     * over this run's values ({@link CountingRound}), its column passes taken: null where it does not apply or could
+     * cost more than the search may spend, decided before it evaluates anything. A round of touched groups
+     * ({@code over}) is not counted: its column passes were retaken in part, not as one pass from the first group.
+     */
+    private TwoSidedCompression counting(LocatedLines located) {
+        if (over != null || !CountingRound.taken(run, located, columnGroupsEvaluated)) {
+            return null;
+        }
+        Meter start = Meter.timing();
+        TwoSidedCompression c = new TwoSidedCompression(setup, holding, CountingRound.start(run), analyticSeconds,
+                this);
+        c.numericalSeconds.putAll(numericalSeconds);
+        CountingRound.take(c.run, columnGroupsEvaluated);
+        c.analyticSeconds += start.seconds();
+        return c;
     }
 
     /**
@@ -369,7 +408,9 @@ public final class TwoSidedCompression {
         for (Entries e : run.entries()) {
             if (run.screen().clean()) {
                 Meter begin = Meter.timing();
-                run.columns().put(e.name(), ColumnPass.take(run, e));
+                ColumnPass.Taken taken = ColumnPass.take(run, e);
+                run.columns().put(e.name(), taken.groups());
+                columnGroupsEvaluated.put(e.name(), taken.evaluated());
                 numericalSeconds.put(e.name(), begin.seconds());
             }
         }

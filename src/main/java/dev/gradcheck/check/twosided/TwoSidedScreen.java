@@ -58,6 +58,12 @@ final class TwoSidedScreen {
      * judged alone passed ({@link TwoSidedCompression}).
      */
     private boolean finerSteps;
+    /**
+     * Whether this run counts every failing entry of a backward wrong at more entries than a search can locate
+     * ({@link CountingRound}): an entry still beyond the rule at its most precise step is left to the report there,
+     * and any entry sent back to be recomputed alone stops the round (it cannot settle within its bound).
+     */
+    private boolean counting;
 
     void flag(String what) {
         if (hard++ == 0 && first == null) {
@@ -80,6 +86,10 @@ final class TwoSidedScreen {
     }
 
     void entry(Flagged f, String what) {
+        if (counting) {
+            flag(what + ": not counted within the bound of a counting round");
+            return;
+        }
         if (entries.size() <= TwoSidedTuning.MAX_RECOMPUTED) {
             entries.add(f);
         }
@@ -147,8 +157,32 @@ final class TwoSidedScreen {
         finerSteps = true;
     }
 
+    /**
+     * As {@link #takeFailingAtFinerSteps}, for a round that counts ({@link #counting}): an entry beyond the rule at
+     * its most precise step is judged there by the report, not recomputed alone.
+     */
+    void countAtFinerSteps() {
+        finerSteps = true;
+        counting = true;
+    }
+
+    /**
+     * An entry {@link FinerSteps} found beyond the rule at its most precise step, its rests clean: sent back to be
+     * recomputed alone as the dense check computes it, or, where this run counts, left to the report at that step.
+     */
+    void beyondAtPreciseStep(Flagged f, String what) {
+        if (!counting) {
+            entry(f, what);
+        }
+    }
+
     boolean takesFailingAtFinerSteps() {
         return finerSteps;
+    }
+
+    /** Whether something was flagged that a recomputation of single entries cannot settle. */
+    boolean flagged() {
+        return hard > 0;
     }
 
     String first() {

@@ -52,6 +52,13 @@ public final class TwoSidedTuning {
      */
     static final double MIN_BUDGET = 4096;
 
+    // read by CountingRound
+    /**
+     * Forward evaluations {@link FinerSteps} may take along one group of columns, as a counting round weighs its
+     * cost in advance: its probes at h, 100·h, 10·h and h/10, seven points each at most.
+     */
+    static final int FINER_FORWARDS = 28;
+
     /**
      * The share of the memory budget above which the analytic values of a block judged as its entries come are held
      * compactly ({@link CompactAnalytic}): below it memory is not what limits a check, and a run that meets an

@@ -1,6 +1,8 @@
 package dev.gradcheck.check.colouring;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +10,7 @@ import java.util.Random;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
-/** The one first-fit colouring, against first fit written out pair by pair. */
+/** The one first-fit colouring, against first fit written out pair by pair; and where it is made exact. */
 class ColouringTest {
 
     @Test
@@ -28,6 +30,48 @@ class ColouringTest {
             assertArrayEquals(pairByPair(supports, new int[lines]), Colouring.groups(supports, positions),
                     "trial " + trial);
         }
+    }
+
+    @Test
+    void aClassOfLinesWithTwoInputsKeysTakesAsManyColoursAsTheMostLinesOnAKeyAndNoneShareOne() {
+        Random random = new Random(5);
+        for (int trial = 0; trial < 200; trial++) {
+            int left = 1 + random.nextInt(12);
+            int lines = 1 + random.nextInt(60);
+            int[][] keys = new int[lines][];
+            for (int l = 0; l < lines; l++) { // left keys below 12, right ones from 12 on: a bipartite multigraph
+                keys[l] = new int[] {random.nextInt(left), 12 + random.nextInt(1 + random.nextInt(12))};
+            }
+            int[] degree = Colouring.degrees(keys, 24);
+            int[] classOf = new int[lines];
+            int[] colour = Colouring.tightened(keys, degree, Colouring.firstFit(keys, degree), classOf);
+            int most = java.util.Arrays.stream(degree).max().orElse(0);
+            assertEquals(most, java.util.Arrays.stream(colour).max().orElse(-1) + 1, "trial " + trial);
+            for (int l = 0; l < lines; l++) {
+                for (int m = 0; m < l; m++) {
+                    boolean share = keys[l][0] == keys[m][0] || keys[l][1] == keys[m][1];
+                    assertTrue(!share || colour[l] != colour[m], "trial " + trial + ": lines " + m + ", " + l);
+                }
+            }
+        }
+    }
+
+    @Test
+    void firstFitOverPositionsAndChannelsTakesMoreColoursThanTheLeastWhichTheTighteningReaches() {
+        // rows (position, channel) of 10 positions under 4 channels in the order a convolution's rows come: first
+        // fit gives row (p, c) colour p + c where p's channels began on other colours, the least is 10
+        int[][] keys = new int[40][];
+        for (int c = 0; c < 4; c++) {
+            for (int p = 0; p < 10; p++) {
+                keys[c * 10 + p] = new int[] {p, 10 + c};
+            }
+        }
+        int[] degree = Colouring.degrees(keys, 14);
+        int[] firstFit = Colouring.firstFit(keys, degree);
+        assertEquals(12, java.util.Arrays.stream(firstFit).max().getAsInt() + 1);
+        int[] tight = Colouring.tightened(keys, degree, firstFit, new int[40]);
+        assertEquals(10, java.util.Arrays.stream(tight).max().getAsInt() + 1);
+        assertEquals(10, Colouring.byClassAndColour(tight, new int[40]).length);
     }
 
     @Test

@@ -246,7 +246,10 @@ class TwoSidedCompressionTest {
               x: {shape: [256, 256], init: {uniform: [-2, 2]}}
             """;
 
-    /** 3136 output rows (row 1500: output channel 7), 4096 + 2304 input columns (w[1, 1, 3, 7] is flat 1079). */
+    /**
+     * 3136 output rows (row 1500: output channel 7), 4096 + 2304 input columns (w[1, 1, 3, 7] is flat 1079); its
+     * rows in 196 groups, the least, where first fit alone took 272 (ConvolutionPlanTest).
+     */
     private static final String BIG_CONV = """
             op: conv2d
             attrs: {kH: 3, kW: 3, sH: 1, sW: 1, pH: 0, pW: 0, dH: 1, dW: 1, isSameMode: 0, isNCHW: 0}
