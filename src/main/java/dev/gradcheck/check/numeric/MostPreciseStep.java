@@ -19,14 +19,14 @@ import dev.gradcheck.result.Stencil;
 public final class MostPreciseStep {
 
     /** The larger step tried first, in multiples of h: where rounding dominates at h, the most precise one. */
-    private static final double COARSE_RUNG = 100;
+    static final double COARSE_RUNG = 100;
 
     /**
      * The step between, in multiples of h, probed only for rows where it could still be chosen: a row whose
      * estimate at {@link #COARSE_RUNG} is consistent and bounded below this rung's rounding share (which every
      * estimate here is bounded by, at least) takes the coarse one whatever this rung would measure.
      */
-    private static final double MIDDLE_RUNG = 10;
+    static final double MIDDLE_RUNG = 10;
 
     /**
      * The smaller step tried, in multiples of h, where an entry's best bound is still truncation (a forward that
@@ -74,13 +74,25 @@ public final class MostPreciseStep {
      */
     public static Estimate[] choose(KinkDetector.Line line, double h, Rows rows, Estimate[] atH, double outputScale,
                              Stencil stencil) {
+        return choose(new Ladder(line, h, rows, atH, outputScale, stencil), null);
+    }
+
+    /** {@link #choose}, with the coarse rung's probe already made ({@link CoarseFirst#probe}). */
+    public static Estimate[] choose(Coarse coarse, Estimate[] atH) {
+        return choose(new Ladder(coarse.line(), coarse.h(), coarse.rows(), atH, coarse.outputScale(),
+                coarse.stencil()), coarse.probe());
+    }
+
+    private static Estimate[] choose(Ladder ladder, KinkDetector.Probe coarseProbe) {
+        Estimate[] atH = ladder.atH();
+        Stencil stencil = ladder.stencil();
         Estimate[] best = atH.clone();
         if (!applies(stencil) || java.util.Arrays.stream(best).allMatch(java.util.Objects::isNull)) {
             return best;
         }
-        Ladder ladder = new Ladder(line, h, rows, atH, outputScale, stencil);
-        Estimate[] coarse = ladder.estimates(COARSE_RUNG);
-        if (middleCouldBeChosen(best, coarse, atH)) {
+        Estimate[] coarse = coarseProbe == null ? ladder.estimates(COARSE_RUNG)
+                : ladder.estimates(coarseProbe, COARSE_RUNG);
+        if (middleCouldBeChosen(best, coarse, ladder)) {
             ladder.take(ladder.estimates(MIDDLE_RUNG), best);
         }
         ladder.take(coarse, best);
@@ -90,13 +102,21 @@ public final class MostPreciseStep {
         return best;
     }
 
+    /** A line and its probe at the coarse rung, made before h's half step ({@link CoarseFirst#probe}). */
+    public record Coarse(KinkDetector.Line line, double h, Rows rows, double outputScale, Stencil stencil,
+                         KinkDetector.Probe probe) {}
+
     /** One line's rows and their estimates at h, probed at other steps. */
     private record Ladder(KinkDetector.Line line, double h, Rows rows, Estimate[] atH, double outputScale,
                           Stencil stencil) {
 
         /** The probe at k·h: each row's estimate there (null where the row is at a kink there, or has none at h). */
         Estimate[] estimates(double k) {
-            KinkDetector.Probe p = KinkDetector.probe(line, k * h, rows.flat(), rows.analytic(), outputScale, stencil);
+            return estimates(KinkDetector.probe(line, k * h, rows.flat(), rows.analytic(), outputScale, stencil), k);
+        }
+
+        /** Each row's estimate from the probe made at k·h. */
+        Estimate[] estimates(KinkDetector.Probe p, double k) {
             Estimate[] at = new Estimate[atH.length];
             for (int r = 0; r < at.length; r++) {
                 at[r] = atH[r] == null ? null : Estimate.of(p, r, atH[r].rounding() / k, k * h);
@@ -108,10 +128,23 @@ public final class MostPreciseStep {
         void take(Estimate[] at, Estimate[] best) {
             for (int r = 0; r < best.length; r++) {
                 Estimate e = best[r] == null ? null : at[r];
-                if (e != null && e.bound() < best[r].bound() && consistent(e, atH[r])) {
+                if (e != null && e.bound() < best[r].bound() && consistent(e, r)) {
                     best[r] = e;
                 }
             }
+        }
+
+        /**
+         * Whether row r's estimate at another step agrees with h's within the other's bound and h's allowance: h's
+         * bound, or the rounding model at the output's largest |y| where that is larger. An output's own |y| does
+         * not show what the forward summed to reach it, and a sum's rounding is shared by the outputs that read
+         * it: layer_norm's outputs near 0 (g·x̂ + b) carry a mean's and a deviation's over 1,000 elements, 5e-10
+         * at h = 1e-6 in every entry of a row alike, against a model of 5e-13 to 9e-10 from their own |y|; with
+         * that model alone 100·h's value, right to 1e-11, was refused and h's reported.
+         */
+        boolean consistent(Estimate other, int r) {
+            return MostPreciseStep.consistent(other, atH[r].value(),
+                    Math.max(atH[r].bound(), NumericalError.rounding(stencil, outputScale, h)));
         }
     }
 
@@ -122,10 +155,10 @@ public final class MostPreciseStep {
      * 10·h measures; below h's bound too, which is at least h's rounding share. Where every row does, 10·h's
      * evaluations cannot change a value, a bound or a verdict, and are not made.
      */
-    private static boolean middleCouldBeChosen(Estimate[] best, Estimate[] coarse, Estimate[] atH) {
+    private static boolean middleCouldBeChosen(Estimate[] best, Estimate[] coarse, Ladder ladder) {
         for (int r = 0; r < best.length; r++) {
-            if (best[r] != null && !(coarse[r] != null && consistent(coarse[r], atH[r])
-                    && coarse[r].bound() < atH[r].rounding() / MIDDLE_RUNG)) {
+            if (best[r] != null && !(coarse[r] != null && ladder.consistent(coarse[r], r)
+                    && coarse[r].bound() < ladder.atH()[r].rounding() / MIDDLE_RUNG)) {
                 return true;
             }
         }
@@ -146,7 +179,7 @@ public final class MostPreciseStep {
      * whole period differs by nothing at 100·h and at 50·h alike, so its bound is tiny and its value wrong). Only
      * the numerical side is compared, never the backward's value, so a wrong entry cannot steer the choice.
      */
-    private static boolean consistent(Estimate other, Estimate atH) {
-        return Math.abs(other.value() - atH.value()) <= other.bound() + atH.bound();
+    static boolean consistent(Estimate other, double valueAtH, double allowanceAtH) {
+        return Math.abs(other.value() - valueAtH) <= other.bound() + allowanceAtH;
     }
 }

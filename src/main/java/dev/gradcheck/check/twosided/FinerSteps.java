@@ -2,13 +2,16 @@ package dev.gradcheck.check.twosided;
 
 import dev.gradcheck.check.jacobian.NumericalJacobian;
 import dev.gradcheck.check.jacobian.ParallelLines;
+import dev.gradcheck.check.numeric.CoarseFirst;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.KinkDetector;
 import dev.gradcheck.check.numeric.MostPreciseStep;
 import dev.gradcheck.check.numeric.NumericalDerivative;
 import dev.gradcheck.check.numeric.NumericalError;
 import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.result.Stencil;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -100,7 +103,7 @@ final class FinerSteps {
             int[] rows = entries.stream().mapToInt(TwoSidedScreen.Flagged::row).toArray();
             // the line holds the entries' rows alone, in their order: the probes read nothing else
             KinkDetector.Line evaluated = t -> Flat.valuesAt(d.atDirection(u, t).get(out), rows);
-            return judge(entries, kept(entries, step, evaluated), step, d);
+            return judge(entries, remembered(kept(entries, step, evaluated)), step, d);
         }
 
         private Outcome judge(List<TwoSidedScreen.Flagged> entries, KinkDetector.Line line, double step,
@@ -108,25 +111,36 @@ final class FinerSteps {
             int n = entries.size();
             int[] rows = new int[n]; // positions in the line, which holds the entries' rows alone
             double[] scaled = new double[n]; // the backward's values times the owner's weight: d/dt along the group
-            double[] magnitudes = new double[n];
+            double[] rounding = new double[n];
             for (int k = 0; k < n; k++) {
                 TwoSidedScreen.Flagged f = entries.get(k);
                 rows[k] = k;
-                magnitudes[k] = y.magnitudes()[f.row()];
+                rounding[k] = NumericalError.rounding(d.stencil(), y.magnitudes()[f.row()], step);
                 scaled[k] = c.entries(f.input()).values().analytic(f.at()) * f.colWeight();
             }
             double scale = y.scale();
+            MostPreciseStep.Rows lineRows = new MostPreciseStep.Rows(rows, scaled);
+            MostPreciseStep.Coarse coarse = null;
+            if (keptCentral(entries, d)) { // h's values are at hand: the larger rungs first, which may settle all
+                coarse = CoarseFirst.probe(line, step, lineRows, scale, d.stencil());
+                double[] atStep = valuesAtH(entries, step);
+                MostPreciseStep.Estimate[] settled = CoarseFirst.settled(coarse, atStep, rounding);
+                settled = settled != null ? settled : CoarseFirst.settledWithMiddle(coarse, atStep, rounding);
+                if (settled != null) {
+                    return new Outcome(-1, settled);
+                }
+            }
             KinkDetector.Probe probe = KinkDetector.probe(line, step, rows, scaled, scale, d.stencil());
             MostPreciseStep.Estimate[] atH = new MostPreciseStep.Estimate[n];
             for (int k = 0; k < n; k++) {
                 if (probe.kinks()[k]) {
                     return new Outcome(k, null);
                 }
-                atH[k] = MostPreciseStep.Estimate.of(probe, k, NumericalError.rounding(d.stencil(), magnitudes[k],
-                        step), step);
+                atH[k] = MostPreciseStep.Estimate.of(probe, k, rounding[k], step);
             }
-            MostPreciseStep.Estimate[] best = MostPreciseStep.choose(line, step,
-                    new MostPreciseStep.Rows(rows, scaled), atH, scale, d.stencil());
+            MostPreciseStep.Estimate[] best = coarse == null
+                    ? MostPreciseStep.choose(line, step, lineRows, atH, scale, d.stencil())
+                    : MostPreciseStep.choose(coarse, atH);
             for (int k = 0; k < n; k++) {
                 best[k] = best[k] == null ? atH[k] : best[k];
             }
@@ -156,6 +170,25 @@ final class FinerSteps {
         return t -> t == step ? entries.stream().mapToDouble(TwoSidedScreen.Flagged::atPlus).toArray()
                 : t == -step ? entries.stream().mapToDouble(TwoSidedScreen.Flagged::atMinus).toArray()
                 : evaluated.at(t);
+    }
+
+    /**
+     * The line, each point evaluated once: the rungs probed before h's ({@link CoarseFirst}) are probed again by
+     * the rule where they did not settle the line, from the same outputs.
+     */
+    private static KinkDetector.Line remembered(KinkDetector.Line line) {
+        Map<Double, double[]> points = new HashMap<>();
+        return t -> points.computeIfAbsent(t, line::at);
+    }
+
+    /** Whether every entry's points x ± H are kept and give its value at H alone: the central stencil's. */
+    private static boolean keptCentral(List<TwoSidedScreen.Flagged> entries, NumericalDerivative d) {
+        return d.stencil() == Stencil.CENTRAL && entries.stream().allMatch(TwoSidedScreen.Flagged::keptPoints);
+    }
+
+    /** Each entry's central difference at H along its group, from the kept points, as h's probe computes it. */
+    private static double[] valuesAtH(List<TwoSidedScreen.Flagged> entries, double step) {
+        return entries.stream().mapToDouble(f -> (f.atPlus() - f.atMinus()) / (2 * step)).toArray();
     }
 
     /** The entry's value and bound at the chosen step, per unit of its own column; beyond the rule: recomputed. */

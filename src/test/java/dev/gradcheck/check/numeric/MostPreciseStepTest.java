@@ -18,10 +18,13 @@ import org.junit.jupiter.api.Test;
  */
 class MostPreciseStepTest {
 
-    private static final double H = 1e-6;
+    static final double H = 1e-6;
+
+    /** The rounding model at h for the lines' largest |y|, 3: h's least allowance in judging another step. */
+    private static final double FLOOR = NumericalError.rounding(Stencil.CENTRAL, 3, H);
 
     /** Outputs y_j(t) = y0 + c·t + k·t³ + η·noise(t) + jump·|t − at|, counting its evaluations. */
-    private static final class Cubic implements KinkDetector.Line {
+    static final class Cubic implements KinkDetector.Line {
         final double[] c;
         final double[] k;
         final double noise;
@@ -76,16 +79,16 @@ class MostPreciseStepTest {
         return new Chosen(best, java.util.List.copyOf(line.calls.subList(before, line.calls.size())));
     }
 
-    private static int[] rowsOf(Cubic line) {
+    static int[] rowsOf(Cubic line) {
         return java.util.stream.IntStream.range(0, line.c.length).toArray();
     }
 
-    private static MostPreciseStep.Rows rows(Cubic line) {
+    static MostPreciseStep.Rows rows(Cubic line) {
         return new MostPreciseStep.Rows(rowsOf(line), new double[line.c.length]);
     }
 
     /** What probing h, 10·h and 100·h in turn, then h/10 where truncation is left, chooses (the rule as written). */
-    private static MostPreciseStep.Estimate[] everyRung(Cubic line, MostPreciseStep.Estimate[] atH) {
+    static MostPreciseStep.Estimate[] everyRung(Cubic line, MostPreciseStep.Estimate[] atH) {
         MostPreciseStep.Estimate[] best = atH.clone();
         for (double k : new double[] {10, 100}) {
             take(line, k, atH, best);
@@ -103,7 +106,7 @@ class MostPreciseStepTest {
             MostPreciseStep.Estimate e = best[r] == null ? null
                     : MostPreciseStep.Estimate.of(p, r, atH[r].rounding() / k, k * H);
             if (e != null && e.bound() < best[r].bound()
-                    && Math.abs(e.value() - atH[r].value()) <= e.bound() + atH[r].bound()) {
+                    && Math.abs(e.value() - atH[r].value()) <= e.bound() + Math.max(atH[r].bound(), FLOOR)) {
                 best[r] = e;
             }
         }
@@ -141,10 +144,10 @@ class MostPreciseStepTest {
     }
 
     /** Rounding at h (bound 1.2e-8) hides an error of 5e-9 on a derivative of 1e-3, where 1e-9 is allowed. */
-    private static final double NOISE = 3e-15;
+    static final double NOISE = 3e-15;
     private static final Tolerance RULE = new Tolerance.AllClose(0, 1e-6);
 
-    private static boolean passes(double analytic, MostPreciseStep.Estimate e) {
+    static boolean passes(double analytic, MostPreciseStep.Estimate e) {
         return JacobianComparison.score(RULE, analytic, e.value(), e.bound()) <= 1;
     }
 
@@ -175,5 +178,44 @@ class MostPreciseStepTest {
                 Stencil.CENTRAL);
         assertTrue(passes(1e-3 * (1 + 5e-6), MostPreciseStep.Estimate.of(coarse, 0, rounding / 100, 100 * H)),
                 "100·h alone would have let it pass");
+    }
+
+    /**
+     * A row whose own |y| understates its rounding (an output near 0 computed from sums of larger terms, as
+     * layer_norm's g·x̂ + b, whose mean's and deviation's rounding every output of the row shares): its difference
+     * carries an error of fixed size, 2e-15, that the half step at h does not see (it is the same at h/2), 2e-9 at h
+     * against a bound of 3e-10. By h's bound alone 10·h and 100·h are refused, h's value is reported, and the right
+     * backward fails there; allowed the rounding model at the output's largest |y| (2.7e-9), 100·h is taken, the
+     * right backward passes and one wrong by 1.5 times the tolerance fails, where at h it passed.
+     */
+    @Test
+    void aRowWhoseMagnitudeUnderstatesItsRoundingIsJudgedAtOneHundredTimesHAndAWrongBackwardFails() {
+        double understated = NumericalError.rounding(Stencil.CENTRAL, 0.1, H);
+        KinkDetector.Line shared = sharedError(2e-15);
+        int[] row = {0};
+        KinkDetector.Probe p = KinkDetector.probe(shared, H, row, new double[1], 3, Stencil.CENTRAL);
+        MostPreciseStep.Estimate at = MostPreciseStep.Estimate.of(p, 0, understated, H);
+        double wrong = 1e-3 * (1 + 1.5e-6);
+        assertTrue(!passes(1e-3, at) && passes(wrong, at), "at h the right backward fails, the wrong one passes");
+        for (double k : new double[] {10, 100}) {
+            KinkDetector.Probe q = KinkDetector.probe(shared, k * H, row, new double[1], 3, Stencil.CENTRAL);
+            MostPreciseStep.Estimate e = MostPreciseStep.Estimate.of(q, 0, understated / k, k * H);
+            assertTrue(Math.abs(e.value() - at.value()) > e.bound() + at.bound(), k + "·h refused by h's bound");
+        }
+        MostPreciseStep.Estimate best = MostPreciseStep.choose(shared, H, new MostPreciseStep.Rows(row, new double[1]),
+                new MostPreciseStep.Estimate[] {at}, 3, Stencil.CENTRAL)[0];
+        assertEquals(100 * H, best.step());
+        assertTrue(passes(1e-3, best), "the right backward passes");
+        assertTrue(!passes(wrong, best), "the wrong one fails");
+    }
+
+    /** y(t) = 3 + 1e-3·t + 1e-3·t³ + an error growing with t to ±e at ±h and staying there, and rounding of 1e-16. */
+    private static KinkDetector.Line sharedError(double e) {
+        Cubic gentle = new Cubic(new double[] {1e-3}, new double[] {1e-3}, 1e-16, 0, 0);
+        return t -> {
+            double[] y = gentle.at(t);
+            y[0] += e * Math.max(-1, Math.min(1, t / H));
+            return y;
+        };
     }
 }
