@@ -172,22 +172,29 @@ public final class TwoSidedCompression {
      *               those do not fit)
      * @param touchedOnly whether a round of locating after a first run evaluates only the groups its lines touch
      *                    ({@link TouchedGroups}), rather than the whole run again (tests compare the two)
+     * @param counting whether, where the search runs out, every entry is counted where that is bounded
+     *                 ({@link CountingRound}), rather than left at the lower bound (tests compare the two)
      */
     public record Gate(double minKnownCost, double maxShare, boolean locate, double compactShare,
-                       boolean touchedOnly) {
+                       boolean touchedOnly, boolean counting) {
         public static final Gate DEFAULT = new Gate(TwoSidedTuning.MIN_KNOWN_COST, TwoSidedTuning.MAX_SHARE, false,
-                TwoSidedTuning.COMPACT_SHARE, true);
+                TwoSidedTuning.COMPACT_SHARE, true, true);
         /** Whatever the costs (tests, on shapes dense mode can check too). */
         public static final Gate ALWAYS = new Gate(0, Double.POSITIVE_INFINITY, false, TwoSidedTuning.COMPACT_SHARE,
-                true);
+                true, true);
 
         public Gate locating(boolean yes) {
-            return new Gate(minKnownCost, maxShare, yes, compactShare, touchedOnly);
+            return new Gate(minKnownCost, maxShare, yes, compactShare, touchedOnly, counting);
         }
 
         /** The same gate, each round of locating taking the whole run again where {@code yes} is false. */
         public Gate touchedOnly(boolean yes) {
-            return new Gate(minKnownCost, maxShare, locate, compactShare, yes);
+            return new Gate(minKnownCost, maxShare, locate, compactShare, yes, counting);
+        }
+
+        /** The same gate, leaving a search that ran out at its lower bound where {@code yes} is false. */
+        public Gate counting(boolean yes) {
+            return new Gate(minKnownCost, maxShare, locate, compactShare, touchedOnly, yes);
         }
 
         /**
@@ -195,7 +202,7 @@ public final class TwoSidedCompression {
          * entries judged as they come would take more than this share of the budget (0: always; infinite: never).
          */
         public Gate compactAbove(double share) {
-            return new Gate(minKnownCost, maxShare, locate, share, touchedOnly);
+            return new Gate(minKnownCost, maxShare, locate, share, touchedOnly, counting);
         }
     }
 
@@ -246,19 +253,19 @@ public final class TwoSidedCompression {
                 return c.attempt(rows);
             }
         }
-        return ranOut(c, search);
+        return ranOut(c, search, gate);
     }
 
     /**
      * The search ran out before every evaluation was explained: the located lines' entries judged alone, then, where
      * some fail, counted over the whole block where that is bounded ({@link #counting}), else the lower bound.
      */
-    private static Attempt ranOut(TwoSidedCompression c, Culprits search) {
+    private static Attempt ranOut(TwoSidedCompression c, Culprits search, Gate gate) {
         List<GradientResult> failures = search.failuresFound(c.run);
         if (failures == null) {
             return atFinerSteps(c);
         }
-        TwoSidedCompression counting = c.counting(search.located());
+        TwoSidedCompression counting = gate.counting() ? c.counting(search.located()) : null;
         List<GradientResult> counted = counting == null ? null : counting.finish();
         // the located entries judged alone failed, so a count that passed would contradict them: the bound stands
         if (counted != null && counted.stream().anyMatch(r -> !r.verdict().passed())) {

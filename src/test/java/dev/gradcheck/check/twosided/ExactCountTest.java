@@ -51,6 +51,9 @@ class ExactCountTest {
         assertEquals(dense.maxScore(), c.maxScore(), 1e-3);
         assertArrayEquals(c.worst().outputIndex(), c.worst().inputIndex(), "an entry of the diagonal");
         assertEquals(1 + 1e-3, c.worst().analytic() / c.worst().numerical(), 1e-6, "scaled, as the backward is");
+        long searched = attempt(TANH, SCALED, false).rows().get(0).evaluations();
+        assertTrue(c.evaluations() > searched && c.evaluations() - searched <= TwoSidedTuning.MIN_BUDGET,
+                "the count costs at most what the search may: " + c.evaluations() + " against " + searched);
     }
 
     /** The gradient transposed: its entries off the diagonal lie outside the pattern, so the count stays a bound. */
@@ -77,8 +80,36 @@ class ExactCountTest {
         assertTrue(a.screen().first().contains("other members hold"), "the count stopped: " + a.screen().first());
     }
 
+    /**
+     * softmax over [6, 700] scaled by 1.1: its 4,200 diagonal entries fail (past the 4,096 recomputed alone) and its
+     * first run stopped before its last groups of columns, so counting could cost the halves of every group (about
+     * 36,000 evaluations) against the search's 4,900: declined before it evaluates anything, the bound standing with
+     * the same evaluations as without counting.
+     */
+    @Test
+    void theCountIsDeclinedBeforeItCostsAnythingWhereItCouldCostMoreThanTheSearch() throws Exception {
+        String softmax = """
+                op: softmax
+                attrs: {dimension: 1}
+                inputs:
+                  x: {shape: [6, 700], init: {uniform: [-2, 2]}}
+                """;
+        Corruption tenPercent = f -> Functions.withBackward(f, Functions.scaledBy(1.1));
+        GradientResult declined = attempt(softmax, tenPercent, true).rows().get(0);
+        GradientResult bound = attempt(softmax, tenPercent, false).rows().get(0);
+        assertEquals(bound.note(), declined.note());
+        assertTrue(declined.note() != null && declined.note().startsWith("at least " + declined.mismatches().count()),
+                declined.note());
+        assertEquals(bound.evaluations(), declined.evaluations(), "nothing spent on a count not taken");
+    }
+
     private static TwoSidedCompression.Attempt attempt(Corruption corruption) throws Exception {
-        return TwoSidedCompressionTest.attempt(TANH, (spec, inputs) -> corruption.apply(BUILDER.build(spec, inputs)),
-                TwoSidedCompression.Gate.ALWAYS.locating(true));
+        return attempt(TANH, corruption, true);
+    }
+
+    private static TwoSidedCompression.Attempt attempt(String yaml, Corruption corruption, boolean counting)
+            throws Exception {
+        return TwoSidedCompressionTest.attempt(yaml, (spec, inputs) -> corruption.apply(BUILDER.build(spec, inputs)),
+                TwoSidedCompression.Gate.ALWAYS.locating(true).counting(counting));
     }
 }
