@@ -223,22 +223,39 @@ public final class NumericalDerivative {
     /** The elements a move changed, and their values before it. */
     private record Moved(int[] at, double[] before, int count) {
 
+        /**
+         * Each thread's copies of a stretch of x and of u, reused: read element by element through the buffers, the
+         * scan of layer_norm [64,1000]'s 64,000 elements per evaluation was a third of the check's Java time (JFR,
+         * 2026-11-28); bulk copies of 4,096 elements at a time and a scan of plain arrays give the same values, in
+         * 64 KiB a thread whatever the input's size.
+         */
+        private static final int STRETCH = 4096;
+        private static final ThreadLocal<double[][]> COPIES =
+                ThreadLocal.withInitial(() -> new double[][] {new double[STRETCH], new double[STRETCH]});
+
         /** x set to u·t + x in place, element by element; what changed is kept. */
         static Moved to(java.nio.DoubleBuffer x, java.nio.DoubleBuffer u, double t) {
+            double[][] copies = COPIES.get();
+            double[] xs = copies[0];
+            double[] us = copies[1];
             int[] at = new int[16];
             double[] before = new double[16];
             int count = 0;
-            for (int i = 0; i < x.capacity(); i++) {
-                double x0 = x.get(i);
-                double moved = u.get(i) * t + x0;
-                if (Double.doubleToRawLongBits(moved) != Double.doubleToRawLongBits(x0)) {
-                    if (count == at.length) {
-                        at = Arrays.copyOf(at, 2 * count);
-                        before = Arrays.copyOf(before, 2 * count);
+            for (int from = 0; from < x.capacity(); from += STRETCH) {
+                int length = Math.min(STRETCH, x.capacity() - from);
+                x.get(from, xs, 0, length);
+                u.get(from, us, 0, length);
+                for (int k = 0; k < length; k++) {
+                    double moved = us[k] * t + xs[k];
+                    if (Double.doubleToRawLongBits(moved) != Double.doubleToRawLongBits(xs[k])) {
+                        if (count == at.length) {
+                            at = Arrays.copyOf(at, 2 * count);
+                            before = Arrays.copyOf(before, 2 * count);
+                        }
+                        at[count] = from + k;
+                        before[count++] = xs[k];
+                        x.put(from + k, moved);
                     }
-                    at[count] = i;
-                    before[count++] = x0;
-                    x.put(i, moved);
                 }
             }
             return new Moved(at, before, count);

@@ -52,15 +52,37 @@ class NumericalDerivativeTest {
 
     @Test
     void theEvaluatedPointsAreNd4jsX0PlusTuAndTheInputsComeBackBitForBit() {
-        INDArray plain = Nd4j.rand(DataType.DOUBLE, 3, 5).subi(0.5).muli(1e4);
+        theEvaluatedPointsAreNd4js(3, 5, 1);
+    }
+
+    @Test
+    void soAcrossTheStretchesTheMoveIsCopiedInWithNegativeZerosAndASparseDirection() {
+        // 9,000 elements: two whole stretches of 4,096 and a part; x holds −0.0 where u is 0 (0·t + −0.0 is +0.0,
+        // as ND4J computes it) and u is nonzero on one element in 7, across the stretches' ends
+        theEvaluatedPointsAreNd4js(3, 3000, 7);
+    }
+
+    private static void theEvaluatedPointsAreNd4js(int rows, int columns, int every) {
+        INDArray plain = Nd4j.rand(DataType.DOUBLE, rows, columns).subi(0.5).muli(1e4);
+        for (int i : new int[] {0, 4094, 4095, 4096, 8191, 8192, rows * columns - 1}) {
+            if (i < rows * columns) {
+                plain.putScalar(i, -0.0);
+            }
+        }
         INDArray columnMajor = plain.dup('f');
         for (INDArray x : List.of(plain, columnMajor)) {
             for (DataType uType : List.of(DataType.DOUBLE, DataType.FLOAT)) {
                 INDArray x0 = x.dup(x.ordering());
-                INDArray u = Nd4j.randn(DataType.DOUBLE, 3, 5).castTo(uType);
+                INDArray u = Nd4j.randn(DataType.DOUBLE, rows, columns);
+                for (int i = 0; i < rows * columns; i++) {
+                    if (i % every != 0) {
+                        u.putScalar(i, 0.0);
+                    }
+                }
+                u = u.castTo(uType);
                 Map<String, INDArray> inputs = new LinkedHashMap<>();
                 inputs.put("x", x);
-                inputs.put("w", Nd4j.rand(DataType.DOUBLE, 3, 5));
+                inputs.put("w", Nd4j.rand(DataType.DOUBLE, rows, columns));
                 Recorder f = new Recorder();
                 Map<String, INDArray> atX = f.forward(inputs);
                 NumericalDerivative d = new NumericalDerivative(f, inputs, atX, List.of("y"),
