@@ -17,8 +17,8 @@ import java.io.RandomAccessFile;
  */
 final class PeakResident {
 
-    private static final byte[] PEAK = "VmHWM:".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    private static final byte[] RESIDENT = "VmRSS:".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    static final byte[] PEAK = "VmHWM:".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    static final byte[] RESIDENT = "VmRSS:".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     /** /proc/self/status is about 1.5 KB, and VmHWM is in its first 20 lines. */
     private static final int BUFFER = 8192;
 
@@ -30,11 +30,6 @@ final class PeakResident {
 
     /** The resident size and its peak so far, in bytes; 0 for what the status file does not tell. */
     record Sizes(long resident, long peak) { }
-
-    /** The peak resident size in bytes, or 0 where the system does not tell it (not Linux). */
-    static long bytes() {
-        return sizes().peak();
-    }
 
     /** Both sizes from one read of the status file; the resident size from JavaCPP's reading where it has none. */
     static Sizes now() {
@@ -66,11 +61,6 @@ final class PeakResident {
             // closing a file that failed: nothing to keep from it
         }
         status = open();
-    }
-
-    /** VmHWM's value in the first {@code n} bytes of a status file, in bytes; 0 where there is no such line. */
-    static long parse(byte[] status, int n) {
-        return parse(status, n, PEAK);
     }
 
     /** The value of the line that starts with {@code key}, in bytes (the file says kB); 0 where there is none. */

@@ -14,7 +14,7 @@ class PeakResidentTest {
 
     private static long parse(String status) {
         byte[] bytes = status.getBytes(StandardCharsets.US_ASCII);
-        return PeakResident.parse(bytes, bytes.length);
+        return PeakResident.parse(bytes, bytes.length, PeakResident.PEAK);
     }
 
     @Test
@@ -26,7 +26,7 @@ class PeakResidentTest {
     @Test
     void readsTheResidentSizeFromTheSameText() {
         byte[] status = "VmHWM:\t    2048 kB\nVmRSS:\t 1024 kB\nRssAnon:\t 512 kB\n".getBytes(StandardCharsets.US_ASCII);
-        assertEquals(1024L * 1024, PeakResident.parse(status, status.length, "VmRSS:".getBytes(StandardCharsets.US_ASCII)));
+        assertEquals(1024L * 1024, PeakResident.parse(status, status.length, PeakResident.RESIDENT));
     }
 
     @Test
@@ -56,8 +56,8 @@ class PeakResidentTest {
     void readsWhatTheStatusFileSaysBetweenTwoPlainReads() throws Exception {
         // the peak only grows: a read between two plain ones lies between them
         long before = plainRead();
-        long read = PeakResident.bytes();
-        long again = PeakResident.bytes();
+        long read = PeakResident.now().peak();
+        long again = PeakResident.now().peak();
         long after = plainRead();
         assertTrue(before > 0 && before <= read && read <= again && again <= after,
                 before + " " + read + " " + again + " " + after);
@@ -69,12 +69,12 @@ class PeakResidentTest {
         // a check's time limit interrupts its threads: a kept FileChannel closes for good, and the gate went blind
         Thread.currentThread().interrupt();
         try {
-            PeakResident.bytes();
+            PeakResident.now().peak();
         } finally {
             Thread.interrupted();
         }
         long before = plainRead();
-        long read = PeakResident.bytes();
+        long read = PeakResident.now().peak();
         assertTrue(before > 0 && before <= read && read <= plainRead(), before + " " + read);
     }
 
