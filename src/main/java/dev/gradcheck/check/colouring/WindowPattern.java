@@ -192,34 +192,89 @@ public final class WindowPattern {
 
     /** Every flat index inside a box of an array of this shape, ascending. */
     public static void forEach(int[][] box, long[] shape, IntConsumer flat) {
+        forEachRun(box, shape, (first, length) -> {
+            for (int i = 0; i < length; i++) {
+                flat.accept(first + i);
+            }
+        });
+    }
+
+    /**
+     * Every flat index inside a box, ascending, written into {@code into} from its start (which must have room for
+     * {@link #size} of them): for a loop over millions of entries that reads them from an array, with no call per
+     * entry.
+     *
+     * @return how many were written
+     */
+    public static int flat(int[][] box, long[] shape, int[] into) {
+        int[] count = {0};
+        forEachRun(box, shape, (first, length) -> {
+            for (int i = 0; i < length; i++) {
+                into[count[0] + i] = first + i;
+            }
+            count[0] += length;
+        });
+        return count[0];
+    }
+
+    /** A run of consecutive flat indices: {@code first} to {@code first + length − 1}. */
+    @FunctionalInterface
+    public interface Run {
+        void accept(int first, int length);
+    }
+
+    /**
+     * Every run of consecutive flat indices inside a box, ascending: the box's last dimension at each position of the
+     * others, as one run, or two where the box wraps round it (0 … hi, then n + lo … n − 1).
+     */
+    public static void forEachRun(int[][] box, long[] shape, Run run) {
         if (size(box) == 0) {
             return;
         }
         int rank = box.length;
+        if (rank == 0) {
+            run.accept(0, 1);
+            return;
+        }
         int[] first = new int[rank];
         int[] last = new int[rank];
         for (int k = 0; k < rank; k++) {
-            boolean wrapped = box[k][0] < 0; // 0 … hi, then n + lo … n − 1
+            boolean wrapped = box[k][0] < 0;
             first[k] = wrapped ? 0 : box[k][0];
             last[k] = wrapped ? (int) shape[k] - 1 : box[k][1];
         }
+        int inner = rank - 1;
         int[] at = first.clone();
-        while (true) {
+        do {
             long f = 0;
-            for (int k = 0; k < rank; k++) {
+            for (int k = 0; k < inner; k++) {
                 f = f * shape[k] + at[k];
             }
-            flat.accept((int) f);
-            int k = rank - 1;
-            while (k >= 0 && at[k] == last[k]) {
-                at[k] = first[k];
-                k--;
-            }
-            if (k < 0) {
-                return;
-            }
-            at[k] = box[k][0] < 0 && at[k] == box[k][1] ? (int) shape[k] + box[k][0] : at[k] + 1;
+            innerRuns(box[inner], (int) shape[inner], (int) (f * shape[inner]), run);
+        } while (next(box, shape, first, last, at, inner - 1));
+    }
+
+    /** The runs of one position of the outer dimensions, which begins at {@code start}: the interval's, or two. */
+    private static void innerRuns(int[] interval, int n, int start, Run run) {
+        if (interval[0] < 0) {
+            run.accept(start, interval[1] + 1);
+            run.accept(start + n + interval[0], -interval[0]);
+        } else {
+            run.accept(start + interval[0], interval[1] - interval[0] + 1);
         }
+    }
+
+    /** Steps {@code at}'s dimensions 0 … k to the box's next position, odometer-wise: false after its last. */
+    private static boolean next(int[][] box, long[] shape, int[] first, int[] last, int[] at, int k) {
+        while (k >= 0 && at[k] == last[k]) {
+            at[k] = first[k];
+            k--;
+        }
+        if (k < 0) {
+            return false;
+        }
+        at[k] = box[k][0] < 0 && at[k] == box[k][1] ? (int) shape[k] + box[k][0] : at[k] + 1;
+        return true;
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -99,11 +100,17 @@ public final class ParallelLines implements AutoCloseable {
      * One run's tasks, shared by the calling thread and its helpers: the next task to take, each task's result or
      * failure by index, and the first task that failed ({@link Integer#MAX_VALUE} while none has).
      */
-    private record Tasks(int count, AtomicInteger next, Object[] results, Throwable[] failures, AtomicInteger failed) {
+    private record Tasks(int count, AtomicInteger next, Object[] results, Throwable[] failures, AtomicInteger failed,
+                         AtomicIntegerArray done) {
 
         static Tasks of(int count) {
             return new Tasks(count, new AtomicInteger(), new Object[count], new Throwable[count],
-                    new AtomicInteger(Integer.MAX_VALUE));
+                    new AtomicInteger(Integer.MAX_VALUE), new AtomicIntegerArray(count));
+        }
+
+        /** Whether task k ran and gave a result (set after the result: reading this first, the result is seen). */
+        boolean succeeded(int k) {
+            return done.get(k) != 0 && failures[k] == null;
         }
 
         /** The next task not yet taken; {@code count} or more when there is none. */
@@ -123,7 +130,14 @@ public final class ParallelLines implements AutoCloseable {
                 failures[task] = e;
                 failed.accumulateAndGet(task, Math::min);
             }
+            done.set(task, 1);
         }
+    }
+
+    /** Takes one task's result, on the calling thread, in task order. */
+    @FunctionalInterface
+    public interface InOrder<R> {
+        void accept(int task, R result);
     }
 
     /**
@@ -131,13 +145,28 @@ public final class ParallelLines implements AutoCloseable {
      *
      * @param <R> what one task gives
      */
-    @SuppressWarnings("unchecked")
     public <R> List<R> run(int count, Evaluator<R> evaluator) {
+        List<R> list = new ArrayList<>(count);
+        run(count, evaluator, (task, r) -> list.add(r));
+        return list;
+    }
+
+    /**
+     * Runs tasks 0 .. count-1 and hands each result to {@code use} on the calling thread, in task order, once it and
+     * every task before it have run: between tasks of its own, the calling thread uses what is done, so that its
+     * work on a result overlaps the helpers' next evaluations (handed over only at the end, the results would leave
+     * the helpers idle while the calling thread works through them). The same results in the same order as handed
+     * over at the end; where a task fails, those before it may have been used when its failure is thrown.
+     *
+     * @param <R> what one task gives
+     */
+    public <R> void run(int count, Evaluator<R> evaluator, InOrder<R> use) {
         Tasks tasks = Tasks.of(count);
         List<Future<?>> helpers = new ArrayList<>();
         long startAfter = copiesAtHand(evaluator.functions()) ? Math.min(startAfterNanos, startWithCopiesAfterNanos)
                 : startAfterNanos;
         Meter start = Meter.timing();
+        int used = 0;
         try {
             for (int task = tasks.take(); task < count; task = tasks.take()) {
                 tasks.run(evaluator, task);
@@ -153,6 +182,7 @@ public final class ParallelLines implements AutoCloseable {
                         awaitAll(helpers);
                     }
                 }
+                used = useDone(tasks, used, use);
             }
         } finally {
             awaitAll(helpers);
@@ -160,11 +190,19 @@ public final class ParallelLines implements AutoCloseable {
         if (tasks.anyFailed()) {
             rethrow(tasks.failures()[tasks.failed().get()]);
         }
-        List<R> list = new ArrayList<>(count);
-        for (Object r : tasks.results()) {
-            list.add((R) r);
+        useDone(tasks, used, use);
+    }
+
+    /** Hands the results done from task {@code from} on, in order, to {@code use}: up to the first not done. */
+    @SuppressWarnings("unchecked")
+    private static <R> int useDone(Tasks tasks, int from, InOrder<R> use) {
+        int k = from;
+        for (; k < tasks.count() && tasks.succeeded(k); k++) {
+            R result = (R) tasks.results()[k];
+            tasks.results()[k] = null; // used: not held here any longer
+            use.accept(k, result);
         }
-        return list;
+        return k;
     }
 
     /**

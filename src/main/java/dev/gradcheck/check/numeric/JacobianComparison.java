@@ -33,7 +33,11 @@ public final class JacobianComparison {
      * @param numericalError a bound on |numerical − true derivative|, 0 when there is none
      */
     public static double score(Tolerance tolerance, double analytic, double numerical, double numericalError) {
-        double byTolerance = tolerance.score(analytic, numerical);
+        return score(tolerance.score(analytic, numerical), analytic, numerical, numericalError);
+    }
+
+    /** {@link #score(Tolerance, double, double, double)} from the tolerance's own score, where it is known. */
+    private static double score(double byTolerance, double analytic, double numerical, double numericalError) {
         if (!(byTolerance > 1) || !(numericalError > 0) || Double.isInfinite(numericalError)) {
             return byTolerance;
         }
@@ -151,8 +155,9 @@ public final class JacobianComparison {
 
         /** One entry at flat output index {@code row}, flat input index {@code col}, its numerical error bound. */
         public void add(int row, int col, double a, double n, double error) {
-            double score = score(tolerance, a, n, error);
-            if (score <= 1 && tolerance.score(a, n) > 1) { // passed on the numerical side's error alone
+            double byTolerance = tolerance.score(a, n);
+            double score = score(byTolerance, a, n, error);
+            if (score <= 1 && byTolerance > 1) { // passed on the numerical side's error alone
                 withinError++;
                 largestError = Math.max(largestError, error);
             }

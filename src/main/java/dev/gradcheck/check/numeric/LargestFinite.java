@@ -22,7 +22,11 @@ public final class LargestFinite {
     }
 
     public static double of(double[] values) {
-        return of(values.length, k -> values[k]);
+        LargestFinite l = new LargestFinite();
+        for (double v : values) { // millions of entries (a layer's analytic values): no call per value
+            l.add(v);
+        }
+        return l.value();
     }
 
     /** Over {@code at(0)} to {@code at(n − 1)}. */

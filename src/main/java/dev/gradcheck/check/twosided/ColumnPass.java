@@ -7,6 +7,7 @@ import dev.gradcheck.check.colouring.WindowPattern;
 import dev.gradcheck.check.jacobian.JacobianSide;
 import dev.gradcheck.check.jacobian.NumericalJacobian;
 import dev.gradcheck.check.numeric.FiniteDifferences;
+import dev.gradcheck.check.numeric.JacobianComparison;
 import dev.gradcheck.check.numeric.Flat;
 import dev.gradcheck.check.numeric.NumericalDerivative;
 import dev.gradcheck.check.numeric.NumericTuning;
@@ -44,6 +45,13 @@ final class ColumnPass {
     private boolean again;
     /** The rows a group's members reach, cleared for each group: no garbage per difference. */
     private boolean[] owned = new boolean[0];
+    /** The rows one member's column reaches, ascending, from the start: the entry loop reads them, no call each. */
+    private int[] reached = new int[0];
+    /** Where those rows' entries of the column are stored, and their analytic values, gathered before judging. */
+    private int[] reachedAt = new int[0];
+    private double[] reachedAnalytic = new double[0];
+    /** The tally of the group being attributed, once an entry went into it; null before. */
+    private JacobianComparison.Tally groupTally;
 
     private ColumnPass(TwoSidedRun run, Entries e) {
         this.run = run;
@@ -110,7 +118,9 @@ final class ColumnPass {
             if (java.util.Arrays.binarySearch(again, g) < 0 && run.screen().clean()) {
                 ColumnGroup group = groups.computeIfAbsent(g, k -> pass.group(k, all.lines()[k],
                         run.sides().numerical().applied(in, all.lines()[k], all.weights()[k])));
-                pass.take(s.row(), s.at(), group, memberOf[s.col()], s.numerical());
+                pass.groupTally = null;
+                pass.take(s.row(), s.at(), e.values().analytic(s.at()), group, group.member(memberOf[s.col()]),
+                        s.numerical());
             }
         }
     }
@@ -167,7 +177,22 @@ final class ColumnPass {
      * ({@code points[k]} at offset k, flat; null where not kept).
      */
     private record ColumnGroup(int index, int[] members, double[] applied, Lightest light, Lightest coarse,
-                               double[][] points) {}
+                               double[][] points) {
+
+        /** Its member at position k, with what each of that column's entries reads of the group. */
+        Member member(int k) {
+            int other = light.otherThan(k);
+            return new Member(k, members[k], applied[k], other, other < 0 ? 1 : applied[other],
+                    other < 0 ? -1 : members[coarse.otherThan(k)]);
+        }
+    }
+
+    /**
+     * A group's member as its column's entries read it, looked up once per column rather than once per entry: its
+     * position and column, the weight its difference applied, the position of the strictest other member and its
+     * weight (-1 and 1 where it has none), and the column whose error bound judges its rest (-1 where none).
+     */
+    private record Member(int position, int col, double applied, int other, double appliedOther, int boundCol) {}
 
     /**
      * Of these columns of input {@code in}, the two with the largest steps, as a {@link Lightest} of their
@@ -182,22 +207,35 @@ final class ColumnPass {
     private void attribute(int g, int[] members, double[] applied, double[] n, double[][] points) {
         if (owned.length != n.length) {
             owned = new boolean[n.length];
+            reached = new int[n.length];
+            reachedAt = new int[n.length];
+            reachedAnalytic = new double[n.length];
         }
         java.util.Arrays.fill(owned, false);
+        groupTally = null;
         ColumnGroup group = group(g, members, applied, points);
         int[] boxes = run.pattern().rowBoxes(e.input());
+        long[] shape = e.input().shape();
+        int[] rowStart = e.rowStart();
         for (int k = 0; k < members.length; k++) {
-            int member = k;
+            Member member = group.member(k);
             int col = members[k];
-            long[] colAt = Flat.unravel(col, e.input().shape());
-            WindowPattern.forEach(run.pattern().column(e.input(), col), run.pattern().outShape(), p -> {
+            long[] colAt = Flat.unravel(col, shape);
+            int rows = WindowPattern.flat(run.pattern().column(e.input(), col), run.pattern().outShape(), reached);
+            for (int i = 0; i < rows; i++) {
+                int p = reached[i];
+                reachedAt[i] = rowStart[p] + WindowPattern.rankInRow(p, boxes, colAt, shape);
+            }
+            e.values().analytic(reachedAt, rows, reachedAnalytic);
+            for (int i = 0; i < rows; i++) {
+                int p = reached[i];
                 owned[p] = true;
-                take(p, e.rowStart()[p] + WindowPattern.rankInRow(p, boxes, colAt, e.input().shape()), group, member,
-                        n[p] / applied[member]);
-            });
+                take(p, reachedAt[i], reachedAnalytic[i], group, member, n[p] / applied[k]);
+            }
             for (int p : e.extras().ofColumn(col)) {
                 owned[p] = true;
-                take(p, e.extraAt(p, col), group, member, n[p] / applied[member]);
+                int at = e.extraAt(p, col);
+                take(p, at, e.values().analytic(at), group, member, n[p] / applied[k]);
             }
         }
         int lightest = group.light().first();
@@ -212,27 +250,35 @@ final class ColumnPass {
     }
 
     /**
-     * Row p's value in the group's difference, as the member's entry stored at {@code at}: screened, and then kept,
+     * Row p's value in the group's difference, as the member's entry stored at {@code at}, whose analytic value is {@code a}: screened, and then kept,
      * or judged at once where the screen let it through and the block's entries are judged as they come.
      */
-    private void take(int p, int at, ColumnGroup group, int member, double value) {
-        int col = group.members()[member];
+    private void take(int p, int at, double a, ColumnGroup group, Member member, double value) {
+        int col = member.col();
         if (again) {
-            e.values().forget(at, p, col);
+            e.values().forget(at, p, col); // what was kept of its numerical side; its analytic value stays
         }
-        double a = e.values().analytic(at);
         double rounding = e.values().rounding(at, a);
         if (rounding != 0) {
-            takeRounded(p, group, member, a, rounding, value);
-        } else if (screen(p, at, group, member, value) && e.tallies() != null) {
-            e.tallies().of(group.index()).add(p, col, a, value, e.errors().at(p, col));
+            takeRounded(p, member, a, rounding, value);
+        } else if (screen(p, at, group, member, a, value) && e.tallies() != null) {
+            double error = e.errors().at(p, col); // once for the tally and the rounded maxima
+            tally(group).add(p, col, a, value, error);
             if (rounded != null) {
-                rounded.exact(a, value, e.errors().at(p, col));
+                rounded.exact(a, value, error);
             }
             e.values().judged(value);
         } else {
             e.values().numerical(at, p, col, value);
         }
+    }
+
+    /** The tally of the group being attributed, looked up on its first entry, not on each. */
+    private JacobianComparison.Tally tally(ColumnGroup group) {
+        if (groupTally == null) {
+            groupTally = e.tallies().of(group.index());
+        }
+        return groupTally;
     }
 
     /**
@@ -241,10 +287,10 @@ final class ColumnPass {
      * passes wherever the exact value lies, and has no side effect); any other needs its exact value, and the run is
      * taken again with exact values ({@link TwoSidedCompression}).
      */
-    private void takeRounded(int p, ColumnGroup group, int member, double a, double rounding, double n) {
-        int col = group.members()[member];
+    private void takeRounded(int p, Member member, double a, double rounding, double n) {
+        int col = member.col();
         double far = a >= n ? a + rounding : a - rounding;
-        if (passesOutright(p, group, member, far, n)) {
+        if (passesOutright(p, member, far, n)) {
             rounded.rounded(p, col, a, rounding, n, e.errors().at(p, col));
             e.values().judged(n);
         } else {
@@ -270,9 +316,9 @@ final class ColumnPass {
      * one does not): passing at the end of an interval farthest from n, it passes anywhere in it, as
      * {@link #screen} would. No side effect.
      */
-    private boolean passesOutright(int p, ColumnGroup group, int member, double a, double n) {
-        return rowRestPasses(p, group.members()[member], a, n, false)
-                && columnRestPasses(p, group, member, a, n, false)
+    private boolean passesOutright(int p, Member member, double a, double n) {
+        return rowRestPasses(p, member.col(), a, n, false)
+                && columnRestPasses(p, member, a, n, false)
                 && screen.rule().score(a, n) <= NumericTuning.AGAIN_ABOVE;
     }
 
@@ -283,15 +329,14 @@ final class ColumnPass {
     private boolean rowRestPasses(int p, int col, double a, double n, boolean withBound) {
         RowGroups rows = run.rowGroups();
         int otherRow = rows.strictestOther()[p];
-        return otherRow < 0 || restPasses(rows.weightOf()[p] * (a - n) / rows.weightOf()[otherRow], 0,
+        return otherRow < 0 || restPasses(rows.weightOf()[p] * (a - n) / rows.strictestWeight()[p], 0,
                 rows.quietestOther()[p], col, withBound);
     }
 
     /** Whether what the group's difference holds at row p beyond its member's entry passes as zero. */
-    private boolean columnRestPasses(int p, ColumnGroup group, int member, double a, double n, boolean withBound) {
-        int otherCol = group.light().otherThan(member);
-        return otherCol < 0 || restPasses(0, group.applied()[member] * (n - a) / group.applied()[otherCol], p,
-                group.members()[group.coarse().otherThan(member)], withBound);
+    private boolean columnRestPasses(int p, Member member, double a, double n, boolean withBound) {
+        return member.other() < 0 || restPasses(0, member.applied() * (n - a) / member.appliedOther(), p,
+                member.boundCol(), withBound);
     }
 
     /**
@@ -300,21 +345,18 @@ final class ColumnPass {
      *
      * @return whether the screen let the entry through: its value is final, no later phase takes it again
      */
-    private boolean screen(int p, int at, ColumnGroup group, int member, double n) {
-        int col = group.members()[member];
-        double[] applied = group.applied();
-        double a = e.values().analytic(at);
-        int otherCol = group.light().otherThan(member);
-        int boundCol = otherCol < 0 ? -1 : group.members()[group.coarse().otherThan(member)];
+    private boolean screen(int p, int at, ColumnGroup group, Member member, double a, double n) {
+        int col = member.col();
+        int otherCol = member.other();
         boolean rowRestPasses = rowRestPasses(p, col, a, n, true);
-        boolean columnRestPasses = columnRestPasses(p, group, member, a, n, true);
+        boolean columnRestPasses = columnRestPasses(p, member, a, n, true);
         boolean restsPass = rowRestPasses && columnRestPasses;
         double byTolerance = screen.rule().score(a, n);
         if (restsPass && byTolerance <= NumericTuning.AGAIN_ABOVE) {
             return true;
         }
-        TwoSidedScreen.Flagged f = new TwoSidedScreen.Flagged(e.index(), group.index(), p, col, at, applied[member],
-                otherCol < 0 ? -1 : group.members()[otherCol], otherCol < 0 ? 1 : applied[otherCol], boundCol,
+        TwoSidedScreen.Flagged f = new TwoSidedScreen.Flagged(e.index(), group.index(), p, col, at, member.applied(),
+                otherCol < 0 ? -1 : group.members()[otherCol], member.appliedOther(), member.boundCol(),
                 group.points() == null ? Double.NaN : group.points()[PLUS][p],
                 group.points() == null ? Double.NaN : group.points()[MINUS][p]);
         String what = EntryNames.entry(run.out(), p, e.name(), col) + ": analytic " + a + ", numerical " + n;

@@ -103,6 +103,23 @@ final class EntryValues {
     }
 
     /**
+     * The analytic values of entries {@code at[0]} to {@code at[count − 1]}, into {@code into}, as {@link #analytic}
+     * gives each: one tight loop first, whose reads of entries a row apart (a cache miss each) overlap, where the
+     * loop that judges them does too much per entry for the processor to have more than one or two in flight.
+     */
+    void analytic(int[] at, int count, double[] into) {
+        if (compact != null) {
+            for (int i = 0; i < count; i++) {
+                into[i] = compact.get(at[i]);
+            }
+            return;
+        }
+        for (int i = 0; i < count; i++) {
+            into[i] = at[i] < analytic.length ? analytic[at[i]] : beyond.get(at[i]);
+        }
+    }
+
+    /**
      * How far entry {@code at}'s exact analytic value may lie from {@code a}, its value as {@link #analytic} gave it:
      * 0 where it is exact.
      */

@@ -8,8 +8,9 @@ import java.util.Map;
 
 /**
  * Evaluates a unit's groups of lines along their weights, a batch at a time (on the run's threads), and hands each
- * result to {@code use} on the calling thread in group order, so that no more than a batch of evaluations is held
- * at once; what {@code use} was handed is given back to the side once it returns ({@code use} keeps none of it), to
+ * result to {@code use} on the calling thread in group order, as soon as it and those before it are done, while the
+ * helper threads evaluate the batch's next ({@link ParallelLines#run(int, ParallelLines.Evaluator,
+ * ParallelLines.InOrder)}), so that no more than a batch of evaluations is held at once; what {@code use} was handed is given back to the side once it returns ({@code use} keeps none of it), to
  * be handed out again. Stops after the batch in which the screen first sends back what single entries cannot
  * settle: the caller then takes another path.
  */
@@ -64,12 +65,11 @@ final class GroupBatches {
         int from = 0;
         for (; from < groups.lines().length && screen.clean(); from += batch) {
             int count = Math.min(batch, groups.lines().length - from);
-            List<R> results = threads.run(count, new Batch<>(groups, evaluation, from));
-            for (int k = 0; k < count; k++) {
-                use.accept(from + k, results.get(k));
-                evaluation.giveBack(groups.side(), results.get(k));
-                results.set(k, null);
-            }
+            int first = from;
+            threads.run(count, new Batch<>(groups, evaluation, from), (k, result) -> { // as each is done, in order
+                use.accept(first + k, result);
+                evaluation.giveBack(groups.side(), result);
+            });
         }
         return Math.min(from, groups.lines().length);
     }

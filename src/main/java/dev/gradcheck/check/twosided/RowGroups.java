@@ -9,10 +9,12 @@ import dev.gradcheck.check.colouring.Lightest;
  * lightest: divided by its weight, the rest is largest), and the quietest other member (the smallest output), whose
  * finite-difference error bound is the smallest, so that the rest is judged as strictly as the dense check judges
  * the value of whichever other row put it there; and each group's quietest member, whose bound a value outside the
- * pattern is judged with.
+ * pattern is judged with. {@code strictestWeight}: each row's strictest other member's weight (1: alone), read in
+ * row order by the column pass, once per entry, where its member's own position would be a read anywhere in the
+ * array.
  */
 record RowGroups(int[][] groups, double[][] weights, double[] weightOf, int[] strictestOther, int[] quietestOther,
-                 int[] quietest) {
+                 int[] quietest, double[] strictestWeight) {
 
     /**
      * The groups' weights, drawn from the seed on the output's dtype grid ({@code bits} mantissa bits).
@@ -51,6 +53,10 @@ record RowGroups(int[][] groups, double[][] weights, double[] weightOf, int[] st
                 quietestOther[members[k]] = members.length == 1 ? -1 : members[quiet.otherThan(k)];
             }
         }
-        return new RowGroups(groups, weights, weightOf, strictestOther, quietestOther, quietest);
+        double[] strictestWeight = new double[rows];
+        for (int p = 0; p < rows; p++) {
+            strictestWeight[p] = strictestOther[p] < 0 ? 1 : weightOf[strictestOther[p]];
+        }
+        return new RowGroups(groups, weights, weightOf, strictestOther, quietestOther, quietest, strictestWeight);
     }
 }

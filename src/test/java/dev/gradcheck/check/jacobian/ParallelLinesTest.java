@@ -1,6 +1,8 @@
 package dev.gradcheck.check.jacobian;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.check.Functions;
@@ -124,5 +126,56 @@ class ParallelLinesTest {
             lines.run(50, new Squares(other));
             assertEquals(second, lines.helperTasks(), "a function it has no copy of: the long wait");
         }
+    }
+
+    /** Task k gives k², but task {@code failing} throws. */
+    private record FailingAt(Differentiable f, int failing) implements ParallelLines.Evaluator<Integer> {
+        @Override
+        public Integer evaluate(int task) {
+            if (task == failing) {
+                throw new IllegalStateException("task " + task);
+            }
+            return task * task;
+        }
+
+        @Override
+        public FailingAt copy(ParallelLines.Copies copies) {
+            return new FailingAt(copies.of(f), failing);
+        }
+
+        @Override
+        public List<Differentiable> functions() {
+            return List.of(f);
+        }
+    }
+
+    @Test
+    void resultsHandedOverAsTheyComeAreUsedInTaskOrderOnTheCallingThread() {
+        ParallelLines.callerLeavesTasksToHelpers = false; // the calling thread evaluates and uses in turn
+        Thread caller = Thread.currentThread();
+        List<Integer> used = new java.util.ArrayList<>();
+        List<Integer> tasks = new java.util.ArrayList<>();
+        try (ParallelLines lines = new ParallelLines(3)) {
+            lines.run(200, new Squares(new Copyable(2, new AtomicInteger())), (task, r) -> {
+                assertSame(caller, Thread.currentThread(), "used on the calling thread");
+                tasks.add(task);
+                used.add(r);
+            });
+            assertTrue(lines.helperTasks() > 0, "helpers took tasks");
+        }
+        assertEquals(java.util.stream.IntStream.range(0, 200).boxed().toList(), tasks, "in task order");
+        assertEquals(expected(200), used);
+    }
+
+    @Test
+    void aFailingTaskIsThrownAndNoTaskFromItOnIsUsed() {
+        List<Integer> tasks = new java.util.ArrayList<>();
+        try (ParallelLines lines = new ParallelLines(2)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> lines.run(100,
+                    new FailingAt(new Copyable(1, new AtomicInteger()), 37), (task, r) -> tasks.add(task)));
+            assertEquals("task 37", e.getMessage());
+        }
+        assertTrue(tasks.size() <= 37, "used up to task 36 at most: " + tasks.size());
+        assertEquals(java.util.stream.IntStream.range(0, tasks.size()).boxed().toList(), tasks, "in task order");
     }
 }
