@@ -34,7 +34,7 @@ class LauncherOneJvmTest {
               exit 3
             fi
             echo "$dir" > "$SEEN_DIR"
-            echo "the JVM's banner on its fd 1"
+            echo "what the JVM printed on its fd 1"
             case "$FIRST" in
               crash) touch "$dir/checking" "$dir/hs_err_42.log"; exit 1 ;;
               mismatch) touch "$dir/checking"; echo "one JVM's report" >&3; exit 1 ;;
@@ -69,8 +69,10 @@ class LauncherOneJvmTest {
 
     @Test
     void aMismatchOrARunThatDeclinedTheOfferEndsAsItEnded() throws Exception {
-        assertEquals(new Run(1, "one JVM's report\n", ""), run("mismatch"), "exit 1 without a crash report");
-        assertEquals(new Run(1, "", ""), run("declined-crash"), "no mark: its workers' crash is its own to report");
+        assertEquals(new Run(1, "one JVM's report\n", ""), run("mismatch"),
+                "exit 1 without a crash report; libnd4j's printf()s of a taken run are not shown");
+        assertEquals(new Run(1, "", "what the JVM printed on its fd 1\n"), run("declined-crash"),
+                "no mark: no rerun, and what the JVM said before any check (a refused option) is shown");
     }
 
     @Test
