@@ -1,7 +1,9 @@
 package dev.gradcheck.backend;
 
 import dev.gradcheck.result.Engine;
+import dev.gradcheck.spec.InputSpec;
 import dev.gradcheck.spec.LoadedSpec;
+import dev.gradcheck.spec.OpSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +31,12 @@ public final class SharedJvm {
      * long run's report would be held back for long; above it the run goes to workers at once.
      */
     static final int MOST_CHECKS = 64;
+    /**
+     * The most input elements the run's specs may hold together: a small run's checks take seconds at most (a
+     * full check's cost grows with inputs times outputs), so a crash costs little twice and the report is not held
+     * back for long.
+     */
+    static final long MOST_ELEMENTS = 1 << 16;
 
     private static volatile Runnable onDecline = () -> { };
     private static volatile boolean taken;
@@ -96,14 +104,19 @@ public final class SharedJvm {
         halt.accept(RERUN_IN_WORKERS);
     }
 
-    /** At most {@link #MOST_CHECKS} specs, each on the CPU alone (ND4J holds one engine per JVM). */
+    /**
+     * At most {@link #MOST_CHECKS} specs holding at most {@link #MOST_ELEMENTS} input elements, none a saved
+     * network (its size is in its file), each on the CPU alone (ND4J holds one engine per JVM).
+     */
     static boolean small(List<LoadedSpec> specs, List<Engine> engines) {
-        if (specs.size() > MOST_CHECKS) {
+        List<OpSpec> valid = specs.stream().map(LoadedSpec::spec).filter(java.util.Objects::nonNull).toList();
+        if (specs.size() > MOST_CHECKS || valid.stream().anyMatch(s -> s.network() != null)
+                || valid.stream().flatMap(s -> s.inputs().stream()).mapToLong(InputSpec::length).sum() > MOST_ELEMENTS) {
             return false;
         }
         if (engines != null) {
             return engines.equals(List.of(Engine.CPU));
         }
-        return specs.stream().allMatch(s -> s.spec() == null || s.spec().backends().equals(List.of(Engine.CPU)));
+        return valid.stream().allMatch(s -> s.backends().equals(List.of(Engine.CPU)));
     }
 }

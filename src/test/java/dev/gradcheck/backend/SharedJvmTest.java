@@ -60,14 +60,17 @@ class SharedJvmTest {
         List<LoadedSpec> many = new ArrayList<>(Collections.nCopies(SharedJvm.MOST_CHECKS + 1, specs(CPU).get(0)));
         List<LoadedSpec> cuda = specs(CPU + "backends: [cpu, cuda]\n");
         assertFalse(take(many, null, false), "too many checks");
+        assertFalse(take(specs(CPU.replace("[3]", "[256, 257]")), null, false), "too many input elements");
         assertFalse(take(cuda, null, false), "a spec that also runs on CUDA");
         assertFalse(take(specs(CPU), List.of(Engine.CPU, Engine.CUDA), false), "--backend all");
         assertFalse(take(specs(CPU), null, true), "--jobs 2, --max-memory, plugins, worker options");
-        assertEquals(4, releases.get());
+        assertEquals(5, releases.get());
         assertFalse(SharedJvm.taken());
         assertFalse(Files.exists(offer.resolve(SharedJvm.MARK)));
         assertTrue(take(new ArrayList<>(many.subList(0, SharedJvm.MOST_CHECKS)), List.of(Engine.CPU), false),
                 "as many as it allows, on --backend cpu");
+        SharedJvm.forget();
+        assertTrue(take(specs(CPU.replace("[3]", "[256, 256]")), null, false), "as many elements as it allows");
     }
 
     @Test
