@@ -22,8 +22,12 @@ public final class SharedJvm {
 
     /** The launcher's offer: the directory where a taken offer is marked. */
     static final String OFFER_PROPERTY = "gradcheck.onejvm.dir";
-    /** The mark's name in that directory, which bin/gradcheck looks for. */
-    static final String MARK = "checking";
+    /**
+     * The file in that directory saying where the run stands, which bin/gradcheck reads when the JVM has ended:
+     * {@code held} (the report is held and no check has run: a crash there, at the JVM's start or ND4J's, has
+     * printed nothing), {@code checking} (the offer taken), {@code declined} (workers, the report let out).
+     */
+    static final String MARK = "state";
     /** The exit code that asks the launcher for the run again in workers (bin/gradcheck knows it). */
     public static final int RERUN_IN_WORKERS = 75;
     /**
@@ -56,6 +60,13 @@ public final class SharedJvm {
      */
     public static void holding(Runnable release) {
         onDecline = release;
+        mark("held");
+    }
+
+    /** Workers after all ({@code --in-process} is no offer taken either): the report is let out now. */
+    public static void decline() {
+        mark("declined");
+        onDecline.run();
     }
 
     /**
@@ -68,19 +79,26 @@ public final class SharedJvm {
      * @return whether this JVM runs the checks
      */
     public static boolean take(List<LoadedSpec> specs, List<Engine> engines, boolean needsWorker) {
-        String dir = System.getProperty(OFFER_PROPERTY);
-        if (dir == null || needsWorker || !small(specs, engines)) {
-            onDecline.run();
-            return false;
-        }
-        try {
-            Files.writeString(Path.of(dir, MARK), "");
-        } catch (IOException | RuntimeException e) {
-            onDecline.run(); // no mark, no rerun after a crash: workers
+        if (!offered() || needsWorker || !small(specs, engines) || !mark("checking")) {
+            decline(); // without the mark there is no rerun after a crash: workers
             return false;
         }
         taken = true;
         return true;
+    }
+
+    /** Says where the run stands, for the launcher; false when it cannot (no offer, an unwritable directory). */
+    private static boolean mark(String state) {
+        String dir = System.getProperty(OFFER_PROPERTY);
+        if (dir == null) {
+            return false;
+        }
+        try {
+            Files.writeString(Path.of(dir, MARK), state);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** Back to no offer taken, nothing held: for tests, which take offers in one JVM. */

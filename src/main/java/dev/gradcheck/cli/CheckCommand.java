@@ -309,6 +309,7 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
      */
     private boolean inWorkers(List<LoadedSpec> specs, PluginSet plugins) {
         if (inProcess.enabled() || workerOptions == null) {
+            SharedJvm.decline(); // in this JVM, but as --in-process is: a crash ends the run
             return false;
         }
         boolean needsWorker = jobs > 1 || maxMemory.bytes != null || !plugins.isEmpty()

@@ -121,7 +121,7 @@ class InProcessTimeLimitTest {
     }
 
     @Test
-    void aCheckThatCannotBeStoppedHandsARunInTheFrontEndsJvmToWorkers(@TempDir Path offer) {
+    void aCheckThatCannotBeStoppedHandsARunInTheFrontEndsJvmToWorkers(@TempDir Path offer) throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         List<Integer> halted = new ArrayList<>();
         System.setProperty(SharedJvm.OFFER_PROPERTY, offer.toString());
@@ -148,7 +148,7 @@ class InProcessTimeLimitTest {
             CheckRequest next = new CheckRequest(specs.get(1).spec(), Overrides.NONE, limits);
             assertThrows(IllegalStateException.class, () -> backend.run(next));
             assertEquals(List.of(SharedJvm.RERUN_IN_WORKERS), halted, "the launcher is asked for workers");
-            assertTrue(Files.exists(offer.resolve(SharedJvm.MARK)), "the launcher sees the offer was taken");
+            assertEquals("checking", Files.readString(offer.resolve(SharedJvm.MARK)), "the launcher's mark");
         } finally {
             release.countDown();
             System.clearProperty(SharedJvm.OFFER_PROPERTY);

@@ -37,6 +37,14 @@ class SharedJvmTest {
         SharedJvm.forget();
     }
 
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private static List<LoadedSpec> specs(String text) {
         return new SpecLoader().loadText("t.yaml", "t", text);
     }
@@ -44,6 +52,7 @@ class SharedJvmTest {
     private boolean take(List<LoadedSpec> specs, List<Engine> engines, boolean needsWorker) {
         System.setProperty(SharedJvm.OFFER_PROPERTY, offer.toString());
         SharedJvm.holding(releases::incrementAndGet);
+        assertEquals("held", read(offer.resolve(SharedJvm.MARK)), "nothing printed, no check run yet");
         return SharedJvm.take(specs, engines, needsWorker);
     }
 
@@ -51,7 +60,7 @@ class SharedJvmTest {
     void aSmallCpuRunTakesTheOfferMarksItAndKeepsItsReportHeld() {
         assertTrue(take(specs(CPU), null, false));
         assertTrue(SharedJvm.taken());
-        assertTrue(Files.exists(offer.resolve(SharedJvm.MARK)), "the launcher's mark");
+        assertEquals("checking", read(offer.resolve(SharedJvm.MARK)), "the launcher's mark");
         assertEquals(0, releases.get(), "held until the run is over");
     }
 
@@ -66,7 +75,7 @@ class SharedJvmTest {
         assertFalse(take(specs(CPU), null, true), "--jobs 2, --max-memory, plugins, worker options");
         assertEquals(5, releases.get());
         assertFalse(SharedJvm.taken());
-        assertFalse(Files.exists(offer.resolve(SharedJvm.MARK)));
+        assertEquals("declined", read(offer.resolve(SharedJvm.MARK)), "a crash from now on is the front end's");
         assertTrue(take(new ArrayList<>(many.subList(0, SharedJvm.MOST_CHECKS)), List.of(Engine.CPU), false),
                 "as many as it allows, on --backend cpu");
         SharedJvm.forget();

@@ -30,18 +30,20 @@ class LauncherOneJvmTest {
               case "$a" in -Dgradcheck.onejvm.dir=*) dir="${a#-Dgradcheck.onejvm.dir=}" ;; esac
             done
             if [ -z "$dir" ]; then
+              printf '%s\n' "$@" > "$SEEN_DIR.workers"
               echo "workers' report" >&3
               exit 3
             fi
             echo "$dir" > "$SEEN_DIR"
             echo "what the JVM printed on its fd 1"
             case "$FIRST" in
-              crash) touch "$dir/checking" "$dir/hs_err_42.log"; exit 1 ;;
-              mismatch) touch "$dir/checking"; echo "one JVM's report" >&3; exit 1 ;;
-              declined-crash) touch "$dir/hs_err_42.log"; exit 1 ;;
-              give-up) touch "$dir/checking"; exit 75 ;;
-              killed) touch "$dir/checking"; kill -KILL $$ ;;
-              term) touch "$dir/checking"; trap 'echo "report of what finished" >&3; exit 143' TERM
+              start-crash) touch "$dir/hs_err_42.log"; exit 1 ;;
+              crash) echo checking > "$dir/state"; touch "$dir/hs_err_42.log"; exit 1 ;;
+              mismatch) echo checking > "$dir/state"; echo "one JVM's report" >&3; exit 1 ;;
+              declined-crash) echo declined > "$dir/state"; touch "$dir/hs_err_42.log"; exit 1 ;;
+              give-up) echo checking > "$dir/state"; exit 75 ;;
+              killed) echo checking > "$dir/state"; kill -KILL $$ ;;
+              term) echo checking > "$dir/state"; trap 'echo "report of what finished" >&3; exit 143' TERM
                     touch "$READY"; while :; do sleep 0.05; done ;;
             esac
             """;
@@ -71,8 +73,21 @@ class LauncherOneJvmTest {
     void aMismatchOrARunThatDeclinedTheOfferEndsAsItEnded() throws Exception {
         assertEquals(new Run(1, "one JVM's report\n", ""), run("mismatch"),
                 "exit 1 without a crash report; libnd4j's printf()s of a taken run are not shown");
-        assertEquals(new Run(1, "", "what the JVM printed on its fd 1\n"), run("declined-crash"),
-                "no mark: no rerun, and what the JVM said before any check (a refused option) is shown");
+        assertEquals(new Run(134, "", "what the JVM printed on its fd 1\n"), run("declined-crash"),
+                "workers' front end (or --in-process): no rerun, its banner shown, the abort's code");
+        Path kept = Path.of(Files.readString(dir.resolve("seen")).strip());
+        assertTrue(Files.exists(kept.resolve("hs_err_42.log")), "the crash report its banner names is kept");
+    }
+
+    @Test
+    void aCrashBeforeAnyCheckRanIsRunAgainWithoutTheStartUpArchive() throws Exception {
+        Run r = run("start-crash");
+        assertEquals(3, r.exit(), r.toString());
+        assertEquals("workers' report\n", r.out());
+        assertTrue(r.err().startsWith("gradcheck: the JVM crashed as it started (exit 1: ND4J's native start, or a"
+                + " damaged start-up archive, now left out); running the specs again"), r.err());
+        assertTrue(Files.readAllLines(dir.resolve("seen.workers")).stream()
+                .noneMatch(a -> a.startsWith("-XX:SharedArchiveFile=")), "no archive the second time");
     }
 
     @Test
@@ -87,6 +102,15 @@ class LauncherOneJvmTest {
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         assertEquals(143, p.exitValue());
         assertEquals("report of what finished\n", Files.readString(dir.resolve("out.txt")));
+    }
+
+    @Test
+    void aClosedStdinIsNoError() throws Exception {
+        ProcessBuilder pb = launcher("mismatch", dir.resolve("ready"));
+        pb.command().clear();
+        pb.command().addAll(List.of("bash", "-c", "bin/gradcheck check specs/ <&-"));
+        assertEquals(1, pb.start().waitFor(), Files.readString(dir.resolve("err.txt")));
+        assertEquals("one JVM's report\n", Files.readString(dir.resolve("out.txt")));
     }
 
     @Test
