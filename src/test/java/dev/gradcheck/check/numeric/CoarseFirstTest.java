@@ -144,4 +144,29 @@ class CoarseFirstTest {
         assertTrue(passes(1e-3, s.withMiddle()[0]), "the right backward passes");
         assertTrue(!passes(1e-3 * (1 + 5e-6), s.withMiddle()[0]), "the wrong one fails");
     }
+
+    /**
+     * Agreement with h's value is no bound on a larger step's truncation: h's value is only known to within h's
+     * rounding, so a truncation up to that (above what the tolerance allows an entry of 1e-3) agrees with it. An odd
+     * cubic (no second difference at any step, as a linear forward) whose 100·h value is 1e-8 off, within h's
+     * rounding model of its h value: every estimate the rungs give covers its own error, and the right backward
+     * passes at it. Taking 100·h's value with its rounding share as its bound, on that agreement, fails it.
+     */
+    @Test
+    void agreementWithHIsNoBoundOnOneHundredTimesHsTruncation() {
+        Cubic odd = new Cubic(new double[] {1e-3}, new double[] {1}, NOISE, 0, 0);
+        double[] rounding = {4 * NOISE / H};
+        double atH = (odd.at(H)[0] - odd.at(-H)[0]) / (2 * H);
+        double atHundred = (odd.at(100 * H)[0] - odd.at(-100 * H)[0]) / (200 * H);
+        assertTrue(Math.abs(atHundred - atH) < rounding[0], "100·h agrees with h within h's rounding");
+        assertTrue(Math.abs(atHundred - 1e-3) > 5e-9, "and is off by five times what the tolerance allows");
+        assertTrue(!passes(1e-3, new MostPreciseStep.Estimate(atHundred, rounding[0] / 100, rounding[0] / 100,
+                100 * H)), "100·h's value on its rounding share alone fails the right backward");
+        MostPreciseStep.Estimate[] settled = settled(again(odd), rounding).either();
+        MostPreciseStep.Estimate[] ladder = MostPreciseStepTest.everyRung(again(odd), atH(again(odd), rounding));
+        for (MostPreciseStep.Estimate e : new MostPreciseStep.Estimate[] {settled[0], ladder[0]}) {
+            assertTrue(Math.abs(e.value() - 1e-3) <= e.bound(), e + " covers its own error");
+            assertTrue(passes(1e-3, e), "the right backward passes at " + e);
+        }
+    }
 }
