@@ -92,7 +92,7 @@ class FinerStepsTest {
     }
 
     /** The first column of {@code in} whose entry in output row {@code row} lies in [lo, hi] in magnitude. */
-    private static int entryBetween(String yaml, String in, int row, double lo, double hi) throws Exception {
+    static int entryBetween(String yaml, String in, int row, double lo, double hi) throws Exception {
         double[] entries = rowOf(yaml, in, row);
         for (int c = 0; c < entries.length; c++) {
             if (Math.abs(entries[c]) >= lo && Math.abs(entries[c]) <= hi) {
