@@ -24,4 +24,17 @@ public interface BackendFactory {
             .create(plugins, budget);
 
     Backend create(PluginSet plugins, MemoryBudget budget);
+
+    /**
+     * Starts loading the engine on a thread of its own, while this JVM's front end reads its command line and
+     * specs: a check in the front end's JVM ({@link SharedJvm}) overlaps ND4J's start with them as a worker JVM
+     * started early does. {@link #create} then waits for that start. Does nothing by default.
+     */
+    default void prestart() {}
+
+    /** {@link #prestart} of the engine {@link #CPU} finds; nothing when there is none. */
+    static void prestartCpu() {
+        ServiceLoader.load(BackendFactory.class, BackendFactory.class.getClassLoader()).findFirst()
+                .ifPresent(BackendFactory::prestart);
+    }
 }

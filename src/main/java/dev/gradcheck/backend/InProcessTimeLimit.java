@@ -23,6 +23,11 @@ import java.util.function.Function;
  */
 final class InProcessTimeLimit implements AutoCloseable {
 
+    /** How long a check may go on past its limit before a run in the front end's JVM goes to workers. */
+    private static long stuckSeconds() {
+        return Long.getLong("gradcheck.onejvm.stuck.seconds", 10); // shorter in tests
+    }
+
     private final ExecutorService checking = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "gradcheck-check");
         t.setDaemon(true); // a check stopped at its limit must not hold the JVM's exit
@@ -42,7 +47,7 @@ final class InProcessTimeLimit implements AutoCloseable {
         TimeLimits.Limit limit = request.limits().of(request.spec());
         long start = 0;
         try {
-            started.await(); // behind a check still winding down after its limit: not this check's time
+            awaitStart(started); // behind a check still winding down after its limit: not this check's time
             start = System.nanoTime();
             return result.get(limit.millis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -60,6 +65,21 @@ final class InProcessTimeLimit implements AutoCloseable {
             throw rethrown(e.getCause());
         } finally {
             inFlight = null;
+        }
+    }
+
+    /**
+     * Waits for the checking thread to start this check. In the front end's JVM with the launcher standing by
+     * ({@link SharedJvm}), a check that has not stopped 10 s after its limit (a kernel that never
+     * returns) hands the whole run to workers, whose JVMs can be killed; elsewhere ({@code --in-process}) the run
+     * waits for it, as that option says.
+     */
+    private static void awaitStart(CountDownLatch started) throws InterruptedException {
+        if (!SharedJvm.taken()) {
+            started.await();
+        } else if (!started.await(stuckSeconds(), TimeUnit.SECONDS)) {
+            SharedJvm.rerunInWorkers("a check went on " + stuckSeconds() + " s past its time limit and could not be"
+                    + " stopped in this JVM");
         }
     }
 
@@ -87,6 +107,9 @@ final class InProcessTimeLimit implements AutoCloseable {
 
     /** What the check threw, as the caller's own: a backend's run never throws for an operator's failure. */
     private static RuntimeException rethrown(Throwable cause) {
+        if (cause instanceof Error error && SharedJvm.taken()) { // out of memory in the JVM the front end shares
+            SharedJvm.rerunInWorkers("a check failed with " + error + " in the front end's JVM");
+        }
         if (cause instanceof Error error) {
             throw error;
         }

@@ -7,6 +7,7 @@ import dev.gradcheck.check.numeric.UnstableOutputException;
 import dev.gradcheck.check.target.CheckTarget;
 import dev.gradcheck.check.target.Settings;
 import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.op.PlainArrays;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.result.Verdict;
@@ -38,6 +39,9 @@ final class SanityChecks {
         List<String> changed = new ArrayList<>();
         List<String> changes = new ArrayList<>();
         for (String name : before.keySet()) {
+            if (PlainArrays.sameBits(before.get(name), inputs.get(name))) {
+                continue; // untouched, bit for bit: no difference to find
+            }
             Difference d = Difference.of(Flat.values(before.get(name)), Flat.values(inputs.get(name)));
             if (d.max() > 0) {
                 changed.add(name);

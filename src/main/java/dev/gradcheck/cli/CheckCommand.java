@@ -3,6 +3,7 @@ package dev.gradcheck.cli;
 import dev.gradcheck.backend.BackendFactory;
 import dev.gradcheck.backend.EngineOutput;
 import dev.gradcheck.backend.EnginePool;
+import dev.gradcheck.backend.SharedJvm;
 import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.cli.options.Bounds;
 import dev.gradcheck.cli.options.CheckingOptions;
@@ -297,9 +298,23 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
         }
         return RunConfiguration.builder(specs).overrides(overrides)
                 .engines(engineChoice == null ? null : engineChoice.engines())
-                .inWorkers(!inProcess.enabled() && workerOptions != null).jobs(jobs)
+                .inWorkers(inWorkers(specs, plugins)).jobs(jobs)
                 .timeout(timeoutOption.seconds()).maxMemory(maxMemory.bytes).plugins(plugins)
                 .failFast(failFast).jacobians(capture()).texts(texts).build();
+    }
+
+    /**
+     * Workers, unless {@code --in-process}, or the launcher offered this JVM for a small run that asks for nothing
+     * only workers give (SharedJvm: the launcher reruns the command in workers if this JVM crashes).
+     */
+    private boolean inWorkers(List<LoadedSpec> specs, PluginSet plugins) {
+        if (inProcess.enabled() || workerOptions == null) {
+            SharedJvm.decline(); // in this JVM, but as --in-process is: a crash ends the run
+            return false;
+        }
+        boolean needsWorker = jobs > 1 || maxMemory.bytes != null || !plugins.isEmpty()
+                || System.getenv(WorkerOptions.USER_OPTIONS_ENV) != null;
+        return !SharedJvm.take(specs, engineChoice == null ? null : engineChoice.engines(), needsWorker);
     }
 
     /** The matrices the results carry: those the format draws (HTML's heat maps) and those --dump writes. */

@@ -3,6 +3,7 @@ package dev.gradcheck.cli;
 import dev.gradcheck.backend.BackendFactory;
 import dev.gradcheck.backend.EngineOutput;
 import dev.gradcheck.backend.JvmSetup;
+import dev.gradcheck.backend.SharedJvm;
 import dev.gradcheck.backend.WorkerOptions;
 import dev.gradcheck.backend.WorkerPool;
 import dev.gradcheck.cli.options.ExitCode;
@@ -45,7 +46,10 @@ public final class Main {
                 StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(stderr, StandardCharsets.UTF_8), true);
         WorkerOptions workers = WorkerOptions.cpu(lifetime(args));
-        if (startsWorker(args)) {
+        if (startsWorker(args) && SharedJvm.offered()) {
+            holdReport(stdout); // a small run may check in this JVM, which the launcher reruns if it crashes
+            BackendFactory.prestartCpu(); // ND4J starts while picocli reads the command line and the specs
+        } else if (startsWorker(args)) {
             WorkerPool.startEarly(workers); // while picocli reads the command line and the specs are parsed
         }
         int code = commandLine(out, err, BackendFactory.CPU, workers, Workspace.current(), Terminal.detect())
@@ -61,14 +65,27 @@ public final class Main {
      * nothing, as git and ripgrep do.
      */
     static int exitAfterWriting(int code, PrintWriter out, ReportChannel stdout, PrintWriter err) {
+        boolean failed = out.checkError(); // flushes, then tells whether any write failed
+        stdout.release(); // a report held back while this JVM checked (SharedJvm)
         String failure = stdout.failure();
-        if (out.checkError() && !stdout.readerLeft()) { // flushes, then tells whether any write failed
+        if ((failed || failure != null) && !stdout.readerLeft()) {
             err.println("gradcheck: the report could not be written to stdout (" + (failure == null ? "write error"
                     : failure) + ")");
             code = Math.max(code, ExitCode.USAGE.code());
         }
         err.flush();
         return code;
+    }
+
+    /**
+     * Holds the report back until the run is over (or the run goes to workers: {@link SharedJvm#take}). A signal's
+     * report is written by a shutdown hook; this hook lets out whatever is held whenever it runs (what is written
+     * after it goes straight out), so that report is never lost.
+     */
+    private static void holdReport(ReportChannel stdout) {
+        stdout.hold();
+        SharedJvm.holding(stdout::release);
+        Runtime.getRuntime().addShutdownHook(new Thread(stdout::release, "gradcheck-release-report"));
     }
 
     /**

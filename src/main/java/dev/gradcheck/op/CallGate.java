@@ -12,7 +12,9 @@ package dev.gradcheck.op;
  * more than {@link #REFUSAL_FLOOR}, below which the JVM's own growth cannot be told from a call's) stops the check:
  * {@link CallOverBudget}, after it and before any later call. (Only a call's first run shows its growth: later ones
  * reuse the memory the first left to the allocator, so the reading cannot be confirmed on the next.) The growth is
- * the process's: a check running beside this one in the same JVM (--jobs) is counted too.
+ * the process's: a check running beside this one in the same JVM (--jobs) is counted too. A function kept for later
+ * checks ({@link FunctionCache}) keeps its measured sizes too ({@link CallSizes}): a later check's gate starts from
+ * them ({@link #adopt}), measures only as often as within one check, and refuses what the first check refused.
  */
 final class CallGate {
 
@@ -45,6 +47,8 @@ final class CallGate {
     private long entries;
     private long lastMeasured = System.nanoTime() - Long.MAX_VALUE / 2;
     private CallOverBudget refused;
+    /** The sizes kept with the functions this gate's calls go to, which it starts from and adds to. */
+    private final java.util.List<CallSizes> kept = new java.util.ArrayList<>();
 
     /**
      * @param budget       the check's --max-memory, in bytes
@@ -62,7 +66,29 @@ final class CallGate {
     }
 
     /** A call let in: what it was counted as, and the reading before it when it is measured. */
-    record Ticket(Kind kind, long weight, long entry, Reading before) { }
+    record Ticket(Kind kind, long weight, long entry, Reading before, long at) { }
+
+    /**
+     * Starts from what earlier checks measured of a function whose calls come here, and keeps this gate's own
+     * measurements there too: a size over the budget refuses the first call, as the call that measured it did.
+     */
+    synchronized void adopt(CallSizes sizes) {
+        if (kept.contains(sizes)) {
+            return;
+        }
+        kept.add(sizes);
+        lastMeasured = Math.max(lastMeasured, sizes.lastMeasured());
+        for (Kind kind : Kind.values()) {
+            need[kind.ordinal()] = Math.max(need[kind.ordinal()], sizes.need(kind));
+            refuseOver(kind, sizes.need(kind));
+        }
+    }
+
+    private void refuseOver(Kind kind, long took) {
+        if (took > Math.max(budget, REFUSAL_FLOOR) && refused == null) {
+            refused = new CallOverBudget(kind.word(), took);
+        }
+    }
 
     /** Waits until the call may run beside those running, then counts it in. */
     synchronized Ticket enter(Kind kind) {
@@ -90,7 +116,7 @@ final class CallGate {
         inFlight++;
         unmeasuredInFlight += known == UNKNOWN ? 1 : 0;
         inFlightBytes += Math.max(known, 0);
-        return new Ticket(kind, known, ++entries, measure ? meter.get() : null);
+        return new Ticket(kind, known, ++entries, measure ? meter.get() : null, now);
     }
 
     private boolean admits(Kind kind) {
@@ -116,9 +142,8 @@ final class CallGate {
         if (took != UNKNOWN && entries == t.entry()) {
             int k = t.kind().ordinal();
             need[k] = Math.max(need[k], Math.max(took, 0));
-            if (took > Math.max(budget, REFUSAL_FLOOR) && refused == null) {
-                refused = new CallOverBudget(t.kind().word(), took);
-            }
+            refuseOver(t.kind(), took);
+            kept.forEach(sizes -> sizes.measured(t.kind(), need[k], t.at()));
         }
         notifyAll();
     }

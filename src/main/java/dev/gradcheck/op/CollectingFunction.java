@@ -141,9 +141,11 @@ public final class CollectingFunction extends ForwardingFunction {
 
     private final Guard guard;
 
+    /** @param f its calls measured from what earlier checks measured of it, where it keeps that ({@link CallSizes}) */
     public CollectingFunction(Differentiable f, Guard guard) {
         super(f, copy -> new CollectingFunction(copy, guard));
         this.guard = guard;
+        f.callSizes().ifPresent(guard.calls::adopt);
     }
 
     @Override

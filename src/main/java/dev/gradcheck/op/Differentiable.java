@@ -117,6 +117,14 @@ public interface Differentiable extends AutoCloseable {
     }
 
     /**
+     * What this instance's calls were measured to take in earlier checks ({@link CallSizes}), kept with it where it
+     * serves check after check (a {@link FunctionCache}'s lent function); empty where it serves one check.
+     */
+    default Optional<CallSizes> callSizes() {
+        return Optional.empty();
+    }
+
+    /**
      * An independent instance of this function, equal in every result and sharing no mutable state with it, so that
      * two threads can evaluate the same function at once (one instance each).
      *

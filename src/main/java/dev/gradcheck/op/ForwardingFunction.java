@@ -117,6 +117,11 @@ public abstract class ForwardingFunction implements Differentiable {
     }
 
     @Override
+    public Optional<CallSizes> callSizes() {
+        return f.callSizes();
+    }
+
+    @Override
     public Differentiable copy() {
         if (rewrap == null) {
             throw new UnsupportedOperationException(getClass().getSimpleName() + " does not say how to copy itself");

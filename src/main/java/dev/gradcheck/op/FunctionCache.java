@@ -12,6 +12,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -20,7 +21,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * compiled calls and their verification) cost milliseconds, where a warm evaluation costs microseconds. A function
  * is lent to one check at a time and comes back when the check closes it; one whose call threw, or whose backward
  * was taken over for order 2, is closed instead. Copies for a check's helper threads are lent the same way. Lending changes no result: a function gives the same bits on its
- * first call and its thousandth (the direct executor's promise), and every call assigns all inputs.
+ * first call and its thousandth (the direct executor's promise), and every call assigns all inputs. What a lent
+ * function's calls were measured to take goes with it ({@link CallSizes}), so that its next check's memory gate
+ * starts from the first check's figures.
  *
  * <p>The key is what a build depends on: the spec document's position, its op or graph, attributes, outputs and
  * checked inputs, each input's name, shape and dtype, and the values of the inputs that are not checked (an integer
@@ -37,7 +40,7 @@ public final class FunctionCache {
     private final Builder builder;
     private final int capacity;
     /** Idle functions per key, least recently used first. */
-    private final LinkedHashMap<Key, Deque<Differentiable>> idle = new LinkedHashMap<>(16, 0.75f, true);
+    private final LinkedHashMap<Key, Deque<Kept>> idle = new LinkedHashMap<>(16, 0.75f, true);
     private int idleCount;
 
     /** @param capacity how many idle functions to keep in all; the least recently used are closed beyond it */
@@ -52,18 +55,21 @@ public final class FunctionCache {
         if (key == null) {
             return builder.build(spec, inputs);
         }
-        Differentiable f = take(key);
-        return f == null ? new Lent(key, builder.build(spec, inputs), null)
-                : new Lent(key, f, () -> builder.build(spec, inputs));
+        Kept k = take(key);
+        return k == null ? new Lent(key, new Kept(builder.build(spec, inputs), new CallSizes()), null)
+                : new Lent(key, k, () -> builder.build(spec, inputs));
     }
 
-    private synchronized Differentiable take(Key key) {
-        Deque<Differentiable> kept = idle.get(key);
+    /** An idle function, with what its calls were measured to take in the checks it served. */
+    private record Kept(Differentiable f, CallSizes sizes) {}
+
+    private synchronized Kept take(Key key) {
+        Deque<Kept> kept = idle.get(key);
         if (kept == null || kept.isEmpty()) {
             return null;
         }
         idleCount--;
-        Differentiable f = kept.pop();
+        Kept f = kept.pop();
         if (kept.isEmpty()) {
             idle.remove(key);
         }
@@ -71,19 +77,19 @@ public final class FunctionCache {
     }
 
     private synchronized int idle(Key key) {
-        Deque<Differentiable> kept = idle.get(key);
+        Deque<Kept> kept = idle.get(key);
         return kept == null ? 0 : kept.size();
     }
 
-    private void giveBack(Key key, Differentiable f) {
+    private void giveBack(Key key, Kept f) {
         List<Differentiable> evicted = new ArrayList<>();
         synchronized (this) {
             idle.computeIfAbsent(key, k -> new ArrayDeque<>()).push(f);
             idleCount++;
-            for (Iterator<Deque<Differentiable>> it = idle.values().iterator(); idleCount > capacity && it.hasNext(); ) {
-                Deque<Differentiable> oldest = it.next();
+            for (Iterator<Deque<Kept>> it = idle.values().iterator(); idleCount > capacity && it.hasNext(); ) {
+                Deque<Kept> oldest = it.next();
                 while (idleCount > capacity && !oldest.isEmpty()) {
-                    evicted.add(oldest.removeLast());
+                    evicted.add(oldest.removeLast().f());
                     idleCount--;
                 }
                 if (oldest.isEmpty()) {
@@ -98,7 +104,7 @@ public final class FunctionCache {
     public void clear() {
         List<Differentiable> all = new ArrayList<>();
         synchronized (this) {
-            idle.values().forEach(all::addAll);
+            idle.values().forEach(kept -> kept.forEach(k -> all.add(k.f())));
             idle.clear();
             idleCount = 0;
         }
@@ -142,15 +148,23 @@ public final class FunctionCache {
     /** A function lent to one check; closing it gives it back unless it threw or was taken over. */
     private final class Lent extends ForwardingFunction {
         private final Key key;
+        private final CallSizes sizes;
         private final Fresh fresh;
         private boolean keep = true;
         private boolean closed;
 
         /** @param fresh how to build the function anew, when {@code f} was used before; null for a new build */
-        Lent(Key key, Differentiable f, Fresh fresh) {
-            super(f);
+        Lent(Key key, Kept kept, Fresh fresh) {
+            super(kept.f());
             this.key = key;
+            this.sizes = kept.sizes();
             this.fresh = fresh;
+        }
+
+        /** Its own, kept with it while it is idle: what its calls took in the checks it served. */
+        @Override
+        public Optional<CallSizes> callSizes() {
+            return Optional.of(sizes);
         }
 
         private <T> T watch(java.util.function.Supplier<T> call) {
@@ -228,8 +242,9 @@ public final class FunctionCache {
         /** Another thread's instance: a kept one of the same build if there is one, lent like this one. */
         @Override
         public Differentiable copy() {
-            Differentiable kept = take(key);
-            return kept != null ? new Lent(key, kept, fresh != null ? fresh : f::copy) : new Lent(key, f.copy(), null);
+            Kept kept = take(key);
+            return kept != null ? new Lent(key, kept, fresh != null ? fresh : f::copy)
+                    : new Lent(key, new Kept(f.copy(), new CallSizes()), null);
         }
 
         @Override
@@ -239,7 +254,7 @@ public final class FunctionCache {
             }
             closed = true;
             if (keep) {
-                giveBack(key, f);
+                giveBack(key, new Kept(f, sizes));
             } else {
                 f.close();
             }

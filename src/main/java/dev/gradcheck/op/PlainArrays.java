@@ -23,6 +23,16 @@ public final class PlainArrays {
     }
 
     /**
+     * Whether two plain arrays of one dtype and shape hold the same bits (one native compare, no copies); false
+     * where either is not plain, which says nothing: callers then compare as they would have.
+     */
+    public static boolean sameBits(INDArray a, INDArray b) {
+        return a.dataType() == b.dataType() && Arrays.equals(a.shape(), b.shape()) && isPlain(a) && isPlain(b)
+                && Pointer.memcmp(a.data().addressPointer(), b.data().addressPointer(),
+                        a.length() * a.dataType().width()) == 0;
+    }
+
+    /**
      * {@code dst.assign(src)}: the same values, bit for bit. One memory copy when both are plain and of one dtype
      * and shape (assign would convert nothing then); ND4J's assign otherwise.
      */

@@ -1,6 +1,7 @@
 package dev.gradcheck.backend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.backend.nd4j.InProcessBackend;
@@ -15,12 +16,17 @@ import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.MemoryBudget;
 import dev.gradcheck.spec.Overrides;
 import dev.gradcheck.spec.SpecLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /** {@code --in-process} keeps time limits as workers do: past its limit a check ends as TIMEOUT and the run goes on. */
@@ -34,6 +40,34 @@ class InProcessTimeLimitTest {
     private static Backend engine(AtomicInteger slowForwards) {
         return new InProcessBackend(Engine.CPU, (spec, in) -> spec.name().equals("slow")
                 ? slow(ND4J.build(spec, in), slowForwards) : ND4J.build(spec, in), MemoryBudget.forThisJvm());
+    }
+
+    /** "stuck" is tanh whose forward does not return until released, whatever interrupts it: a kernel that hangs. */
+    private static Backend stuckEngine(CountDownLatch release) {
+        return new InProcessBackend(Engine.CPU, (spec, in) -> spec.name().equals("stuck")
+                ? stuck(ND4J.build(spec, in), release) : ND4J.build(spec, in), MemoryBudget.forThisJvm());
+    }
+
+    private static Differentiable stuck(Differentiable f, CountDownLatch release) {
+        return new Functions.Delegate(f) {
+            @Override
+            public Map<String, INDArray> forward(Map<String, INDArray> inputs) {
+                return forwardTransient(inputs);
+            }
+
+            @Override
+            public Map<String, INDArray> forwardTransient(Map<String, INDArray> inputs) {
+                boolean released = false;
+                while (!released) {
+                    try {
+                        released = release.await(1, TimeUnit.MINUTES);
+                    } catch (InterruptedException e) {
+                        // a native kernel does not hear interrupts either
+                    }
+                }
+                return super.forward(inputs);
+            }
+        };
     }
 
     private static Differentiable slow(Differentiable f, AtomicInteger forwards) {
@@ -84,6 +118,44 @@ class InProcessTimeLimitTest {
         // 600 forwards: without the stop, the check would have run them all first
         int made = slowForwards.get();
         assertTrue(made > 0 && made < SLOW_FORWARDS, made + " slow forwards");
+    }
+
+    @Test
+    void aCheckThatCannotBeStoppedHandsARunInTheFrontEndsJvmToWorkers(@TempDir Path offer) throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        List<Integer> halted = new ArrayList<>();
+        System.setProperty(SharedJvm.OFFER_PROPERTY, offer.toString());
+        System.setProperty("gradcheck.onejvm.stuck.seconds", "1");
+        SharedJvm.halt = code -> {
+            halted.add(code);
+            throw new IllegalStateException("halted"); // as Runtime.halt, the run goes no further
+        };
+        List<LoadedSpec> specs = new SpecLoader().loadText("t.yaml", "t", """
+                name: stuck
+                op: tanh
+                inputs: {x: {shape: [3]}}
+                ---
+                name: after
+                op: tanh
+                inputs: {x: {shape: [3]}}
+                """);
+        try (InProcessPool pool = new InProcessPool(Engine.CPU, () -> stuckEngine(release))) {
+            assertTrue(SharedJvm.take(specs, null, false));
+            Backend backend = pool.lanes(Engine.CPU).get(0).backend();
+            TimeLimits limits = new TimeLimits(1.0);
+            assertEquals(Status.TIMEOUT, backend.run(new CheckRequest(specs.get(0).spec(), Overrides.NONE, limits))
+                    .status());
+            CheckRequest next = new CheckRequest(specs.get(1).spec(), Overrides.NONE, limits);
+            assertThrows(IllegalStateException.class, () -> backend.run(next));
+            assertEquals(List.of(SharedJvm.RERUN_IN_WORKERS), halted, "the launcher is asked for workers");
+            assertEquals("checking", Files.readString(offer.resolve(SharedJvm.MARK)), "the launcher's mark");
+        } finally {
+            release.countDown();
+            System.clearProperty(SharedJvm.OFFER_PROPERTY);
+            System.clearProperty("gradcheck.onejvm.stuck.seconds");
+            SharedJvm.halt = code -> Runtime.getRuntime().halt(code);
+            SharedJvm.forget();
+        }
     }
 
     @Test

@@ -181,6 +181,59 @@ class CallGateTest {
         assertEquals(1, inner.calls.get(), "no call after the one over the budget");
     }
 
+    /** A function with sizes kept from check to check, as a {@link FunctionCache} keeps them with a lent function. */
+    private static Differentiable keeping(Differentiable f, CallSizes sizes) {
+        return new ForwardingFunction(f) {
+            @Override
+            public java.util.Optional<CallSizes> callSizes() {
+                return java.util.Optional.of(sizes);
+            }
+        };
+    }
+
+    /**
+     * A later check of a kept function starts from what the first measured: a call's growth shows on its first run
+     * only (later runs reuse what the allocator kept), so measuring it again would read less, and each reading
+     * costs a small check a tenth of its time.
+     */
+    @Test
+    void aLaterCheckOfAKeptFunctionStartsFromItsMeasuredSizesWithoutReadingAgain() {
+        CallSizes sizes = new CallSizes();
+        AtomicInteger reads = new AtomicInteger();
+        java.util.function.Supplier<CollectingFunction.Guard> check = () -> new CollectingFunction.Guard(1024 * MIB,
+                Long.MAX_VALUE / 4, new CallGate(1024 * MIB, Long.MAX_VALUE / 4, () -> {
+                    reads.incrementAndGet();
+                    return new CallGate.Reading(made.get(), 0);
+                }));
+        Meeting inner = new Meeting(3 * MIB, new AtomicInteger(), new AtomicInteger(), new AtomicInteger(), null, made);
+        CollectingFunction.Guard first = check.get();
+        backward(new CollectingFunction(keeping(inner, sizes), first));
+        assertEquals(2, reads.get(), "the first backward measured: before and after");
+        assertEquals(3 * MIB, sizes.need(CallGate.Kind.BACKWARD), "kept with the function");
+        CollectingFunction.Guard second = check.get();
+        backward(new CollectingFunction(keeping(inner, sizes), second));
+        assertEquals(2, reads.get(), "the next check's first backward is known: not read again");
+        assertEquals(3 * MIB, second.calls().need(CallGate.Kind.BACKWARD));
+        backward(new CollectingFunction(inner, check.get()));
+        assertEquals(4, reads.get(), "a function that keeps nothing is measured in every check");
+    }
+
+    @Test
+    void aKeptFunctionOnceOverTheBudgetIsRefusedInTheNextCheckBeforeItsFirstCall() {
+        CallSizes sizes = new CallSizes();
+        Meeting inner = new Meeting(160 * MIB, new AtomicInteger(), new AtomicInteger(), new AtomicInteger(), null,
+                made);
+        CollectingFunction first = new CollectingFunction(keeping(inner, sizes), guard(64 * MIB, 0, 64 * MIB));
+        long needed = assertThrows(CallOverBudget.class, () -> backward(first)).needed();
+        CollectingFunction next = new CollectingFunction(keeping(inner, sizes), guard(64 * MIB, 0, 64 * MIB));
+        CallOverBudget again = assertThrows(CallOverBudget.class, () -> backward(next));
+        assertEquals(needed, again.needed(), "the same figure");
+        assertEquals("backward", again.kind());
+        assertEquals(1, inner.calls.get(), "refused before the call, as the first check refused every later one");
+        backward(new CollectingFunction(keeping(inner, sizes), guard(1024 * MIB, 0, 1024 * MIB)));
+        assertEquals(2, inner.calls.get(), "a budget that holds it lets it run");
+    }
+
     /** Under the refusal floor a reading over the budget is not a call's: the JVM's own growth reaches it. */
     @Test
     void aReadingUnderTheRefusalFloorRefusesNothing() {

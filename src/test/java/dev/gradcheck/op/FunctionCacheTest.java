@@ -92,6 +92,22 @@ class FunctionCacheTest {
     }
 
     @Test
+    void aFunctionLentAgainBringsWhatItsCallsWereMeasuredToTake() throws Exception {
+        OpSpec spec = spec("{exclusive: 0}");
+        CallSizes first;
+        try (Differentiable f = cache.build(spec, inputs(1))) {
+            first = f.callSizes().orElseThrow();
+            first.measured(CallGate.Kind.BACKWARD, 12345, System.nanoTime());
+        }
+        try (Differentiable f = cache.build(spec, inputs(1)); Differentiable other = cache.build(spec, inputs(1))) {
+            assertTrue(f.callSizes().orElseThrow() == first, "kept with the function");
+            assertEquals(12345, f.callSizes().orElseThrow().need(CallGate.Kind.BACKWARD));
+            assertEquals(CallGate.UNKNOWN, other.callSizes().orElseThrow().need(CallGate.Kind.BACKWARD),
+                    "a new build's calls are measured afresh");
+        }
+    }
+
+    @Test
     void copiesForOtherThreadsAreLentToo() throws Exception {
         OpSpec spec = spec("{exclusive: 0}");
         try (Differentiable a = cache.build(spec, inputs(1)); Differentiable b = cache.build(spec, inputs(1))) {

@@ -44,6 +44,22 @@ class PlainArraysTest {
         assertArrayEquals(bytes(Nd4j.create(DataType.FLOAT, 4, 4).assign(src)), bytes(asFloat), "converted");
     }
 
+    @Test
+    void sameBitsSaysSameOnlyForTheSameBitsOfPlainArrays() {
+        INDArray a = awkward(DataType.DOUBLE, 3, 4);
+        assertTrue(PlainArrays.sameBits(a, a.dup()));
+        INDArray negativeZero = a.dup();
+        a.putScalar(5, 0.0);
+        negativeZero.putScalar(5, -0.0); // equal as doubles, not as bits: the careful comparison decides
+        assertFalse(PlainArrays.sameBits(a, negativeZero));
+        INDArray last = a.dup();
+        last.putScalar(11, Math.nextUp(a.getDouble(11)));
+        assertFalse(PlainArrays.sameBits(a, last), "the last element counts");
+        assertFalse(PlainArrays.sameBits(a, a.castTo(DataType.FLOAT)), "another dtype");
+        assertFalse(PlainArrays.sameBits(a, a.dup('f')), "not plain: the caller compares its own way");
+        assertFalse(PlainArrays.sameBits(a, a.reshape(4, 3).dup()), "another shape");
+    }
+
     private static byte[] bytes(INDArray a) {
         return CompiledGraph.bytes(a);
     }

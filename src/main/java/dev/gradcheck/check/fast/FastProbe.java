@@ -144,7 +144,11 @@ final class FastProbe {
     }
 
     private static long nonZero(double[] values) {
-        return Arrays.stream(values).filter(x -> x != 0).count();
+        long count = 0;
+        for (double x : values) {
+            count += x != 0 ? 1 : 0;
+        }
+        return count;
     }
 
     /** The rounding bound of φ′ along a direction taken with step h. */

@@ -21,6 +21,8 @@ public final class ReportChannel extends OutputStream {
     private final String closedReason;
     private volatile String failure;
     private volatile boolean readerLeft;
+    /** What was written while the report is held back ({@link #hold}); null when it goes straight out. */
+    private java.io.ByteArrayOutputStream held;
 
     private ReportChannel(OutputStream out, String closedReason) {
         this.out = out;
@@ -55,8 +57,37 @@ public final class ReportChannel extends OutputStream {
         write(new byte[] {(byte) b}, 0, 1);
     }
 
+    /**
+     * Keeps what is written from now on until {@link #release}: a run in the front end's own JVM, which the
+     * launcher runs again in workers if the JVM dies, must not have printed part of its report (bin/gradcheck).
+     */
+    public synchronized void hold() {
+        if (held == null) {
+            held = new java.io.ByteArrayOutputStream();
+        }
+    }
+
+    /** Writes out what was held back, and everything after it straight out; a write that fails is noted. */
+    public synchronized void release() {
+        if (held == null) {
+            return;
+        }
+        byte[] bytes = held.toByteArray();
+        held = null;
+        try {
+            write(bytes, 0, bytes.length);
+            flush();
+        } catch (IOException e) {
+            // noted: failure() says why, as for any write
+        }
+    }
+
     @Override
-    public void write(byte[] b, int off, int len) throws IOException {
+    public synchronized void write(byte[] b, int off, int len) throws IOException {
+        if (held != null) {
+            held.write(b, off, len);
+            return;
+        }
         if (closedReason != null && len > 0) {
             throw noted(new IOException(closedReason));
         }
@@ -69,7 +100,10 @@ public final class ReportChannel extends OutputStream {
 
     /** Nothing to flush on a closed stdout: a command that wrote nothing there (--output) has lost nothing. */
     @Override
-    public void flush() throws IOException {
+    public synchronized void flush() throws IOException {
+        if (held != null) {
+            return;
+        }
         try {
             out.flush();
         } catch (IOException e) {

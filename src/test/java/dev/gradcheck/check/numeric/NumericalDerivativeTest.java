@@ -62,6 +62,13 @@ class NumericalDerivativeTest {
         theEvaluatedPointsAreNd4js(3, 3000, 7);
     }
 
+    @Test
+    void soAcrossTheStretchesWithADenseDirectionWrittenBackInBulk() {
+        // half the elements move (a stretch is copied back whole), the others keep their bits, −0.0 becoming +0.0
+        // where u is 0: a mis-indexed bulk write moves the wrong elements
+        theEvaluatedPointsAreNd4js(3, 3000, 2);
+    }
+
     private static void theEvaluatedPointsAreNd4js(int rows, int columns, int every) {
         INDArray plain = Nd4j.rand(DataType.DOUBLE, rows, columns).subi(0.5).muli(1e4);
         for (int i : new int[] {0, 4094, 4095, 4096, 8191, 8192, rows * columns - 1}) {
