@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * own step times its weight. The groups are taken on the run's threads, each result kept in group order on the
  * calling thread. An entry still beyond the tolerance there goes on to be recomputed alone
  * ({@link Recompute}), and so does every entry of a group along which one sits at a kink: alone, an entry
- * at a kink of its own column is left out as the dense judge leaves it out.
+ * at a kink of its own column is left out as the dense judge leaves it out. Along an input the forward is declared
+ * affine in (op/catalog's AffineInputs, on the target), a group is first taken by {@link OneSidedStep}: one forward
+ * where the ladder takes four, kept only where the data agree with the declaration (the row's note counts both).
  */
 final class FinerSteps {
 
