@@ -273,8 +273,9 @@ public final class GradientChecker {
         Map<String, Long> outputLengths = new LinkedHashMap<>();
         outputs.forEach(o -> outputLengths.put(o, testAtX.get(o).length()));
         CheckModes.requireFits(budget, spec, outputLengths);
-        return new CheckTarget(1, underTest, reference == null ? underTest : reference, x.test(), x.reference(),
-                spec.check(), outputs, testAtX, refAtX);
+        Differentiable numerical = reference == null ? underTest : reference;
+        return new CheckTarget(1, underTest, numerical, x.test(), x.reference(), spec.check(), outputs, testAtX,
+                refAtX, numerical.affineInputs());
     }
 
     /**

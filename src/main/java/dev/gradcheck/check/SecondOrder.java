@@ -13,6 +13,7 @@ import dev.gradcheck.check.numeric.Seeded;
 import dev.gradcheck.check.target.CheckTarget;
 import dev.gradcheck.check.target.Settings;
 import dev.gradcheck.op.Differentiable;
+import dev.gradcheck.op.catalog.AffineInputs;
 import dev.gradcheck.result.CheckKind;
 import dev.gradcheck.result.GradientResult;
 import dev.gradcheck.spec.InvalidSpecException;
@@ -96,7 +97,7 @@ final class SecondOrder {
                 first.refAtX());
         List<String> outputs = first.wrt().stream().map(Differentiable::gradientName).toList();
         return new CheckTarget(2, testBackward, refBackward, testInputs, refInputs, List.copyOf(wrt), outputs,
-                testBackward.forward(testInputs), refBackward.forward(refInputs));
+                testBackward.forward(testInputs), refBackward.forward(refInputs), AffineInputs.NONE);
     }
 
     /** H·w for every checked input, against the finite difference of the gradient along w. */

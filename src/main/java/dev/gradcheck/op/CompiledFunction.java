@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import dev.gradcheck.op.catalog.AffineInputs;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -316,6 +317,11 @@ final class CompiledFunction implements Differentiable {
     @Override
     public List<String> attributesLeftAtDefault() {
         return session.attributesLeftAtDefault();
+    }
+
+    @Override
+    public AffineInputs affineInputs() {
+        return session.affineInputs();
     }
 
     /** What the session's graph says its outputs take (the compiled graphs hold the same, once each). */

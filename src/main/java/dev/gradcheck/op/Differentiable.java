@@ -1,5 +1,6 @@
 package dev.gradcheck.op;
 
+import dev.gradcheck.op.catalog.AffineInputs;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -104,6 +105,15 @@ public interface Differentiable extends AutoCloseable {
      */
     default java.util.OptionalLong plannedOutputBytes() {
         return java.util.OptionalLong.empty();
+    }
+
+    /**
+     * The inputs this function's forward is affine in by its op's definition ({@link AffineInputs}: a one-op ND4J
+     * build of a convolution or a matrix product), along which the checker may take a near entry's finite
+     * difference at a larger step, guarded by the data; {@link AffineInputs#NONE} for everything else.
+     */
+    default AffineInputs affineInputs() {
+        return AffineInputs.NONE;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.gradcheck.op;
 
+import dev.gradcheck.op.catalog.AffineInputs;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -108,6 +109,11 @@ public abstract class ForwardingFunction implements Differentiable {
     @Override
     public java.util.OptionalLong plannedOutputBytes() {
         return f.plannedOutputBytes();
+    }
+
+    @Override
+    public AffineInputs affineInputs() {
+        return f.affineInputs();
     }
 
     @Override

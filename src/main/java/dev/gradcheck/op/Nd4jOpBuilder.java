@@ -1,5 +1,6 @@
 package dev.gradcheck.op;
 
+import dev.gradcheck.op.catalog.AffineInputs;
 import dev.gradcheck.op.catalog.ArgInfo;
 import dev.gradcheck.op.catalog.AttrValues;
 import dev.gradcheck.op.catalog.AttributeBinder;
@@ -303,7 +304,9 @@ public final class Nd4jOpBuilder {
         if (checkShapes) {
             requireShapesFit(sd.getVariableOutputOp(outputs.get(0).name()), op, attrs, inputs);
         }
-        return new SameDiffFunction(sd, vars, outputs).leftAtDefault(leftAtDefault(op, attrs));
+        // the op's arguments are vars' values in order, so a declared position names its input
+        return new SameDiffFunction(sd, vars, outputs).leftAtDefault(leftAtDefault(op, attrs))
+                .affineIn(AffineInputs.declared(catalogOps.lookup(op).name(), List.copyOf(vars.keySet())));
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.gradcheck.op;
 import dev.gradcheck.spec.MemoryBudget;
 import java.util.ArrayList;
 import java.util.HashMap;
+import dev.gradcheck.op.catalog.AffineInputs;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -36,6 +37,8 @@ final class SameDiffFunction implements Differentiable {
     /** The outputs whose cotangents the loss reads, by index; empty until the first {@link #vjp}. */
     private final List<Integer> lossOutputs = new ArrayList<>();
     private List<String> leftAtDefault = List.of();
+    /** What a one-op build's op is declared affine in ({@link AffineInputs}); none for a graph's or a model's. */
+    private AffineInputs affine = AffineInputs.NONE;
     /** Placeholders fed at every pass, never differentiated: a saved model's inputs ({@link SameDiffModel}). */
     private Map<String, INDArray> fed = Map.of();
 
@@ -65,6 +68,17 @@ final class SameDiffFunction implements Differentiable {
     SameDiffFunction leftAtDefault(List<String> names) {
         leftAtDefault = List.copyOf(names);
         return this;
+    }
+
+    /** Declares what the one op it builds is affine in, by the op's definition. */
+    SameDiffFunction affineIn(AffineInputs declared) {
+        affine = declared;
+        return this;
+    }
+
+    @Override
+    public AffineInputs affineInputs() {
+        return affine;
     }
 
     /** Feeds these placeholders at every forward and backward pass. */

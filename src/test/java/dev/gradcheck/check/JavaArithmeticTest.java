@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gradcheck.check.target.CheckTarget;
+import dev.gradcheck.op.catalog.AffineInputs;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -29,14 +30,14 @@ class JavaArithmeticTest {
         for (double[] y : outputs) {
             INDArray out = Nd4j.createFromArray(y);
             CheckTarget t = new CheckTarget(1, null, null, Map.of(), Map.of(), List.of(), List.of("y"),
-                    Map.of("y", out), Map.of("y", out));
+                    Map.of("y", out), Map.of("y", out), AffineInputs.NONE);
             double nd4j = Math.abs(out.castTo(DataType.DOUBLE).amaxNumber().doubleValue());
             assertEquals(Double.doubleToLongBits(nd4j), Double.doubleToLongBits(t.scale("y")),
                     java.util.Arrays.toString(y));
         }
         INDArray floats = Nd4j.createFromArray(0.1f, -0.3f);
         CheckTarget t = new CheckTarget(1, null, null, Map.of(), Map.of(), List.of(), List.of("y"),
-                Map.of("y", floats), Map.of("y", floats));
+                Map.of("y", floats), Map.of("y", floats), AffineInputs.NONE);
         assertEquals(Math.abs(floats.castTo(DataType.DOUBLE).amaxNumber().doubleValue()), t.scale("y"), 0.0);
     }
 

@@ -6,6 +6,7 @@ import dev.gradcheck.check.numeric.NumericalDerivative;
 import dev.gradcheck.check.numeric.Precision;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.op.Nd4jTypes;
+import dev.gradcheck.op.catalog.AffineInputs;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,10 +29,12 @@ import org.nd4j.linalg.factory.Nd4j;
  * @param outputs    the outputs checked
  * @param testAtX    the test build's outputs at the inputs (every output, so cotangents can be shaped)
  * @param refAtX     the reference's outputs at the inputs
+ * @param affine     the inputs the reference's forward is affine in by its op's definition (plain data: a name
+ *                   and input names), where full mode takes near entries at a larger step; none for order 2
  */
 public record CheckTarget(int order, Differentiable test, Differentiable reference, Map<String, INDArray> testInputs,
                    Map<String, INDArray> refInputs, List<String> wrt, List<String> outputs,
-                   Map<String, INDArray> testAtX, Map<String, INDArray> refAtX) {
+                   Map<String, INDArray> testAtX, Map<String, INDArray> refAtX, AffineInputs affine) {
 
     /** One zero array per floating output of the test build, in its shape and dtype. */
     public Map<String, INDArray> zeroCotangents() {

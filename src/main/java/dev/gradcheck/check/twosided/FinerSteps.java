@@ -8,6 +8,7 @@ import dev.gradcheck.check.numeric.KinkDetector;
 import dev.gradcheck.check.numeric.MostPreciseStep;
 import dev.gradcheck.check.numeric.NumericalDerivative;
 import dev.gradcheck.check.numeric.NumericalError;
+import dev.gradcheck.check.numeric.OneSidedStep;
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.result.Stencil;
 import java.util.ArrayList;
@@ -27,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * own step times its weight. The groups are taken on the run's threads, each result kept in group order on the
  * calling thread. An entry still beyond the tolerance there goes on to be recomputed alone
  * ({@link Recompute}), and so does every entry of a group along which one sits at a kink: alone, an entry
- * at a kink of its own column is left out as the dense judge leaves it out.
+ * at a kink of its own column is left out as the dense judge leaves it out. Along an input the forward is declared
+ * affine in (op/catalog's AffineInputs, on the target), a group is first taken by {@link OneSidedStep}: one forward
+ * where the ladder takes four, kept only where the data agree with the declaration (the row's note counts both).
  */
 final class FinerSteps {
 
@@ -59,6 +62,9 @@ final class FinerSteps {
         for (int g = 0; g < groups.size(); g++) {
             List<TwoSidedScreen.Flagged> entries = groups.get(g);
             Outcome o = outcomes.get(g);
+            if (o.declared() != null) {
+                c.screen().affine().count(c.entries(entries.get(0).input()).name(), o.declared());
+            }
             if (o.kink() >= 0) { // each of the group's entries taken alone: kinks there are left out or judged
                 TwoSidedScreen.Flagged at = entries.get(o.kink());
                 for (TwoSidedScreen.Flagged f : entries) {
@@ -73,8 +79,22 @@ final class FinerSteps {
         }
     }
 
-    /** A group's entries along its direction: each one's estimate at its chosen step, or the first at a kink. */
-    private record Outcome(int kink, MostPreciseStep.Estimate[] estimates) {}
+    /**
+     * A group's entries along its direction: each one's estimate at its chosen step, or the first at a kink.
+     *
+     * @param declared along an input declared affine, whether its one-sided difference settled the group (false:
+     *                 the data refuted it, and the ladder took it); null along any other input
+     */
+    private record Outcome(int kink, MostPreciseStep.Estimate[] estimates, Boolean declared) {
+
+        Outcome(int kink, MostPreciseStep.Estimate[] estimates) {
+            this(kink, estimates, null);
+        }
+
+        Outcome declaredAffine(boolean settled) {
+            return new Outcome(kink, estimates, settled);
+        }
+    }
 
     /** The output at x: its largest |y| (the probes' rounding floor) and each element's |y|, read once a run. */
     private record Output(double scale, double[] magnitudes) {}
@@ -103,7 +123,20 @@ final class FinerSteps {
             int[] rows = entries.stream().mapToInt(TwoSidedScreen.Flagged::row).toArray();
             // the line holds the entries' rows alone, in their order: the probes read nothing else
             KinkDetector.Line evaluated = t -> Flat.valuesAt(d.atDirection(u, t).get(out), rows);
-            return judge(entries, remembered(kept(entries, step, evaluated)), step, d);
+            KinkDetector.Line line = remembered(kept(entries, step, evaluated));
+            if (c.target().affine().contains(in) && keptCentral(entries, d)) {
+                MostPreciseStep.Estimate[] settled = OneSidedStep.settled(line, step, valuesAtH(entries, step),
+                        rounding(entries, step, d), y.scale(), d.stencil());
+                return settled != null ? new Outcome(-1, settled, true)
+                        : judge(entries, line, step, d).declaredAffine(false);
+            }
+            return judge(entries, line, step, d);
+        }
+
+        /** Each entry's rounding model at the group's step, from its own |y|. */
+        private double[] rounding(List<TwoSidedScreen.Flagged> entries, double step, NumericalDerivative d) {
+            return entries.stream().mapToDouble(f -> NumericalError.rounding(d.stencil(), y.magnitudes()[f.row()],
+                    step)).toArray();
         }
 
         private Outcome judge(List<TwoSidedScreen.Flagged> entries, KinkDetector.Line line, double step,
@@ -111,11 +144,10 @@ final class FinerSteps {
             int n = entries.size();
             int[] rows = new int[n]; // positions in the line, which holds the entries' rows alone
             double[] scaled = new double[n]; // the backward's values times the owner's weight: d/dt along the group
-            double[] rounding = new double[n];
+            double[] rounding = rounding(entries, step, d);
             for (int k = 0; k < n; k++) {
                 TwoSidedScreen.Flagged f = entries.get(k);
                 rows[k] = k;
-                rounding[k] = NumericalError.rounding(d.stencil(), y.magnitudes()[f.row()], step);
                 scaled[k] = c.entries(f.input()).values().analytic(f.at()) * f.colWeight();
             }
             double scale = y.scale();

@@ -48,7 +48,7 @@ final class Report {
             }
             Noted noted = atKinks(row, e, ties.get(in), pattern.outShape());
             row = noted.row();
-            String note = noted.note();
+            String note = joined(noted.note(), run.screen().affine().note(t.affine(), in));
             long failing = row.verdict() == Verdict.MISMATCH ? tally.failing() : 0;
             double seconds = analyticSeconds + numericalSeconds.getOrDefault(in, 0.0)
                     + begin.seconds() + (e.index() == 0 ? tieSeconds : 0);
@@ -60,6 +60,10 @@ final class Report {
                     seconds, note, null).withDiagnosis(found, null));
         }
         return results;
+    }
+
+    private static String joined(String note, String more) {
+        return more == null ? note : note == null ? more : note + "; " + more;
     }
 
     /** A row with its note. */

@@ -36,6 +36,8 @@ final class TwoSidedScreen {
     private final List<Flagged> entries = new ArrayList<>();
     /** Entries whose evaluations are clean but whose own score is near the tolerance: to take at a finer step. */
     private final List<Flagged> near = new ArrayList<>();
+    /** How the near entries of inputs declared affine were taken, for their rows' notes. */
+    private final AffineTally affine = new AffineTally();
     private final List<Suspect> suspects = new ArrayList<>();
 
     /**
@@ -147,6 +149,10 @@ final class TwoSidedScreen {
 
     void near(Flagged f) {
         near.add(f);
+    }
+
+    AffineTally affine() {
+        return affine;
     }
 
     List<Flagged> near() {

@@ -337,7 +337,8 @@ public class CompressedJacobiansTest {
              ParallelLines threads = new ParallelLines(s.threads())) {
             Map<String, INDArray> atX = f.forward(x.test());
             List<String> outputs = OutputSelection.select(spec, f.outputNames(), atX);
-            CheckTarget t = new CheckTarget(1, f, f, x.test(), x.reference(), spec.check(), outputs, atX, atX);
+            CheckTarget t = new CheckTarget(1, f, f, x.test(), x.reference(), spec.check(), outputs, atX, atX,
+                    f.affineInputs());
             FullCheck.Compression compressed = FullCheck.compress(t, s, spec.check(), threads);
             Map<String, JacobianComparison.Row> rows = new HashMap<>();
             for (String out : outputs) {

@@ -476,7 +476,8 @@ class TwoSidedCompressionTest {
              ParallelLines threads = new ParallelLines(s.threads())) {
             Map<String, INDArray> atX = f.forward(x.test());
             List<String> outputs = OutputSelection.select(spec, f.outputNames(), atX);
-            CheckTarget t = new CheckTarget(1, f, f, x.test(), x.reference(), spec.check(), outputs, atX, atX);
+            CheckTarget t = new CheckTarget(1, f, f, x.test(), x.reference(), spec.check(), outputs, atX, atX,
+                    f.affineInputs());
             return TwoSidedCompression.attempt(t, s, spec.check(), threads, budget, gate);
         }
     }
