@@ -41,14 +41,8 @@ class DeclaredAffineTest {
               w: {shape: [3, 3, 64, 64], init: {uniform: [-1, 1]}}
             """;
 
-    private static final String LAYER_NORM = """
-            op: layer_norm
-            attrs: {dimensions: [1]}
-            inputs:
-              x: {shape: [1, 1000], init: {uniform: [-2, 2]}}
-              gain: {shape: [1000], init: {uniform: [0.5, 1.5]}}
-              bias: {shape: [1000], init: {uniform: [-1, 1]}}
-            """;
+    /** layer_norm [1, 1000], whose entries about 1e-3 take finer steps (FinerStepsTest's): not affine in x. */
+    private static final String LAYER_NORM = FinerStepsTest.LAYER_NORM;
 
     @Test
     void theTableHoldsConvolutionsAndMatrixProductsInEachInputAndNothingElse() {

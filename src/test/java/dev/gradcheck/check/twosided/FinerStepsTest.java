@@ -34,7 +34,7 @@ class FinerStepsTest {
 
     private static final Nd4jOpBuilder BUILDER = new Nd4jOpBuilder(OpCatalog.nd4j());
 
-    private static final String LAYER_NORM = """
+    static final String LAYER_NORM = """
             op: layer_norm
             attrs: {dimensions: [1]}
             inputs:
