@@ -107,10 +107,10 @@ final class InProcessTimeLimit implements AutoCloseable {
 
     /** What the check threw, as the caller's own: a backend's run never throws for an operator's failure. */
     private static RuntimeException rethrown(Throwable cause) {
-        if (cause instanceof Error error && SharedJvm.taken()) { // out of memory in the JVM the front end shares
-            SharedJvm.rerunInWorkers("a check failed with " + error + " in the front end's JVM");
-        }
         if (cause instanceof Error error) {
+            if (SharedJvm.taken()) { // out of memory in the JVM the front end shares
+                SharedJvm.rerunInWorkers("a check failed with " + error + " in the front end's JVM");
+            }
             throw error;
         }
         return cause instanceof RuntimeException r ? r : new IllegalStateException(cause);

@@ -46,11 +46,13 @@ public final class Main {
                 StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(stderr, StandardCharsets.UTF_8), true);
         WorkerOptions workers = WorkerOptions.cpu(lifetime(args));
-        if (startsWorker(args) && SharedJvm.offered()) {
-            holdReport(stdout); // a small run may check in this JVM, which the launcher reruns if it crashes
-            BackendFactory.prestartCpu(); // ND4J starts while picocli reads the command line and the specs
-        } else if (startsWorker(args)) {
-            WorkerPool.startEarly(workers); // while picocli reads the command line and the specs are parsed
+        if (startsWorker(args)) {
+            if (SharedJvm.offered()) {
+                holdReport(stdout); // a small run may check in this JVM, which the launcher reruns if it crashes
+                BackendFactory.prestartCpu(); // ND4J starts while picocli reads the command line and the specs
+            } else {
+                WorkerPool.startEarly(workers); // while picocli reads the command line and the specs are parsed
+            }
         }
         int code = commandLine(out, err, BackendFactory.CPU, workers, Workspace.current(), Terminal.detect())
                 .execute(args);

@@ -62,6 +62,7 @@ final class Report {
         return results;
     }
 
+    /** Two notes as one, either of them null where there is none. */
     private static String joined(String note, String more) {
         return more == null ? note : note == null ? more : note + "; " + more;
     }
@@ -77,7 +78,7 @@ final class Report {
         String note = e.kinks().note(e.name(), e.input().shape(), row.errorNote());
         if (tie != null) {
             return new Noted(row.verdict().passed() ? Ties.failing(row, tie, e, outShape) : row,
-                    note == null ? tie.note() : note + "; " + tie.note());
+                    joined(note, tie.note()));
         }
         return new Noted(!e.kinks().isEmpty() && row.verdict().passed()
                 ? row.withVerdict(Verdict.NONDIFFERENTIABLE) : row, note);
