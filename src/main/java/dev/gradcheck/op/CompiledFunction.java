@@ -170,9 +170,18 @@ final class CompiledFunction implements Differentiable {
         return again.run();
     }
 
-    /** Assigns the inputs as the session does and notes whether they changed. */
+    /**
+     * Assigns the inputs as the session does, into the arrays the compiled graphs read (the session's own, taken
+     * once: looking each up in SameDiff per call cost about a copy of it), and notes whether they changed.
+     */
     private long assign(Map<String, INDArray> inputs) {
-        session.assign(inputs);
+        for (Map.Entry<String, INDArray> e : inputs.entrySet()) {
+            INDArray own = inputArrays.get(e.getKey());
+            if (own == null) {
+                throw new IllegalArgumentException("no input named " + e.getKey());
+            }
+            PlainArrays.copy(own, e.getValue());
+        }
         long version = versions.update(inputs.keySet());
         if (versions.fixedInputChanged() && failed == null) {
             failed = "an integer or boolean input changed"; // shapes were compiled for the values they had
