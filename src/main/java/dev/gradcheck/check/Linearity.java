@@ -82,7 +82,7 @@ final class Linearity {
         double b = scaleU / scaleV;
         Map<String, double[]> sum = t.gradients(plus(u.cotangents(), v, b));
         calls++;
-        Mismatch m = Mismatch.find(t, sum, combination(atV, b, u.vjp(), 1), tolerance * 2 * scaleU);
+        Mismatch m = Mismatch.find(t, sum, new Combination(atV, b, u.vjp(), 1), tolerance * 2 * scaleU);
         if (m != null) {
             return m.broken(calls, start, "VJP(u + b·v) differs from VJP(u) + b·VJP(v) for u one-hot at "
                     + u.where() + ", v a dense Gaussian output gradient and b = " + (float) b
@@ -106,7 +106,7 @@ final class Linearity {
                 boolean made = scale == SCALES[0] && first != null;
                 Map<String, double[]> scaled = made ? first : t.gradients(scaled(v, scale));
                 calls += made ? 0 : 1;
-                Mismatch m = Mismatch.find(t, scaled, combination(atV, scale, null, 0),
+                Mismatch m = Mismatch.find(t, scaled, new Combination(atV, scale, null, 0),
                         allowedPerUnitScale * Math.abs(scale));
                 if (m != null) {
                     return new Homogeneity(scale, m, calls);
@@ -141,21 +141,43 @@ final class Linearity {
         }
     }
 
+    /**
+     * a·x + c·y per input (y may be null: a·x alone), in double, entry by entry as it is read: what linearity
+     * expects, compared without an array of its own per input.
+     */
+    private record Combination(Map<String, double[]> x, double a, Map<String, double[]> y, double c) {
+
+        /** The input's x, or null where it has none (nothing expected there). */
+        double[] xs(String in) {
+            return x.get(in);
+        }
+
+        double[] ys(String in) {
+            return y == null ? null : y.get(in);
+        }
+
+        static double at(double a, double[] xs, double c, double[] ys, int i) {
+            return a * xs[i] + (ys == null ? 0 : c * ys[i]);
+        }
+    }
+
     /** The first input whose entries of two results differ by more than the allowed amount, and where. */
     private record Mismatch(String input, String index, double got, double expected) {
 
-        static Mismatch find(CheckTarget t, Map<String, double[]> got, Map<String, double[]> expected, double allowed) {
+        static Mismatch find(CheckTarget t, Map<String, double[]> got, Combination expected, double allowed) {
             for (String in : t.wrt()) {
                 double[] a = got.get(in);
-                double[] e = expected.get(in);
-                if (a == null || e == null) {
+                double[] xs = expected.xs(in);
+                if (a == null || xs == null) {
                     continue;
                 }
+                double[] ys = expected.ys(in);
                 for (int i = 0; i < a.length; i++) {
-                    double d = Math.abs(a[i] - e[i]);
-                    if (d > allowed && Double.isFinite(a[i]) && Double.isFinite(e[i])) {
+                    double e = Combination.at(expected.a(), xs, expected.c(), ys, i);
+                    double d = Math.abs(a[i] - e);
+                    if (d > allowed && Double.isFinite(a[i]) && Double.isFinite(e)) {
                         return new Mismatch(in, Arrays.toString(Flat.unravel(i, t.testInputs().get(in).shape())),
-                                a[i], e[i]);
+                                a[i], e);
                     }
                 }
             }
@@ -194,21 +216,6 @@ final class Linearity {
             xs[i] = ys == null ? s * xs[i] : ys[i] + s * xs[i];
         }
         return Flat.array(xs, x.shape());
-    }
-
-    /** a·x + c·y per input (y may be null: a·x alone), in double. */
-    private static Map<String, double[]> combination(Map<String, double[]> x, double a, Map<String, double[]> y,
-                                                     double c) {
-        Map<String, double[]> out = new LinkedHashMap<>();
-        x.forEach((name, xs) -> {
-            double[] ys = y == null ? null : y.get(name);
-            double[] r = new double[xs.length];
-            for (int i = 0; i < r.length; i++) {
-                r[i] = a * xs[i] + (ys == null ? 0 : c * ys[i]);
-            }
-            out.put(name, r);
-        });
-        return out;
     }
 
     /** The largest finite |entry| over every input's gradient (0 when none). */

@@ -14,7 +14,20 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  */
 final class InputVersions {
 
-    private record Watched(INDArray array, INDArray seen, long bytes, boolean floating) {}
+    /**
+     * One input array and the copy of what it last held, with both buffers' addresses looked up once: each lookup
+     * is a native call that makes a pointer object, and every call of the function compares each input (the
+     * arrays are the function's own, kept for its life, so their buffers stay where they are).
+     */
+    private record Watched(INDArray array, INDArray seen, Pointer now, Pointer before, long bytes, boolean floating) {
+
+        static Watched of(INDArray arr) {
+            INDArray seen = comparable(arr) ? arr.dup('c') : null;
+            return new Watched(arr, seen, seen == null ? null : arr.data().addressPointer(),
+                    seen == null ? null : seen.data().addressPointer(), arr.length() * arr.dataType().width(),
+                    arr.dataType().isFPType());
+        }
+    }
 
     private final Map<String, Watched> watched = new HashMap<>();
     private long version = 1;
@@ -24,8 +37,7 @@ final class InputVersions {
     InputVersions(Map<String, INDArray> arrays) {
         arrays.forEach((name, arr) -> {
             if (!arr.isEmpty()) { // nothing in it can change
-                watched.put(name, new Watched(arr, comparable(arr) ? arr.dup('c') : null,
-                        arr.length() * arr.dataType().width(), arr.dataType().isFPType()));
+                watched.put(name, Watched.of(arr));
             }
         });
     }
@@ -48,10 +60,8 @@ final class InputVersions {
                 fixedInputChanged |= !w.floating();
                 continue;
             }
-            Pointer now = w.array().data().addressPointer();
-            Pointer before = w.seen().data().addressPointer();
-            if (Pointer.memcmp(now, before, w.bytes()) != 0) {
-                Pointer.memcpy(before, now, w.bytes());
+            if (Pointer.memcmp(w.now(), w.before(), w.bytes()) != 0) {
+                Pointer.memcpy(w.before(), w.now(), w.bytes());
                 changed |= w.floating();
                 fixedInputChanged |= !w.floating();
             }

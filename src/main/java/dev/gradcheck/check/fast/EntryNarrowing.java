@@ -236,9 +236,7 @@ final class EntryNarrowing {
     /** One backward pass with this cotangent on the output, the input's gradient flat (zeros where it gives none). */
     private double[] backwardRow(double[] cotangent) {
         backward.add(1);
-        Map<String, INDArray> cotangents = t.zeroCotangents();
-        INDArray c = cotangents.get(out);
-        cotangents.put(out, Flat.array(cotangent, c.shape()).castTo(c.dataType()));
+        Map<String, INDArray> cotangents = t.cotangentsOn(out, Flat.array(cotangent, t.testAtX().get(out).shape()));
         INDArray g = t.test().vjpTransient(t.testInputs(), cotangents, List.of(in)).get(in);
         return g == null ? new double[u.length] : AnalyticJacobian.flatGradient(g, t.testInputs().get(in), in);
     }

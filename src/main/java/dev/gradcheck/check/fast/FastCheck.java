@@ -225,9 +225,7 @@ public final class FastCheck implements CheckMode {
 
     /** Zero output gradients but v on {@code out}, in the test build's dtypes: a backward pass's cotangents. */
     private static Map<String, INDArray> cotangents(CheckTarget t, String out, INDArray v) {
-        Map<String, INDArray> cotangents = t.zeroCotangents();
-        cotangents.put(out, v.castTo(cotangents.get(out).dataType()));
-        return cotangents;
+        return t.cotangentsOn(out, v);
     }
 
     /**

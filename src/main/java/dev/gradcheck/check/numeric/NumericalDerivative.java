@@ -2,6 +2,7 @@ package dev.gradcheck.check.numeric;
 
 import dev.gradcheck.op.Differentiable;
 import dev.gradcheck.result.Stencil;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -220,8 +221,14 @@ public final class NumericalDerivative {
         return () -> x.assign(origin);
     }
 
-    /** The elements a move changed, and their values before it. */
-    private record Moved(int[] at, double[] before, int count) {
+    /**
+     * The elements a move changed and their values before it: one by one where a stretch changed in few places,
+     * and whole stretches (their values before the move) where it changed in many.
+     */
+    private record Moved(int[] at, double[] before, int count, List<Stretch> stretches) {
+
+        /** A stretch of x written back in bulk: where it starts, and its values before the move. */
+        private record Stretch(int from, double[] before) {}
 
         /**
          * Each thread's copies of a stretch of x and of u, reused: read element by element through the buffers, the
@@ -235,49 +242,68 @@ public final class NumericalDerivative {
 
         /**
          * x set to u·t + x in place; what changed is kept. A stretch where more than an eighth of the elements
-         * change (a dense u: fast mode's directions) is written back in one bulk copy, unchanged elements with
-         * the bits they had: element by element, a fast check of tanh 4000 spent 7% of its samples in these
-         * writes (JFR, 2026-11-29); a sparse u's few changes are written one by one.
+         * change (a dense u: fast mode's directions) is written in one bulk copy, unchanged elements with the bits
+         * they had, and kept whole to be written back the same way; a sparse u's few changes are written and kept
+         * one by one. The positions are noted only in a sparse stretch, found once the stretch is known to be
+         * one: noting each of a dense u's 4,000 positions (in arrays grown as they filled) took 28 µs a move,
+         * a quarter of a tanh 4000 fast check's own work (2026-11-29).
          */
         static Moved to(java.nio.DoubleBuffer x, java.nio.DoubleBuffer u, double t) {
             double[][] copies = COPIES.get();
             double[] xs = copies[0];
             double[] us = copies[1];
             double[] ms = copies[2];
-            int[] at = new int[16];
-            double[] before = new double[16];
-            int count = 0;
+            Changes sparse = new Changes();
+            List<Stretch> stretches = new ArrayList<>(1);
             for (int from = 0; from < x.capacity(); from += STRETCH) {
                 int length = Math.min(STRETCH, x.capacity() - from);
                 x.get(from, xs, 0, length);
                 u.get(from, us, 0, length);
-                int first = count;
+                int changed = 0;
                 for (int k = 0; k < length; k++) {
                     double moved = us[k] * t + xs[k];
                     ms[k] = moved;
-                    if (Double.doubleToRawLongBits(moved) != Double.doubleToRawLongBits(xs[k])) {
-                        if (count == at.length) {
-                            at = Arrays.copyOf(at, 2 * count);
-                            before = Arrays.copyOf(before, 2 * count);
-                        }
-                        at[count] = from + k;
-                        before[count++] = xs[k];
-                    }
+                    changed += Double.doubleToRawLongBits(moved) != Double.doubleToRawLongBits(xs[k]) ? 1 : 0;
                 }
-                if (count - first > length / 8) {
+                if (changed > length / 8) {
+                    stretches.add(new Stretch(from, Arrays.copyOf(xs, length)));
                     x.put(from, ms, 0, length);
-                } else {
-                    for (int k = first; k < count; k++) {
-                        x.put(at[k], ms[at[k] - from]);
-                    }
+                } else if (changed > 0) {
+                    sparse.write(x, from, xs, ms, length);
                 }
             }
-            return new Moved(at, before, count);
+            return new Moved(sparse.at, sparse.before, sparse.count, stretches);
         }
 
         void restore(java.nio.DoubleBuffer x) {
+            for (Stretch s : stretches) {
+                x.put(s.from(), s.before());
+            }
             for (int k = 0; k < count; k++) {
                 x.put(at[k], before[k]);
+            }
+        }
+    }
+
+    /** The elements of sparse stretches a move changed, and their values before it, as they are written. */
+    private static final class Changes {
+        private int[] at = new int[16];
+        private double[] before = new double[16];
+        private int count;
+
+        /** Writes the stretch's changed elements one by one, noting each. */
+        void write(java.nio.DoubleBuffer x, int from, double[] xs, double[] ms, int length) {
+            for (int k = 0; k < length; k++) {
+                if (Double.doubleToRawLongBits(ms[k]) == Double.doubleToRawLongBits(xs[k])) {
+                    continue;
+                }
+                if (count == at.length) {
+                    at = Arrays.copyOf(at, 2 * count);
+                    before = Arrays.copyOf(before, 2 * count);
+                }
+                at[count] = from + k;
+                before[count++] = xs[k];
+                x.put(from + k, ms[k]);
             }
         }
     }

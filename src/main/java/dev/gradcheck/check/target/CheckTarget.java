@@ -49,6 +49,25 @@ public record CheckTarget(int order, Differentiable test, Differentiable referen
     }
 
     /**
+     * {@link #zeroCotangents()} with {@code out}'s zeros replaced by {@code c} in that output's dtype: the
+     * cotangents of one output's backward pass, without the zero array the replacement would throw away (an
+     * allocation and a fill per pass; fast mode makes two such passes per check).
+     */
+    public Map<String, INDArray> cotangentsOn(String out, INDArray c) {
+        Map<String, INDArray> cotangents = new LinkedHashMap<>();
+        for (String name : test.outputNames()) {
+            INDArray y = testAtX.get(name);
+            if (y != null && y.dataType().isFPType()) {
+                cotangents.put(name, name.equals(out) ? c.castTo(y.dataType()) : Nd4j.zeros(y.dataType(), y.shape()));
+            }
+        }
+        if (!cotangents.containsKey(out)) {
+            throw new IllegalArgumentException("output " + out + " has no floating cotangent");
+        }
+        return cotangents;
+    }
+
+    /**
      * The largest |y| of an output, which sets the finite-difference noise floor. Found in Java (ND4J's amax makes
      * an op and a result array: more than the loop costs), except where a NaN is: then ND4J's amax decides, as
      * it always has (a NaN's place among the comparisons decides its answer).

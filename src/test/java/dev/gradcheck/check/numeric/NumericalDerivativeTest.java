@@ -69,7 +69,19 @@ class NumericalDerivativeTest {
         theEvaluatedPointsAreNd4js(3, 3000, 2);
     }
 
+    @Test
+    void soWithASparseStretchBesideADenseOne() {
+        // u nonzero on every element of the first stretch (written and given back whole) and on one in 16 after it
+        // (fewer than an eighth: written and given back one by one), in one move
+        theEvaluatedPointsAreNd4js(3, 3000, 16, 4096);
+    }
+
     private static void theEvaluatedPointsAreNd4js(int rows, int columns, int every) {
+        theEvaluatedPointsAreNd4js(rows, columns, every, 0);
+    }
+
+    /** @param denseBelow u is nonzero on every element before this one, on one in {@code every} from it on */
+    private static void theEvaluatedPointsAreNd4js(int rows, int columns, int every, int denseBelow) {
         INDArray plain = Nd4j.rand(DataType.DOUBLE, rows, columns).subi(0.5).muli(1e4);
         for (int i : new int[] {0, 4094, 4095, 4096, 8191, 8192, rows * columns - 1}) {
             if (i < rows * columns) {
@@ -82,7 +94,7 @@ class NumericalDerivativeTest {
                 INDArray x0 = x.dup(x.ordering());
                 INDArray u = Nd4j.randn(DataType.DOUBLE, rows, columns);
                 for (int i = 0; i < rows * columns; i++) {
-                    if (i % every != 0) {
+                    if (i >= denseBelow && i % every != 0) {
                         u.putScalar(i, 0.0);
                     }
                 }
