@@ -62,8 +62,8 @@ final class FinerSteps {
         for (int g = 0; g < groups.size(); g++) {
             List<TwoSidedScreen.Flagged> entries = groups.get(g);
             Outcome o = outcomes.get(g);
-            if (o.declared() != null) {
-                c.screen().affine().count(c.entries(entries.get(0).input()).name(), o.declared());
+            if (o.affine() != Affine.UNDECLARED) {
+                c.screen().affine().count(c.entries(entries.get(0).input()).name(), o.affine() == Affine.SETTLED);
             }
             if (o.kink() >= 0) { // each of the group's entries taken alone: kinks there are left out or judged
                 TwoSidedScreen.Flagged at = entries.get(o.kink());
@@ -79,20 +79,25 @@ final class FinerSteps {
         }
     }
 
-    /**
-     * A group's entries along its direction: each one's estimate at its chosen step, or the first at a kink.
-     *
-     * @param declared along an input declared affine, whether its one-sided difference settled the group (false:
-     *                 the data refuted it, and the ladder took it); null along any other input
-     */
-    private record Outcome(int kink, MostPreciseStep.Estimate[] estimates, Boolean declared) {
+    /** What a group's input being declared affine came to. */
+    private enum Affine {
+        /** The input is not declared affine: the ladder took the group. */
+        UNDECLARED,
+        /** Its one-sided difference settled the group. */
+        SETTLED,
+        /** The data refuted the declaration for this group, and the ladder took it. */
+        REFUTED
+    }
+
+    /** A group's entries along its direction: each one's estimate at its chosen step, or the first at a kink. */
+    private record Outcome(int kink, MostPreciseStep.Estimate[] estimates, Affine affine) {
 
         Outcome(int kink, MostPreciseStep.Estimate[] estimates) {
-            this(kink, estimates, null);
+            this(kink, estimates, Affine.UNDECLARED);
         }
 
-        Outcome declaredAffine(boolean settled) {
-            return new Outcome(kink, estimates, settled);
+        Outcome refuted() {
+            return new Outcome(kink, estimates, Affine.REFUTED);
         }
     }
 
@@ -127,8 +132,8 @@ final class FinerSteps {
             if (c.target().affine().contains(in) && keptCentral(entries, d)) {
                 MostPreciseStep.Estimate[] settled = OneSidedStep.settled(line, step, valuesAtH(entries, step),
                         rounding(entries, step, d), y.scale(), d.stencil());
-                return settled != null ? new Outcome(-1, settled, true)
-                        : judge(entries, line, step, d).declaredAffine(false);
+                return settled != null ? new Outcome(-1, settled, Affine.SETTLED)
+                        : judge(entries, line, step, d).refuted();
             }
             return judge(entries, line, step, d);
         }
