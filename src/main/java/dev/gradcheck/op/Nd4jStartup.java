@@ -60,6 +60,7 @@ public final class Nd4jStartup {
                 if (!OpDescriptors.install()) {
                     org.nd4j.ir.OpDescriptorHolder.opList(); // no binary copy: ND4J's own parse of its text
                 }
+                startRegistrysHelpers();
                 if (BACKEND_LOADED.await(10, java.util.concurrent.TimeUnit.MINUTES)) {
                     org.nd4j.imports.converters.DifferentialFunctionClassHolder.getInstance();
                 }
@@ -69,6 +70,21 @@ public final class Nd4jStartup {
         }, "gradcheck-read-descriptors");
         t.setDaemon(true);
         t.start();
+    }
+
+    /**
+     * Starts, while ND4J's backend loads, two things SameDiff's registry starts first thing once it has: the JDK's
+     * secure random source ({@code UUID.randomUUID}, which names each of the ~700 op instances the registry makes)
+     * and ND4J's JSON mapper class (the registry reads ONNX's op list through a new one). Neither needs ND4J's
+     * backend or an op class, and both would otherwise start on the first check's way, in the registry.
+     */
+    private static void startRegistrysHelpers() {
+        java.util.UUID.randomUUID();
+        try {
+            Class.forName("org.nd4j.shade.jackson.databind.ObjectMapper", true, Nd4jStartup.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            // another ND4J: its registry starts its own
+        }
     }
 
     /**
