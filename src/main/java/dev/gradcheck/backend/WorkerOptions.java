@@ -86,6 +86,9 @@ public record WorkerOptions(
         given.stream().filter(a -> a.startsWith("-Xmx")).reduce((first, last) -> last).ifPresent(jvm::add);
         // the class-data-sharing archive bin/gradcheck gives the front end holds the worker's classes too
         given.stream().filter(WorkerOptions::sharesClassData).forEach(jvm::add);
+        // what bin/gradcheck allows ND4J's libraries on Java 24 and later (native loads, sun.misc.Unsafe): the same
+        // java runs the worker, so it accepts them, and without them its start-up warnings fill the check's log
+        given.stream().filter(WorkerOptions::allowsNativeAccess).forEach(jvm::add);
         // as does the executor chosen for ND4J graphs (GRADCHECK_OPTS=-Dgradcheck.executor=samediff, docs/executor.md)
         String executor = System.getProperty(EXECUTOR_PROPERTY);
         if (executor != null) {
@@ -159,6 +162,16 @@ public record WorkerOptions(
 
     public WorkerOptions withMainClass(String name) {
         return new WorkerOptions(engine, environment, properties, jvmArgs, name, classPath, args);
+    }
+
+    /**
+     * A front end's option that lets class-path code load native libraries or use {@code sun.misc.Unsafe}'s memory
+     * access without a warning ({@code --enable-native-access}, {@code --illegal-native-access}, {@code
+     * --sun-misc-unsafe-memory-access}), which the worker takes as it is.
+     */
+    static boolean allowsNativeAccess(String jvmOption) {
+        return jvmOption.startsWith("--enable-native-access=") || jvmOption.startsWith("--illegal-native-access=")
+                || jvmOption.startsWith("--sun-misc-unsafe-memory-access=");
     }
 
     /** The command line: the same {@code java} as this JVM, so the worker runs what the front end runs. */

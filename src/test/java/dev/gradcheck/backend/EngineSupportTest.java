@@ -102,6 +102,16 @@ class EngineSupportTest {
         assertFalse(WorkerOptions.choosesCollector("-XX:-UseAdaptiveSizePolicy"));
     }
 
+    /** What bin/gradcheck allows ND4J's libraries on Java 24 and later reaches the worker; other options do not. */
+    @Test
+    void nativeAccessOptionsAreTheOnesThatAllowIt() {
+        assertTrue(WorkerOptions.allowsNativeAccess("--enable-native-access=ALL-UNNAMED"));
+        assertTrue(WorkerOptions.allowsNativeAccess("--sun-misc-unsafe-memory-access=allow"));
+        assertTrue(WorkerOptions.allowsNativeAccess("--illegal-native-access=deny"));
+        assertFalse(WorkerOptions.allowsNativeAccess("--add-opens=java.base/java.io=ALL-UNNAMED"));
+        assertFalse(WorkerOptions.allowsNativeAccess("-Dsun.misc.unsafe.memory.access=allow"));
+    }
+
     @Test
     void aCpuWorkerThatCannotStartIsACrashAnotherEngineIsSkipped() {
         assertEquals(Status.CRASHED, CPU.whenWorkerCannotStart());

@@ -80,6 +80,47 @@ class ParallelLinesTest {
         }
     }
 
+    /**
+     * Task k gives k², but the calling thread's tasks after its first (which starts the helpers) wait until a
+     * helper has evaluated one: a calling thread that also evaluates could otherwise finish 200 squares before a
+     * helper is scheduled (it did, at load 8).
+     */
+    private record HelperFirst(Differentiable f, Thread caller, java.util.concurrent.CountDownLatch helperEvaluated,
+                               AtomicInteger callerTasks) implements ParallelLines.Evaluator<Integer> {
+        HelperFirst(Differentiable f, Thread caller) {
+            this(f, caller, new java.util.concurrent.CountDownLatch(1), new AtomicInteger());
+        }
+
+        @Override
+        public Integer evaluate(int task) {
+            if (Thread.currentThread() != caller) {
+                helperEvaluated.countDown();
+            } else if (callerTasks.getAndIncrement() > 0 && !awaitHelper()) {
+                throw new AssertionError("no helper evaluated a task within a minute");
+            }
+            return task * task;
+        }
+
+        private boolean awaitHelper() {
+            try {
+                return helperEvaluated.await(1, java.util.concurrent.TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+
+        @Override
+        public HelperFirst copy(ParallelLines.Copies copies) {
+            return new HelperFirst(copies.of(f), caller, helperEvaluated, callerTasks);
+        }
+
+        @Override
+        public List<Differentiable> functions() {
+            return List.of(f);
+        }
+    }
+
     private static List<Integer> expected(int count) {
         return java.util.stream.IntStream.range(0, count).map(k -> k * k).boxed().toList();
     }
@@ -156,7 +197,8 @@ class ParallelLinesTest {
         List<Integer> used = new java.util.ArrayList<>();
         List<Integer> tasks = new java.util.ArrayList<>();
         try (ParallelLines lines = new ParallelLines(3)) {
-            lines.run(200, new Squares(new Copyable(2, new AtomicInteger())), (task, r) -> {
+            HelperFirst squares = new HelperFirst(new Copyable(2, new AtomicInteger()), caller);
+            lines.run(200, squares, (task, r) -> {
                 assertSame(caller, Thread.currentThread(), "used on the calling thread");
                 tasks.add(task);
                 used.add(r);
