@@ -42,17 +42,20 @@ public final class Main {
         if (System.getenv("GRADCHECK_DEBUG") != null) {
             EngineOutput.showTo(stderr::println);
         }
+        boolean checks = startsWorker(args);
+        boolean shared = checks && SharedJvm.offered();
+        if (shared) {
+            holdReport(stdout); // a small run may check in this JVM, which the launcher reruns if it crashes
+            // ND4J starts while picocli reads the command line and the specs; first, before the worker options'
+            // JMX bean (15-35 ms), as ND4J's start and SameDiff's registry after it are the first check's longest wait
+            BackendFactory.prestartCpu();
+        }
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(new java.io.BufferedOutputStream(stdout),
                 StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(stderr, StandardCharsets.UTF_8), true);
         WorkerOptions workers = WorkerOptions.cpu(lifetime(args));
-        if (startsWorker(args)) {
-            if (SharedJvm.offered()) {
-                holdReport(stdout); // a small run may check in this JVM, which the launcher reruns if it crashes
-                BackendFactory.prestartCpu(); // ND4J starts while picocli reads the command line and the specs
-            } else {
-                WorkerPool.startEarly(workers); // while picocli reads the command line and the specs are parsed
-            }
+        if (checks && !shared) {
+            WorkerPool.startEarly(workers); // while picocli reads the command line and the specs are parsed
         }
         int code = commandLine(out, err, BackendFactory.CPU, workers, Workspace.current(), Terminal.detect())
                 .execute(args);

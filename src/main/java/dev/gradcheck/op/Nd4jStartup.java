@@ -40,8 +40,9 @@ public final class Nd4jStartup {
 
     /**
      * Reads, on a thread of its own, what the first check needs besides ND4J's native start (which the caller
-     * is about to begin): gradcheck's op catalog and ND4J's op descriptors (a text file SameDiff parses when it
-     * first copies a graph, about 0.3 s). Both are plain Java reading resources, independent of the native
+     * is about to begin): gradcheck's op catalog and ND4J's op descriptors, which SameDiff reads when it first
+     * copies a graph (from the build's binary copy, {@link OpDescriptors}; else ND4J parses their text, about 0.3 s
+     * of CPU). Both are plain Java reading resources, independent of the native
      * backend, so the two starts overlap on a second core. Then, once the caller says ND4J's backend has loaded
      * ({@link #backendLoaded}), SameDiff's class registry: the first gradient's copy of its graph asks it for op
      * classes, and its start instantiates and reflects over every op class, 0.1-0.2 s of CPU that would otherwise
@@ -56,7 +57,10 @@ public final class Nd4jStartup {
         Thread t = new Thread(() -> {
             try {
                 OpCatalog.nd4j();
-                org.nd4j.ir.OpDescriptorHolder.opList();
+                if (!OpDescriptors.install()) {
+                    org.nd4j.ir.OpDescriptorHolder.opList(); // no binary copy: ND4J's own parse of its text
+                }
+                startRegistrysHelpers();
                 if (BACKEND_LOADED.await(10, java.util.concurrent.TimeUnit.MINUTES)) {
                     org.nd4j.imports.converters.DifferentialFunctionClassHolder.getInstance();
                 }
@@ -68,9 +72,30 @@ public final class Nd4jStartup {
         t.start();
     }
 
-    /** Loads ND4J's backend in this JVM, if no one has, then lets the background reader start SameDiff's registry. */
+    /**
+     * Starts, while ND4J's backend loads, two things SameDiff's registry starts first thing once it has: the JDK's
+     * secure random source ({@code UUID.randomUUID}, which names each of the ~700 op instances the registry makes)
+     * and ND4J's JSON mapper class (the registry reads ONNX's op list through a new one). Neither needs ND4J's
+     * backend or an op class, and both would otherwise start on the first check's way, in the registry.
+     */
+    private static void startRegistrysHelpers() {
+        java.util.UUID.randomUUID();
+        try {
+            Class.forName("org.nd4j.shade.jackson.databind.ObjectMapper", true, Nd4jStartup.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            // another ND4J: its registry starts its own
+        }
+    }
+
+    /**
+     * Loads ND4J's backend in this JVM, if no one has, then lets the background reader start SameDiff's registry.
+     * Before it returns, ND4J's op descriptors are in place ({@link OpDescriptors#install}: done here if the reader
+     * has not begun it, waited for if it has), so that no check, all of which start after this call, can find
+     * ND4J's holder of them half set up.
+     */
     public static void backendLoaded() {
         org.nd4j.linalg.factory.Nd4j.getBackend();
+        OpDescriptors.install();
         BACKEND_LOADED.countDown();
     }
 }
