@@ -156,7 +156,8 @@ final class Linearity {
             return y == null ? null : y.get(in);
         }
 
-        static double at(double a, double[] xs, double c, double[] ys, int i) {
+        /** Entry i of a·xs + c·ys, xs and ys this combination's arrays of one input. */
+        double at(double[] xs, double[] ys, int i) {
             return a * xs[i] + (ys == null ? 0 : c * ys[i]);
         }
     }
@@ -173,7 +174,7 @@ final class Linearity {
                 }
                 double[] ys = expected.ys(in);
                 for (int i = 0; i < a.length; i++) {
-                    double e = Combination.at(expected.a(), xs, expected.c(), ys, i);
+                    double e = expected.at(xs, ys, i);
                     double d = Math.abs(a[i] - e);
                     if (d > allowed && Double.isFinite(a[i]) && Double.isFinite(e)) {
                         return new Mismatch(in, Arrays.toString(Flat.unravel(i, t.testInputs().get(in).shape())),

@@ -214,18 +214,13 @@ public final class FastCheck implements CheckMode {
      * again, which may overwrite the arrays the pass returned. Null for an input the backward gives no gradient.
      */
     private static Map<String, double[]> backward(CheckTarget t, String out, INDArray v) {
-        Map<String, INDArray> grads = t.test().vjpTransient(t.testInputs(), cotangents(t, out, v), t.wrt());
+        Map<String, INDArray> grads = t.test().vjpTransient(t.testInputs(), t.cotangentsOn(out, v), t.wrt());
         Map<String, double[]> flat = new HashMap<>();
         for (String in : t.wrt()) {
             INDArray g = grads.get(in);
             flat.put(in, g == null ? null : AnalyticJacobian.flatGradient(g, t.testInputs().get(in), in));
         }
         return flat;
-    }
-
-    /** Zero output gradients but v on {@code out}, in the test build's dtypes: a backward pass's cotangents. */
-    private static Map<String, INDArray> cotangents(CheckTarget t, String out, INDArray v) {
-        return t.cotangentsOn(out, v);
     }
 
     /**
@@ -238,7 +233,7 @@ public final class FastCheck implements CheckMode {
             return null;
         }
         String out = t.outputs().get(0);
-        return cotangents(t, out, outputDirections(t, s).get(out));
+        return t.cotangentsOn(out, outputDirections(t, s).get(out));
     }
 
     /** The projection of one input onto one output: (vᵀJ)·u against φ′(0), probed along u where they disagree. */

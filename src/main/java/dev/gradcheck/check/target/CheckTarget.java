@@ -38,14 +38,7 @@ public record CheckTarget(int order, Differentiable test, Differentiable referen
 
     /** One zero array per floating output of the test build, in its shape and dtype. */
     public Map<String, INDArray> zeroCotangents() {
-        Map<String, INDArray> zeros = new LinkedHashMap<>();
-        for (String out : test.outputNames()) {
-            INDArray y = testAtX.get(out);
-            if (y != null && y.dataType().isFPType()) {
-                zeros.put(out, Nd4j.zeros(y.dataType(), y.shape()));
-            }
-        }
-        return zeros;
+        return cotangents(null, null);
     }
 
     /**
@@ -54,15 +47,21 @@ public record CheckTarget(int order, Differentiable test, Differentiable referen
      * allocation and a fill per pass; fast mode makes two such passes per check).
      */
     public Map<String, INDArray> cotangentsOn(String out, INDArray c) {
+        Map<String, INDArray> cotangents = cotangents(out, c);
+        if (!cotangents.containsKey(out)) {
+            throw new IllegalArgumentException("output " + out + " has no floating cotangent");
+        }
+        return cotangents;
+    }
+
+    /** Per floating output, {@code c} cast to its dtype on output {@code on} (none: null), zeros elsewhere. */
+    private Map<String, INDArray> cotangents(String on, INDArray c) {
         Map<String, INDArray> cotangents = new LinkedHashMap<>();
         for (String name : test.outputNames()) {
             INDArray y = testAtX.get(name);
             if (y != null && y.dataType().isFPType()) {
-                cotangents.put(name, name.equals(out) ? c.castTo(y.dataType()) : Nd4j.zeros(y.dataType(), y.shape()));
+                cotangents.put(name, name.equals(on) ? c.castTo(y.dataType()) : Nd4j.zeros(y.dataType(), y.shape()));
             }
-        }
-        if (!cotangents.containsKey(out)) {
-            throw new IllegalArgumentException("output " + out + " has no floating cotangent");
         }
         return cotangents;
     }
