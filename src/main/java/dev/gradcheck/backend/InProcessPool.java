@@ -8,28 +8,44 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * Every check in this JVM, one at a time, on ND4J's CPU engine ({@code --in-process}, for debugging): no crash
- * isolation; each check within its time limit ({@link InProcessTimeLimit}). Other engines are not available (each says why): ND4J holds one engine per JVM.
+ * Every check in this JVM on ND4J's CPU engine: one at a time ({@code --in-process}, for debugging), or on a few
+ * lanes side by side (a small run in the front end's JVM, {@link SharedJvm#lanes}); no crash isolation; each check
+ * within its time limit ({@link InProcessTimeLimit}). Each lane has a backend of its own (its own functions kept for
+ * reruns) and its own checking thread; what a check's calls take is measured with no other check's call beside it
+ * (op/CallGate). Other engines are not available (each says why): ND4J holds one engine per JVM.
  * What Java code prints during a check (ND4J's logs) becomes the check's log ({@link EngineOutput}); libnd4j's own
  * printf()s cannot be caught in this JVM and go to its stdout, which bin/gradcheck points at stderr.
  */
 public final class InProcessPool implements EnginePool {
 
     private final Engine here;
-    private final Lane lane;
-    /** The time limit of the backend the lane runs now, whose check in flight {@link #abort} stops. */
-    private volatile InProcessTimeLimit limit;
+    private final List<Lane> lanes = new ArrayList<>();
+    /** The time limits of the backends the lanes run now, whose checks in flight {@link #abort} stops. */
+    private final List<InProcessTimeLimit> limits = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
+     * One check at a time.
+     *
      * @param here    the engine ND4J runs in this JVM
      * @param backend makes the backend, when the first check comes
      */
     public InProcessPool(Engine here, Supplier<Backend> backend) {
+        this(here, 1, backend);
+    }
+
+    /**
+     * @param lanes   how many checks run side by side
+     * @param backend makes a lane's backend, when its first check comes
+     */
+    public InProcessPool(Engine here, int lanes, Supplier<Backend> backend) {
         this.here = here;
-        this.lane = new Lane(() -> {
-            limit = new InProcessTimeLimit();
-            return new Capturing(backend.get(), limit);
-        });
+        for (int i = 0; i < Math.max(1, lanes); i++) {
+            this.lanes.add(new Lane(() -> {
+                InProcessTimeLimit limit = new InProcessTimeLimit();
+                limits.add(limit);
+                return new Capturing(backend.get(), limit);
+            }));
+        }
     }
 
     @Override
@@ -39,21 +55,18 @@ public final class InProcessPool implements EnginePool {
 
     @Override
     public List<Lane> lanes(Engine engine) {
-        return engine == here ? List.of(lane) : List.of();
+        return engine == here ? List.copyOf(lanes) : List.of();
     }
 
-    /** Stops the check in flight at its next evaluation (a thread cannot be killed as a worker can). */
+    /** Stops the checks in flight at their next evaluation (a thread cannot be killed as a worker can). */
     @Override
     public void abort() {
-        InProcessTimeLimit now = limit;
-        if (now != null) {
-            now.abort();
-        }
+        limits.forEach(InProcessTimeLimit::abort);
     }
 
     @Override
     public void close() {
-        lane.close();
+        lanes.forEach(Lane::close);
     }
 
     /** A backend whose checks keep what Java printed on their thread while they ran, each within its time limit. */

@@ -296,9 +296,10 @@ public final class CheckCommand extends AbstractCommand<CheckCommand.Work> {
         if (overrides.threads() == null && jobs > 1 && !inProcess.enabled()) { // the workers share the processors
             overrides = overrides.withThreads(CheckOptions.defaultThreads(jobs));
         }
+        boolean inWorkers = inWorkers(specs, plugins);
         return RunConfiguration.builder(specs).overrides(overrides)
                 .engines(engineChoice == null ? null : engineChoice.engines())
-                .inWorkers(inWorkers(specs, plugins)).jobs(jobs)
+                .inWorkers(inWorkers).jobs(jobs).lanesHere(SharedJvm.taken() ? SharedJvm.lanes(specs.size()) : 1)
                 .timeout(timeoutOption.seconds()).maxMemory(maxMemory.bytes).plugins(plugins)
                 .failFast(failFast).jacobians(capture()).texts(texts).build();
     }

@@ -1,5 +1,6 @@
 package dev.gradcheck.op;
 
+
 /**
  * How much memory one call of a check's function takes by itself, and how many calls may run at once. ND4J and DL4J
  * allocate inside a call what no budget weighed before it (LocallyConnected2D on 8x64x28x28: 1.4 GB in one backward,
@@ -12,7 +13,9 @@ package dev.gradcheck.op;
  * more than {@link #REFUSAL_FLOOR}, below which the JVM's own growth cannot be told from a call's) stops the check:
  * {@link CallOverBudget}, after it and before any later call. (Only a call's first run shows its growth: later ones
  * reuse the memory the first left to the allocator, so the reading cannot be confirmed on the next.) The growth is
- * the process's: a check running beside this one in the same JVM (--jobs) is counted too. A function kept for later
+ * the process's, so a measured call runs with no call of another check beside it ({@link ProcessCalls}: checks side
+ * by side in one JVM, a small run's lanes in backend.InProcessPool; else a call of another lane made while it ran
+ * would be counted as its own, and could refuse a spec whose calls fit the budget). A function kept for later
  * checks ({@link FunctionCache}) keeps its measured sizes too ({@link CallSizes}): a later check's gate starts from
  * them ({@link #adopt}), measures only as often as within one check, and refuses what the first check refused.
  */
@@ -36,9 +39,76 @@ final class CallGate {
      */
     static final long REFUSAL_FLOOR = 128L << 20;
 
+    /**
+     * The calls of every gate whose readings are of one process: a measured call waits until no other gate's call
+     * runs, and the other gates' calls wait while it runs or waits to (its own gate's calls go on by its own rules).
+     */
+    static final class ProcessCalls {
+        /** The gates of this JVM's checks, whose meters read the JVM's own process. */
+        static final ProcessCalls THIS_JVM = new ProcessCalls();
+
+        private int running;
+        private int waiting;
+        /** The gate whose measured call runs, or waits for the other gates' calls to end; null when none. */
+        private CallGate measuring;
+
+        synchronized void enter(CallGate gate, boolean measured) {
+            boolean interrupted = false;
+            // the waits are as short as another check's call: an interrupted call still runs, and its check stops
+            if (measured) {
+                while (measuring != null) {
+                    interrupted |= waited();
+                }
+                measuring = gate; // the other gates' new calls wait from now on, so this one is not starved
+                while (running > gate.runningHere) {
+                    interrupted |= waited();
+                }
+            } else {
+                while (measuring != null && measuring != gate) {
+                    interrupted |= waited();
+                }
+            }
+            running++;
+            gate.runningHere++;
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /** @return whether the wait was interrupted */
+        private boolean waited() {
+            waiting++;
+            try {
+                wait();
+                return false;
+            } catch (InterruptedException e) {
+                return true;
+            } finally {
+                waiting--;
+            }
+        }
+
+        /** How many calls wait for another gate's (for tests that make gates meet). */
+        synchronized int waiting() {
+            return waiting;
+        }
+
+        synchronized void leave(CallGate gate, boolean measured) {
+            running--;
+            gate.runningHere--;
+            if (measured) {
+                measuring = null;
+            }
+            notifyAll();
+        }
+    }
+
     private final long budget;
     private final long measureEvery;
     private final java.util.function.Supplier<Reading> meter;
+    private final ProcessCalls process;
+    /** This gate's calls running now, counted by {@link #process}. */
+    private int runningHere;
     private final long[] need = {UNKNOWN, UNKNOWN};
     private int inFlight;
     private int unmeasuredInFlight;
@@ -55,18 +125,30 @@ final class CallGate {
      * @param measureEvery the least nanoseconds between two measured calls of a kind already measured
      */
     CallGate(long budget, long measureEvery) {
-        this(budget, measureEvery, Reading::now);
+        this(budget, measureEvery, Reading::now, ProcessCalls.THIS_JVM);
     }
 
-    /** @param meter what reads the process's memory: the system's, or a test's own count */
+    /** @param meter a test's own count of what calls made: no other gate's calls are counted in it */
     CallGate(long budget, long measureEvery, java.util.function.Supplier<Reading> meter) {
+        this(budget, measureEvery, meter, new ProcessCalls());
+    }
+
+    /**
+     * @param meter what reads the process's memory: the system's, or a test's own count
+     * @param process the gates whose calls the meter's readings count
+     */
+    CallGate(long budget, long measureEvery, java.util.function.Supplier<Reading> meter, ProcessCalls process) {
         this.budget = budget;
         this.measureEvery = measureEvery;
         this.meter = meter;
+        this.process = process;
     }
 
     /** A call let in: what it was counted as, and the reading before it when it is measured. */
     record Ticket(Kind kind, long weight, long entry, Reading before, long at) { }
+
+    /** What {@link #admit} decided: a ticket but for the reading, taken once the call holds the meter alone. */
+    private record Admission(Kind kind, long weight, long entry, boolean measure, long at) { }
 
     /**
      * Starts from what earlier checks measured of a function whose calls come here, and keeps this gate's own
@@ -90,8 +172,26 @@ final class CallGate {
         }
     }
 
-    /** Waits until the call may run beside those running, then counts it in. */
-    synchronized Ticket enter(Kind kind) {
+    /**
+     * Waits until the call may run beside those running, then counts it in; a measured call then waits until no
+     * other gate's call runs, and the others wait for it.
+     */
+    Ticket enter(Kind kind) {
+        Admission a = admit(kind);
+        process.enter(this, a.measure());
+        if (!a.measure()) {
+            return new Ticket(a.kind(), a.weight(), a.entry(), null, a.at());
+        }
+        try {
+            return new Ticket(a.kind(), a.weight(), a.entry(), meter.get(), a.at());
+        } catch (RuntimeException | Error e) {
+            process.leave(this, true);
+            counted(new Ticket(a.kind(), a.weight(), a.entry(), null, a.at()), UNKNOWN);
+            throw e;
+        }
+    }
+
+    private synchronized Admission admit(Kind kind) {
         boolean interrupted = false;
         waiting++;
         while (refused == null && !admits(kind) && !interrupted) {
@@ -116,7 +216,7 @@ final class CallGate {
         inFlight++;
         unmeasuredInFlight += known == UNKNOWN ? 1 : 0;
         inFlightBytes += Math.max(known, 0);
-        return new Ticket(kind, known, ++entries, measure ? meter.get() : null, now);
+        return new Admission(kind, known, ++entries, measure, now);
     }
 
     private boolean admits(Kind kind) {
@@ -135,7 +235,12 @@ final class CallGate {
      *
      * @param took what {@link #measure} read, or {@link #UNKNOWN}
      */
-    synchronized void leave(Ticket t, long took) {
+    void leave(Ticket t, long took) {
+        process.leave(this, t.before() != null);
+        counted(t, took);
+    }
+
+    private synchronized void counted(Ticket t, long took) {
         inFlight--;
         unmeasuredInFlight -= t.weight() == UNKNOWN ? 1 : 0;
         inFlightBytes -= Math.max(t.weight(), 0);

@@ -29,6 +29,7 @@ public final class RunConfiguration {
     private final List<Engine> engines;
     private final boolean inWorkers;
     private final int jobs;
+    private final int lanesHere;
     private final Double timeoutSeconds;
     private final Long maxMemoryBytes;
     private final PluginSet plugins;
@@ -43,6 +44,7 @@ public final class RunConfiguration {
         engines = b.engines == null ? null : List.copyOf(b.engines);
         inWorkers = b.inWorkers;
         jobs = b.jobs;
+        lanesHere = b.lanesHere;
         timeoutSeconds = b.timeoutSeconds;
         maxMemoryBytes = b.maxMemoryBytes;
         failFast = b.failFast;
@@ -67,8 +69,8 @@ public final class RunConfiguration {
     /** A builder holding this run's settings, to change some of them. */
     public Builder toBuilder() {
         return builder(specs).overrides(overrides).engines(engines).inWorkers(inWorkers).jobs(jobs)
-                .timeout(timeoutSeconds).maxMemory(maxMemoryBytes).plugins(plugins).failFast(failFast)
-                .jacobians(jacobians).texts(texts);
+                .lanesHere(lanesHere).timeout(timeoutSeconds).maxMemory(maxMemoryBytes).plugins(plugins)
+                .failFast(failFast).jacobians(jacobians).texts(texts);
     }
 
     /** The same run on these engines, whatever the specs say. */
@@ -104,6 +106,11 @@ public final class RunConfiguration {
     /** How many CPU workers check side by side. */
     public int jobs() {
         return jobs;
+    }
+
+    /** How many checks run side by side where they run in this JVM ({@link #inWorkers} false). */
+    public int lanesHere() {
+        return lanesHere;
     }
 
     /** The time limit of one check in a worker ({@code --timeout}; a spec's own wins), or null. */
@@ -151,13 +158,14 @@ public final class RunConfiguration {
 
     /**
      * The engines this run asks for, started as the caller wires them: worker JVMs started from {@code workers}
-     * (with the run's plugin paths and memory limit as their options), or one backend in this JVM from
-     * {@code inProcess} (with the run's plugins and memory budget). The caller owns the pool and closes it.
+     * (with the run's plugin paths and memory limit as their options), or backends in this JVM from
+     * {@code inProcess} (with the run's plugins and memory budget), one per lane. The caller owns the pool and closes
+     * it.
      */
     public EnginePool openPool(BackendFactory inProcess, WorkerOptions workers) {
         if (!inWorkers) {
             MemoryBudget budget = MemoryBudget.orDefault(maxMemoryBytes);
-            return new InProcessPool(Engine.CPU, () -> inProcess.create(plugins, budget));
+            return new InProcessPool(Engine.CPU, lanesHere, () -> inProcess.create(plugins, budget));
         }
         WorkerOptions base = maxMemoryBytes == null ? workers : workers.withMaxMemory(maxMemoryBytes);
         return WorkerPool.of(plugins.isEmpty() ? base : base.withPlugins(plugins.paths()), jobs);
@@ -170,6 +178,7 @@ public final class RunConfiguration {
         private List<Engine> engines;
         private boolean inWorkers = true;
         private int jobs = 1;
+        private int lanesHere = 1;
         private Double timeoutSeconds;
         private Long maxMemoryBytes;
         private PluginSet plugins = PluginSet.EMPTY;
@@ -202,6 +211,15 @@ public final class RunConfiguration {
         /** How many CPU workers check side by side (default 1). */
         public Builder jobs(int workers) {
             jobs = workers;
+            return this;
+        }
+
+        /**
+         * How many checks run side by side where they run in this JVM (default 1, as {@code --in-process} says):
+         * a small run in the front end's JVM takes more ({@code backend.SharedJvm#lanes}).
+         */
+        public Builder lanesHere(int lanes) {
+            lanesHere = lanes;
             return this;
         }
 

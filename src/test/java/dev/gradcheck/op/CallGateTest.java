@@ -234,6 +234,65 @@ class CallGateTest {
         assertEquals(2, inner.calls.get(), "a budget that holds it lets it run");
     }
 
+    /**
+     * Two checks side by side in one JVM (a small run's lanes) read the same process: a measured call of one waits
+     * until no call of the other runs, and the other's calls wait for it. Else a 3 GiB call of check B, made while A's
+     * first call was measured, would be A's 3 GiB: over A's 1 GiB budget, A would be refused though its calls take
+     * 10 MiB.
+     */
+    @Test
+    void aMeasuredCallCountsNoCallOfAnotherCheckMadeBesideIt() throws Exception {
+        CallGate.ProcessCalls calls = new CallGate.ProcessCalls();
+        java.util.function.Supplier<CallGate.Reading> process = () -> new CallGate.Reading(made.get(), 0);
+        CallGate a = new CallGate(1024 * MIB, Long.MAX_VALUE / 4, process, calls);
+        CallGate b = new CallGate(4096 * MIB, Long.MAX_VALUE / 4, process, calls);
+        CallGate.Ticket first = b.enter(CallGate.Kind.BACKWARD); // B's first call is measured: small
+        made.addAndGet(MIB);
+        b.leave(first, b.measure(first));
+        CallGate.Ticket bigB = b.enter(CallGate.Kind.BACKWARD); // known now, not measured: it runs beside others
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            java.util.concurrent.CountDownLatch aIn = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch aGo = new java.util.concurrent.CountDownLatch(1);
+            Future<?> aCall = pool.submit(() -> { // A's first call, measured: 10 MiB of its own
+                CallGate.Ticket t = a.enter(CallGate.Kind.BACKWARD);
+                aIn.countDown();
+                aGo.await();
+                made.addAndGet(10 * MIB);
+                a.leave(t, a.measure(t));
+                return null;
+            });
+            awaitQueued(calls, 1);
+            assertEquals(1, aIn.getCount(), "A's measured call waits while B's call runs");
+            made.addAndGet(3072 * MIB); // B's call makes 3 GiB, and keeps them past its end (garbage not collected)
+            b.leave(bigB, b.measure(bigB));
+            assertTrue(aIn.await(30, java.util.concurrent.TimeUnit.SECONDS));
+            Future<?> bCall = pool.submit(() -> {
+                CallGate.Ticket t = b.enter(CallGate.Kind.BACKWARD);
+                b.leave(t, b.measure(t));
+                return null;
+            });
+            awaitQueued(calls, 1);
+            assertTrue(!bCall.isDone(), "B's calls wait while A's call is measured");
+            aGo.countDown();
+            aCall.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            bCall.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+        a.requireWithin();
+        assertEquals(10 * MIB, a.need(CallGate.Kind.BACKWARD), "A's own call, none of B's");
+        assertEquals(0, calls.waiting(), "every call let the others go");
+    }
+
+    private static void awaitQueued(CallGate.ProcessCalls calls, int threads) throws InterruptedException {
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (calls.waiting() < threads && System.nanoTime() < until) {
+            Thread.sleep(1);
+        }
+        assertEquals(threads, calls.waiting(), "a call waits for the other gate's");
+    }
+
     /** Under the refusal floor a reading over the budget is not a call's: the JVM's own growth reaches it. */
     @Test
     void aReadingUnderTheRefusalFloorRefusesNothing() {

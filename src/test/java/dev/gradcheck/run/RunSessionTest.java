@@ -123,6 +123,51 @@ class RunSessionTest {
                 "finished 6"), recorder.events);
     }
 
+    /**
+     * A small run's lanes (checks side by side in this JVM, one backend each) give what one lane gives: the same
+     * results, in the same order, the wrong backward failing with the same worst entry.
+     */
+    @Test
+    void twoLanesGiveOneLanesResultsInReportOrder() throws InterruptedException {
+        List<LoadedSpec> all = new ArrayList<>(specs());
+        all.addAll(new SpecLoader().loadText("more.yaml", "more", """
+                name: wrong-again
+                op: sigmoid
+                inputs: {x: {shape: [4, 3]}}
+                ---
+                name: matmul
+                op: matmul
+                inputs: {a: {shape: [3, 4]}, b: {shape: [4, 2]}}
+                """));
+        AtomicInteger made = new AtomicInteger();
+        List<List<String>> runs = new ArrayList<>();
+        for (int lanes : new int[] {1, 2}) {
+            try (InProcessPool pool = new InProcessPool(Engine.CPU, lanes, engine(made))) {
+                runs.add(new RunSession(RunConfiguration.builder(all).lanesHere(lanes).build(), pool).run().results()
+                        .stream().map(RunSessionTest::verdict).toList());
+            }
+        }
+        assertEquals(3, made.get(), "a backend for the one lane, one for each of the two");
+        assertEquals(runs.get(0), runs.get(1));
+        assertEquals(List.of("FAILED", "FAILED"), runs.get(1).stream().filter(r -> r.startsWith("wrong"))
+                .map(r -> r.split(" ")[1]).toList(), "sigmoid's backward scaled by 1.02 fails on both lanes");
+    }
+
+    /** A result as far as it is the check's and not its timing: status, message, every row's judgement. */
+    private static String verdict(CheckResult r) {
+        StringBuilder line = new StringBuilder(r.name() + " " + r.status() + " " + r.message());
+        for (dev.gradcheck.result.GradientResult g : r.gradients()) {
+            line.append(" | ").append(g.output()).append('/').append(g.input()).append(' ').append(g.kind())
+                    .append(' ').append(g.verdict()).append(' ').append(g.maxAbsError()).append(' ')
+                    .append(g.maxRelError()).append(' ').append(g.evaluations())
+                    .append(g.worst() == null ? "" : " " + java.util.Arrays.toString(g.worst().outputIndex())
+                            + java.util.Arrays.toString(g.worst().inputIndex()) + " " + g.worst().analytic() + " "
+                            + g.worst().numerical())
+                    .append(g.mismatches() == null ? "" : " mismatches " + g.mismatches().count());
+        }
+        return line.toString();
+    }
+
     @Test
     void failFastStopsAfterTheFirstUnexpectedEndAndChecksBeforeItStillRun() throws InterruptedException {
         Recorder recorder = new Recorder();
