@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -39,11 +40,12 @@ final class InProcessTimeLimit implements AutoCloseable {
     /** Runs {@code check} on the checking thread within the request's limit. */
     CheckResult run(CheckRequest request, String backend, Function<CheckRequest, CheckResult> check) {
         CountDownLatch started = new CountDownLatch(1);
-        Future<CheckResult> result = checking.submit(() -> {
+        FutureTask<CheckResult> result = new FutureTask<>(() -> {
             started.countDown();
             return check.apply(request);
         });
-        inFlight = result;
+        inFlight = result; // before it can start: an abort from then on stops it
+        checking.execute(result);
         TimeLimits.Limit limit = request.limits().of(request.spec());
         long start = 0;
         try {

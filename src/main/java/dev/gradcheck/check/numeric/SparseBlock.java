@@ -96,12 +96,18 @@ public final class SparseBlock {
     public static final class Builder {
         private final long[] outputShape;
         private final long[] inputShape;
-        private Entries added = Entries.ofLength(16);
+        private Entries added;
         private int size;
 
         public Builder(long[] outputShape, long[] inputShape) {
+            this(outputShape, inputShape, 16);
+        }
+
+        /** @param expected how many entries the caller will add, about: room for them from the start */
+        public Builder(long[] outputShape, long[] inputShape, int expected) {
             this.outputShape = outputShape;
             this.inputShape = inputShape;
+            this.added = Entries.ofLength(Math.max(1, expected));
         }
 
         /**
