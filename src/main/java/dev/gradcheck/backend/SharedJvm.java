@@ -110,8 +110,8 @@ public final class SharedJvm {
     /**
      * How many of a run's checks this JVM runs side by side once it took the offer: one per processor, at most 8 (as
      * one check's threads, {@code CheckOptions.defaultThreads}), at most one per check. A small run's checks are
-     * mostly Java code that the JIT has not compiled yet; one lane left the other processor to the compiler and
-     * idle about a third of the time (the 48-spec suite: 1.51 s on one lane, 1.27 s on two, docs/benchmarks.md).
+     * mostly Java code that the JIT has not compiled yet; one lane left the other processor to the compiler, and
+     * idle for a fifth of the run (the 48-spec suite: 1.39 s on one lane, 1.27 s on two, docs/benchmarks.md).
      * Each check keeps its own threads, which start only for a check whose evaluations run long.
      */
     public static int lanes(int checks) {
