@@ -118,6 +118,31 @@ class LauncherArchiveTest {
         assertEquals(List.of("-XX:ArchiveClassesAtExit"), recordings(), "recorded once");
     }
 
+    /**
+     * A build archive whose size is not the one the build wrote beside it (cut short as it was written) would kill
+     * Java 17 as it maps it, in list-ops and validate too, where no launcher stands by: it is set aside unmapped.
+     */
+    @Test
+    void aBuildArchiveCutShortIsSetAsideBeforeAnyJvmMapsIt() throws Exception {
+        Path size = Path.of(buildArchive + ".size");
+        Files.writeString(size, Files.size(buildArchive) + "\n");
+        assertEquals(new Run(List.of("-XX:SharedArchiveFile=" + buildArchive), ""), run("jdk-17", "list-ops"),
+                "the size the build wrote: mapped");
+
+        Files.writeString(size, (Files.size(buildArchive) + 4096) + "\n");
+        Run cut = run("jdk-17", "list-ops");
+        assertTrue(cut.err().startsWith("gradcheck: target/gradcheck.jsa is not the size the build wrote (cut short):"
+                + " set aside as gradcheck.jsa.damaged: recording its start-up archive now"), cut.err());
+        assertFalse(Files.exists(buildArchive, LinkOption.NOFOLLOW_LINKS));
+        assertTrue(Files.exists(Path.of(buildArchive + ".damaged")), "kept to look at");
+        assertFalse(Files.exists(size), "its size goes with it");
+        assertEquals(1, cut.archive().size(), cut.toString());
+        assertTrue(cut.archive().get(0).matches("-XX:SharedArchiveFile=.*/gradcheck-\\d+\\.jsa"), "this Java's own");
+
+        assertEquals(new Run(cut.archive(), ""), run("jdk-17", "validate", "specs/"), "said once, its own mapped");
+        assertEquals(List.of("-XX:ArchiveClassesAtExit"), recordings(), "recorded once");
+    }
+
     @Test
     void aCrashTheArchiveDidNotCauseKeepsItAndOneAnotherRunSetAsideIsNotSetAsideTwice() throws Exception {
         Run nd4jStart = run("jdk-17", Map.of("CRASH_AT_START", "1"), "check", "specs/");
