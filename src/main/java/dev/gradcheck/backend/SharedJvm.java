@@ -1,6 +1,7 @@
 package dev.gradcheck.backend;
 
 import dev.gradcheck.result.Engine;
+import dev.gradcheck.spec.CheckOptions;
 import dev.gradcheck.spec.InputSpec;
 import dev.gradcheck.spec.LoadedSpec;
 import dev.gradcheck.spec.OpSpec;
@@ -109,13 +110,13 @@ public final class SharedJvm {
 
     /**
      * How many of a run's checks this JVM runs side by side once it took the offer: one per processor, at most 8 (as
-     * one check's threads, {@code CheckOptions.defaultThreads}), at most one per check. A small run's checks are
+     * one check's threads, {@link CheckOptions#defaultThreads}), at most one per check. A small run's checks are
      * mostly Java code that the JIT has not compiled yet; one lane left the other processor to the compiler, and
      * idle for a fifth of the run (the 48-spec suite: 1.39 s on one lane, 1.27 s on two, docs/benchmarks.md).
      * Each check keeps its own threads, which start only for a check whose evaluations run long.
      */
     public static int lanes(int checks) {
-        return Math.max(1, Math.min(Math.min(8, Runtime.getRuntime().availableProcessors()), checks));
+        return Math.max(1, Math.min(CheckOptions.defaultThreads(1), checks));
     }
 
     /** Whether this JVM took the offer: a check that cannot be stopped here then hands the run to workers. */
